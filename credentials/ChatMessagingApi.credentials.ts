@@ -1,0 +1,119 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+/**
+ * The service takes the key in `Authorization` as it is, with no scheme word. Keys are often pasted
+ * from docs that show `Bearer <key>`, so that prefix (and stray whitespace) is dropped.
+ */
+export function authorizationHeaderValue(apiKey: unknown): string {
+	return String(apiKey ?? '')
+		.trim()
+		.replace(/^bearer\s+/i, '')
+		.trim();
+}
+
+export class ChatMessagingApi implements ICredentialType {
+	name = 'chatMessagingApi';
+
+	displayName = 'Chat Messaging API';
+
+	// Both linters accept only a lower-case slug here (one camel-cases URLs, the other wants a URL or a
+	// slug), so the README, not this field, carries the setup guide.
+	documentationUrl = 'chatmessaging';
+
+	icon: Icon = { light: 'file:../icons/chatMessaging.svg', dark: 'file:../icons/chatMessaging.dark.svg' };
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description:
+				'The API key from your account settings in the messaging service. Paste the key alone; a leading "Bearer " is removed.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://api.example-chat.com',
+			description:
+				'Address of your account\'s API host, without /api/v1. Hosts differ by account; a trailing slash is fine.',
+		},
+	];
+
+	// A function rather than a header template, so the pasted-"Bearer" tolerance is code with a test.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		requestOptions.headers = {
+			...requestOptions.headers,
+			Authorization: authorizationHeaderValue(credentials.apiKey),
+		};
+		return requestOptions;
+	}
+
+	/*
+	 * The test must prove the key without sending a message. It posts an event the service cannot
+	 * accept: a service that knows the key answers 422 (parameter error), one that does not answers
+	 * 401 {"message":"Unauthorized"}. n8n passes only answers it does not consider errors, so HTTP
+	 * errors are let through and told apart by the rules below.
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/api/v1/events',
+			method: 'POST',
+			body: { event_type: 'n8n_credential_check' },
+			ignoreHttpStatusErrors: true,
+			returnFullResponse: true,
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'statusCode',
+					value: 401,
+					message: 'The service rejected this API key (401 Unauthorized). Copy the key again from the service.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'statusCode',
+					value: 403,
+					message: 'The service refused this API key (403 Forbidden): it may lack API access.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'statusCode',
+					value: 404,
+					message:
+						'No messaging API answered at this Base URL (404 for /api/v1/events). Check the Base URL: it is the host only, without /api/v1.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'statusCode',
+					value: 405,
+					message:
+						'The server at this Base URL is not the messaging API (405 for POST /api/v1/events). Check the Base URL.',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,11 @@
+// Icons are not TypeScript, so tsc leaves them behind; n8n loads them from next to the compiled node.
+const { src, dest } = require('gulp');
+const path = require('path');
+
+function buildIcons() {
+	return src(['icons/**/*.{png,svg}', 'nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
+		dest(path.resolve('dist')),
+	);
+}
+
+exports['build:icons'] = buildIcons;

@@ -1,0 +1,1 @@
+require('fs').rmSync(require('path').join(__dirname, '..', 'dist'), { recursive: true, force: true });

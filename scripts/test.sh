@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# npm test: build the package (the end-to-end suite loads dist/ into a real n8n), lint it as the
+# community-node scanner would, then every jest project, with jest's JSON report kept for CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+npm run --silent build
+npm run --silent lint
+mkdir -p test-output
+exec npx jest --json --outputFile=test-output/jest-report.json "$@"
