@@ -23,9 +23,7 @@ export class ChatMessagingApi implements ICredentialType {
 
 	displayName = 'Chat Messaging API';
 
-	// Both linters accept only a lower-case slug here (one camel-cases URLs, the other wants a URL or a
-	// slug), so the README, not this field, carries the setup guide.
-	documentationUrl = 'chatmessaging';
+	documentationUrl = 'https://github.com/n8n-nodes-chat-messaging/n8n-nodes-chat-messaging#credentials';
 
 	icon: Icon = { light: 'file:../icons/chatMessaging.svg', dark: 'file:../icons/chatMessaging.dark.svg' };
 
