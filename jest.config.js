@@ -1,5 +1,5 @@
 /** Tests are grouped by layer: pure units, workflows run by n8n-core's engine, and a real n8n process. */
-const transform = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }] };
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 module.exports = {
 	projects: [

@@ -1,0 +1,36 @@
+import type { ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
+
+/*
+ * The secret the Chat Messaging Trigger checks callers against. It lives in a credential rather
+ * than a node parameter so it is stored encrypted, hidden in the editor, and never exported with
+ * the workflow. Header names and the signature format are not secret and stay on the node.
+ *
+ * There is no service call that could prove this secret, so the trigger tests it locally
+ * (`testedBy` on the node): it must be present and long enough to resist guessing.
+ */
+export class ChatMessagingWebhookApi implements ICredentialType {
+	name = 'chatMessagingWebhookApi';
+
+	displayName = 'Chat Messaging Webhook API';
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-chat-messaging/n8n-nodes-chat-messaging#chat-messaging-trigger';
+
+	icon: Icon = {
+		light: 'file:../icons/chatMessaging.svg',
+		dark: 'file:../icons/chatMessaging.dark.svg',
+	};
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Webhook Secret',
+			name: 'secret',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description:
+				'A long random value shared with whatever calls the webhook: sent as is in a header, or used to sign each body with HMAC-SHA256. At least 16 characters.',
+		},
+	];
+}

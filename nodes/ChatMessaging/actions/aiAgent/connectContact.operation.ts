@@ -1,0 +1,116 @@
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { ConnectToAiAgentBody } from '../../../shared/schemas';
+import { connectToAiAgent } from '../../../shared/schemas';
+import type { ServiceAnswer } from '../../../shared/transport';
+import { checkBody, normalisePhoneNumber, optionalText, requiredText } from '../../../shared/validation';
+import {
+	contactEmailField,
+	contactNameField,
+	keyValueField,
+	phoneNumberField,
+	readEmail,
+	readKeyValues,
+} from '../contactFields';
+import { optionsCollection, requestsInParallelField } from '../requestOptions';
+import { readTemplateVariables, templateVariableFields } from '../templateVariables';
+import type { PerItemOperation, PreparedRequest } from '../types';
+
+const displayOptions: IDisplayOptions = { show: { resource: ['aiAgent'], operation: ['connectContact'] } };
+
+const properties: INodeProperties[] = [
+	phoneNumberField(displayOptions, 'The contact to hand to the AI agent, in international format, e.g. +14155550123'),
+	{
+		displayName: 'AI Agent ID',
+		name: 'aiAgentId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'aiflw_1a2b3c',
+		displayOptions,
+		description: 'ID of the AI agent that takes over the conversation (the service\'s agent IDs start with aiflw_)',
+	},
+	{
+		displayName: 'Template ID',
+		name: 'templateId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'wat_1a2b3c',
+		displayOptions,
+		description: 'The approved template that opens the conversation',
+	},
+	...templateVariableFields(displayOptions, false),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions,
+		options: [
+			contactEmailField,
+			contactNameField,
+			keyValueField(
+				'Contact Properties',
+				'contactProperties',
+				'Further text properties stored on the contact, which the AI agent can use',
+			),
+		],
+	},
+	optionsCollection(displayOptions, [requestsInParallelField]),
+];
+
+const labels: Record<string, string> = {
+	contact: 'Contact Properties',
+	'contact.phone_number': 'Phone Number',
+	'contact.name': 'Contact Name',
+	'contact.email': 'Contact Email',
+	'template_message.chat_template_id': 'Template ID',
+	'template_message.liquid_values': 'Template Variables',
+	'ai_agent.id': 'AI Agent ID',
+};
+
+function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const contact: IDataObject = {
+		...readKeyValues(additional.contactProperties, 'Contact Properties', ['phone_number', 'name', 'email']),
+		phone_number: normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), 'Phone Number'),
+	};
+	const name = optionalText(additional.contactName, 'Contact Name');
+	if (name !== undefined) contact.name = name;
+	const email = readEmail(additional.contactEmail, 'Contact Email');
+	if (email !== undefined) contact.email = email;
+
+	const body = checkBody(
+		connectToAiAgent,
+		{
+			event_type: 'connect_to_ai_agent',
+			contact,
+			template_message: {
+				chat_template_id: requiredText(this.getNodeParameter('templateId', itemIndex), 'Template ID'),
+				// Required by the service even when the template has no variables.
+				liquid_values: readTemplateVariables.call(this, itemIndex, false),
+			},
+			ai_agent: { id: requiredText(this.getNodeParameter('aiAgentId', itemIndex), 'AI Agent ID') },
+		},
+		labels,
+	);
+	return { path: '/api/v1/events', body };
+}
+
+function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject {
+	const sent = request.body as ConnectToAiAgentBody;
+	const response = answer.bodyIsJson && answer.body && typeof answer.body === 'object' ? (answer.body as IDataObject) : {};
+	return {
+		...response,
+		...(answer.bodyIsJson ? {} : { rawResponse: answer.body as string }),
+		phoneNumber: sent.contact.phone_number,
+		aiAgentId: sent.ai_agent.id,
+		templateId: sent.template_message.chat_template_id,
+		statusCode: answer.statusCode,
+		retries: answer.retries,
+	};
+}
+
+export const connectContact: PerItemOperation = { description: properties, prepare, toOutput };

@@ -1,0 +1,180 @@
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import type { ContactBody } from '../../../shared/schemas';
+import { contact as contactSchema } from '../../../shared/schemas';
+import type { ServiceAnswer, ServiceClient } from '../../../shared/transport';
+import { ServiceRequestFailed, postToService, toNodeApiError } from '../../../shared/transport';
+import { InvalidParameter, checkBody, normalisePhoneNumber, optionalText } from '../../../shared/validation';
+import { runInParallel } from '../parallelRequests';
+import {
+	contactEmailField,
+	contactNameField,
+	keyValueField,
+	phoneNumberField,
+	readEmail,
+	readKeyValues,
+} from '../contactFields';
+import { optionsCollection, readWholeNumberOption } from '../requestOptions';
+import { failureItem, invalidItem, type OperationRun } from '../runItems';
+
+const displayOptions: IDisplayOptions = { show: { resource: ['contact'], operation: ['createMany'] } };
+
+/*
+ * The service documents no batch limit. 100 contacts keep one request around 10-20 KB and limit how
+ * many contacts one refused batch affects; 1,000 is the most this package sends in one request.
+ */
+export const DEFAULT_BATCH_SIZE = 100;
+export const MAX_BATCH_SIZE = 1000;
+export const DEFAULT_PARALLEL_BATCHES = 2;
+export const MAX_PARALLEL_BATCHES = 10;
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Each input item becomes one contact. Contacts are sent together in batches, and every input item gets its own output item with the result.',
+		name: 'createManyNotice',
+		type: 'notice',
+		default: '',
+		displayOptions,
+	},
+	phoneNumberField(displayOptions, 'The contact\'s phone number in international format; usually an expression such as {{ $json.phone }}'),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions,
+		options: [
+			{ ...contactEmailField, displayName: 'Email', name: 'email' },
+			keyValueField('Metadata', 'metadata', 'Key/value text stored on the contact'),
+			{ ...contactNameField, displayName: 'Name', name: 'name' },
+		],
+	},
+	optionsCollection(displayOptions, [
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
+			default: 100,
+			description: `How many contacts go in one request (1 to ${MAX_BATCH_SIZE}). If the service refuses a batch, all contacts of that batch are marked as not created.`,
+		},
+		{
+			displayName: 'Batches in Parallel',
+			name: 'batchesInParallel',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES },
+			default: 2,
+			description: 'How many batch requests may be under way at once. 1 sends batches one after another.',
+		},
+	]),
+];
+
+const labels: Record<string, string> = {
+	phone_number: 'Phone Number',
+	name: 'Name',
+	email: 'Email',
+	metadata: 'Metadata',
+};
+
+function readContact(this: IExecuteFunctions, itemIndex: number): ContactBody {
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const contact: IDataObject = {
+		phone_number: normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), 'Phone Number'),
+	};
+	const name = optionalText(additional.name, 'Name');
+	if (name !== undefined) contact.name = name;
+	const email = readEmail(additional.email, 'Email');
+	if (email !== undefined) contact.email = email;
+	const metadata = readKeyValues(additional.metadata, 'Metadata');
+	if (metadata !== undefined) contact.metadata = metadata;
+	return checkBody(contactSchema, contact, labels);
+}
+
+function createdItem(
+	contact: ContactBody,
+	answer: ServiceAnswer,
+	batch: { number: number; size: number },
+	itemIndex: number,
+): INodeExecutionData {
+	return {
+		json: {
+			created: true,
+			contact,
+			batch,
+			statusCode: answer.statusCode,
+			response: answer.bodyIsJson ? (answer.body as IDataObject) : { rawResponse: answer.body as string },
+			retries: answer.retries,
+		},
+		pairedItem: { item: itemIndex },
+	};
+}
+
+export async function createContacts(this: IExecuteFunctions, run: OperationRun): Promise<INodeExecutionData[]> {
+	const { items, client, continueOnFail } = run;
+	let batchSize: number;
+	let batchesInParallel: number;
+	try {
+		batchSize = readWholeNumberOption.call(this, 'batchSize', 'Batch Size', DEFAULT_BATCH_SIZE, 1, MAX_BATCH_SIZE);
+		batchesInParallel = readWholeNumberOption.call(
+			this, 'batchesInParallel', 'Batches in Parallel', DEFAULT_PARALLEL_BATCHES, 1, MAX_PARALLEL_BATCHES,
+		);
+	} catch (error) {
+		throw run.optionError(error as InvalidParameter);
+	}
+
+	// One pass over all items before the first request: with an invalid contact and no Continue On
+	// Fail, nothing is sent, so fixing the data and running again cannot create duplicates.
+	const output: INodeExecutionData[] = new Array(items.length);
+	const valid: Array<{ itemIndex: number; contact: ContactBody }> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			valid.push({ itemIndex, contact: readContact.call(this, itemIndex) });
+		} catch (error) {
+			if (!(error instanceof InvalidParameter) || !continueOnFail) throw run.itemError(error, itemIndex);
+			output[itemIndex] = invalidItem(error, itemIndex);
+		}
+	}
+
+	const batches: Array<typeof valid> = [];
+	for (let start = 0; start < valid.length; start += batchSize) batches.push(valid.slice(start, start + batchSize));
+
+	const failures = await runInParallel(batches, batchesInParallel, client, async (batch, batchIndex, sharedClient: ServiceClient) => {
+		const info = { number: batchIndex + 1, size: batch.length };
+		try {
+			const answer = await postToService.call(this, sharedClient, '/subscribers', batch.map((entry) => entry.contact));
+			for (const entry of batch) output[entry.itemIndex] = createdItem(entry.contact, answer, info, entry.itemIndex);
+			return undefined;
+		} catch (error) {
+			if (!(error instanceof ServiceRequestFailed)) throw run.itemError(error, batch[0].itemIndex);
+			if (!continueOnFail) return { batchIndex, failure: error.failure, firstItem: batch[0].itemIndex };
+			for (const entry of batch) {
+				output[entry.itemIndex] = failureItem(error.failure, entry.itemIndex, {
+					contact: entry.contact,
+					batch: info,
+				});
+			}
+			return undefined;
+		}
+	});
+
+	const firstFailure = failures
+		.filter((failure) => failure !== undefined)
+		.sort((a, b) => a!.batchIndex - b!.batchIndex)[0];
+	if (firstFailure) {
+		const { failure, batchIndex, firstItem } = firstFailure;
+		const created = batches.filter((batch) => output[batch[0].itemIndex]?.json.created === true).length;
+		failure.description = `${failure.description} Batch ${batchIndex + 1} of ${batches.length} failed; ${created} batch(es) were created, the rest were not sent. Turn on "Continue On Fail" to get one result per contact.`;
+		throw toNodeApiError(this.getNode(), failure, firstItem);
+	}
+	return output;
+}
+
+export const createMany = { description: properties };

@@ -1,0 +1,278 @@
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { DateTime } from 'luxon';
+
+import type { SendTemplateMessageBody } from '../../../shared/schemas';
+import { TIME_OF_DAY_PATTERN, sendTemplateMessageBody } from '../../../shared/schemas';
+import type { ServiceAnswer } from '../../../shared/transport';
+import {
+	InvalidParameter,
+	checkBody,
+	describeType,
+	normaliseBusinessPhoneNumber,
+	normalisePhoneNumber,
+	optionalText,
+	requiredText,
+} from '../../../shared/validation';
+import {
+	contactEmailField,
+	contactNameField,
+	keyValueField,
+	phoneNumberField,
+	readEmail,
+	readKeyValues,
+} from '../contactFields';
+import { optionsCollection, requestsInParallelField } from '../requestOptions';
+import { readTemplateVariables, templateVariableFields } from '../templateVariables';
+import type { PerItemOperation, PreparedRequest } from '../types';
+
+const displayOptions: IDisplayOptions = { show: { resource: ['message'], operation: ['sendTemplate'] } };
+
+const properties: INodeProperties[] = [
+	phoneNumberField(displayOptions, 'Who receives the message: phone number in international format, e.g. +14155550123'),
+	{
+		displayName: 'Template ID',
+		name: 'templateId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'wat_1a2b3c',
+		displayOptions,
+		description: 'ID of an approved template (the service\'s template IDs start with wat_)',
+	},
+	...templateVariableFields(displayOptions, true),
+	{
+		displayName: 'Header Media',
+		name: 'headerMedia',
+		type: 'options',
+		displayOptions,
+		options: [
+			{ name: 'None', value: 'none', description: 'The template has no media header' },
+			{ name: 'Image or Video URL', value: 'url', description: 'A public link to the header image or video' },
+			{
+				name: 'Document (Link and File Name)',
+				value: 'document',
+				description: 'A public link to a document, with the file name the contact sees',
+			},
+		],
+		default: 'none',
+		description: 'Media for templates whose header is an image, video or document',
+	},
+	{
+		displayName: 'Header Media URL',
+		name: 'headerMediaUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://example.com/media/header.jpg',
+		displayOptions: { show: { ...displayOptions.show, headerMedia: ['url', 'document'] } },
+		description: 'Public URL the service can download the media from',
+	},
+	{
+		displayName: 'File Name',
+		name: 'headerMediaFilename',
+		type: 'string',
+		default: '',
+		placeholder: 'invoice-1042.pdf',
+		displayOptions: { show: { ...displayOptions.show, headerMedia: ['document'] } },
+		description: 'Name shown for the document. Only document headers use a file name; images and videos ignore it.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions,
+		options: [
+			{
+				displayName: 'Business Phone Number',
+				name: 'businessPhoneNumber',
+				type: 'string',
+				default: '',
+				placeholder: '14155550100',
+				description:
+					'Send from this business number instead of the account\'s default. Spaces, dashes, brackets and a leading + are removed.',
+			},
+			contactEmailField,
+			keyValueField('Contact Metadata', 'contactMetadata', 'Key/value text stored on the contact'),
+			contactNameField,
+			{
+				displayName: 'Reply Automation App ID',
+				name: 'replyAutomationAppId',
+				type: 'string',
+				default: '',
+				placeholder: 'aiflw_1a2b3c',
+				description: 'ID of the AI agent or flow that handles the contact\'s replies',
+			},
+			{
+				displayName: 'Retry Until',
+				name: 'retryUntil',
+				type: 'dateTime',
+				default: '',
+				description:
+					'If delivery fails, keep trying until this moment (must be in the future when the message is sent). Without a time zone it is read in the workflow\'s time zone.',
+			},
+			{
+				displayName: 'Retry Window',
+				name: 'retryWindow',
+				type: 'fixedCollection',
+				default: {},
+				placeholder: 'Add Retry Window',
+				description: 'Daily hours in which delivery retries may happen',
+				options: [
+					{
+						name: 'window',
+						displayName: 'Window',
+						values: [
+							{ displayName: 'Start At', name: 'startAt', type: 'string', default: '09:00', placeholder: '09:00', description: '24-hour time, HH:MM' },
+							{ displayName: 'End At', name: 'endAt', type: 'string', default: '18:00', placeholder: '18:00', description: '24-hour time, HH:MM. An end earlier than the start spans midnight.' },
+							{ displayName: 'Time Zone', name: 'timezone', type: 'string', default: '', placeholder: 'Europe/Berlin', description: 'IANA time zone; empty uses the account\'s default time zone' },
+						],
+					},
+				],
+			},
+		],
+	},
+	optionsCollection(displayOptions, [requestsInParallelField]),
+];
+
+/** Wire field → the label the user sees, so a schema complaint names the right field. */
+const labels: Record<string, string> = {
+	'contact.phone_number': 'Phone Number',
+	'contact.name': 'Contact Name',
+	'contact.email': 'Contact Email',
+	'contact.metadata': 'Contact Metadata',
+	'template_message.chat_template_id': 'Template ID',
+	'template_message.liquid_values': 'Template Variables',
+	'template_message.liquid_values.header_media': 'Header Media URL',
+	'template_message.retry_until': 'Retry Until',
+	'template_message.retry_window': 'Retry Window',
+	'template_message.business_phone_number': 'Business Phone Number',
+	'template_message.reply_automation': 'Reply Automation App ID',
+};
+
+/** A date-time from the picker, an expression's DateTime or Date, or typed text → ISO 8601 with offset. */
+export function readRetryUntil(value: unknown, timezone: string, now: number): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	let moment: DateTime;
+	if (DateTime.isDateTime(value)) moment = value;
+	else if (value instanceof Date) moment = DateTime.fromJSDate(value);
+	else if (typeof value === 'string') moment = DateTime.fromISO(value.trim(), { zone: timezone, setZone: true });
+	else throw new InvalidParameter('Retry Until', `must be a date and time, not ${describeType(value)}`);
+	if (!moment.isValid) {
+		throw new InvalidParameter('Retry Until', `"${String(value)}" is not a date and time (use e.g. 2030-01-31T18:00:00)`);
+	}
+	if (moment.toMillis() <= now) {
+		throw new InvalidParameter('Retry Until', `${moment.toISO()} is not in the future`);
+	}
+	return moment.toISO({ suppressMilliseconds: true }) ?? undefined;
+}
+
+function readRetryWindow(collection: unknown): IDataObject | undefined {
+	const window = (collection as IDataObject | undefined)?.window as IDataObject | undefined;
+	if (!window) return undefined;
+	const result: IDataObject = {};
+	for (const [key, wire, label] of [
+		['startAt', 'start_at', 'Retry Window: Start At'],
+		['endAt', 'end_at', 'Retry Window: End At'],
+	] as const) {
+		const time = typeof window[key] === 'string' ? (window[key] as string).trim() : window[key];
+		if (typeof time !== 'string' || !TIME_OF_DAY_PATTERN.test(time)) {
+			throw new InvalidParameter(label, `${JSON.stringify(time)} is not a 24-hour time of day such as 09:00 or 18:30`);
+		}
+		result[wire] = time;
+	}
+	if (result.start_at === result.end_at) {
+		throw new InvalidParameter('Retry Window', 'start and end are the same time, which leaves no time to retry');
+	}
+	const timezone = optionalText(window.timezone, 'Retry Window: Time Zone');
+	if (timezone !== undefined) {
+		if (!DateTime.local().setZone(timezone).isValid) {
+			throw new InvalidParameter('Retry Window: Time Zone', `"${timezone}" is not an IANA time zone such as Europe/Berlin`);
+		}
+		result.timezone = timezone;
+	}
+	return result;
+}
+
+function readHeaderMedia(this: IExecuteFunctions, itemIndex: number): string | IDataObject | undefined {
+	const kind = this.getNodeParameter('headerMedia', itemIndex, 'none') as string;
+	if (kind === 'none') return undefined;
+	const link = requiredText(this.getNodeParameter('headerMediaUrl', itemIndex, ''), 'Header Media URL');
+	if (!/^https?:\/\/\S+$/i.test(link)) {
+		throw new InvalidParameter('Header Media URL', `"${link}" must be a public http(s) URL`);
+	}
+	if (kind === 'url') return link;
+	const filename = optionalText(this.getNodeParameter('headerMediaFilename', itemIndex, ''), 'File Name');
+	return filename === undefined ? { link } : { link, filename };
+}
+
+function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
+	const now = Date.now();
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+
+	const contact: IDataObject = {
+		phone_number: normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), 'Phone Number'),
+	};
+	const name = optionalText(additional.contactName, 'Contact Name');
+	if (name !== undefined) contact.name = name;
+	const email = readEmail(additional.contactEmail, 'Contact Email');
+	if (email !== undefined) contact.email = email;
+	const metadata = readKeyValues(additional.contactMetadata, 'Contact Metadata');
+	if (metadata !== undefined) contact.metadata = metadata;
+
+	const templateMessage: IDataObject = {
+		chat_template_id: requiredText(this.getNodeParameter('templateId', itemIndex), 'Template ID'),
+	};
+	const liquidValues: IDataObject = readTemplateVariables.call(this, itemIndex, true);
+	const headerMedia = readHeaderMedia.call(this, itemIndex);
+	if (headerMedia !== undefined) {
+		if ('header_media' in liquidValues) {
+			throw new InvalidParameter('Template Variables', 'has a variable named header_media and Header Media is set too; keep one');
+		}
+		liquidValues.header_media = headerMedia;
+	} else if ('header_media' in liquidValues && typeof liquidValues.header_media !== 'string') {
+		throw new InvalidParameter('Template Variables', 'header_media must be a URL; use the Header Media field for documents');
+	}
+	if (Object.keys(liquidValues).length > 0) templateMessage.liquid_values = liquidValues;
+
+	const retryUntil = readRetryUntil(additional.retryUntil, this.getTimezone(), now);
+	if (retryUntil !== undefined) templateMessage.retry_until = retryUntil;
+	const retryWindow = readRetryWindow(additional.retryWindow);
+	if (retryWindow !== undefined) templateMessage.retry_window = retryWindow;
+	if (optionalText(additional.businessPhoneNumber, 'Business Phone Number') !== undefined) {
+		templateMessage.business_phone_number = normaliseBusinessPhoneNumber(
+			additional.businessPhoneNumber,
+			'Business Phone Number',
+		);
+	}
+	const appId = optionalText(additional.replyAutomationAppId, 'Reply Automation App ID');
+	if (appId !== undefined) templateMessage.reply_automation = { app_id: appId };
+
+	const body: SendTemplateMessageBody = checkBody(
+		sendTemplateMessageBody(() => now),
+		{ event_type: 'send_template_message', contact, template_message: templateMessage },
+		labels,
+	);
+	return { path: '/api/v1/events', body };
+}
+
+function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject {
+	const sent = request.body as SendTemplateMessageBody;
+	const response = answer.bodyIsJson && answer.body && typeof answer.body === 'object' ? (answer.body as IDataObject) : {};
+	return {
+		queued: true,
+		status: 'queued',
+		phoneNumber: sent.contact.phone_number,
+		templateId: sent.template_message.chat_template_id,
+		...response,
+		...(answer.bodyIsJson ? {} : { rawResponse: answer.body as string }),
+		statusCode: answer.statusCode,
+		retries: answer.retries,
+	};
+}
+
+export const sendTemplate: PerItemOperation = {
+	description: properties,
+	prepare,
+	toOutput,
+};

@@ -1,0 +1,99 @@
+import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { RetryPolicy } from '../../shared/transport';
+import { DEFAULT_RETRY_POLICY } from '../../shared/transport';
+import { InvalidParameter } from '../../shared/validation';
+
+/* How requests are made, shared by all operations; each may add options of its own. */
+
+export const MAX_PARALLEL_REQUESTS = 20;
+/*
+ * Four requests in flight hide most of the network round trip while staying far from what a
+ * messaging API would call a burst; the pool halves it on the first 429 anyway.
+ */
+export const DEFAULT_PARALLEL_REQUESTS = 4;
+
+export const requestsInParallelField: INodeProperties = {
+	displayName: 'Requests in Parallel',
+	name: 'requestsInParallel',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+	default: 4,
+	description:
+		'How many items may be sent at once (1 sends one after another). Output order is the input order either way, and the node slows down by itself when the service says "too many requests".',
+};
+
+export function requestOptionFields(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 300 },
+			default: 30,
+			description:
+				'How long to wait for the service\'s answer. A request that times out is not repeated, since the service may have acted on it.',
+		},
+		{
+			displayName: 'Retries When Rate Limited',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 10 },
+			default: 3,
+			description:
+				'How often to try again when the service says "too many requests" (429, or 503 with Retry-After) or cannot be reached at all. Nothing else is retried.',
+		},
+		{
+			displayName: 'Maximum Total Wait (Seconds)',
+			name: 'maxTotalWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 600 },
+			default: 60,
+			description:
+				'Longest time one item may spend waiting between retries, including waits the service asks for with Retry-After',
+		},
+	];
+}
+
+export function optionsCollection(displayOptions: IDisplayOptions, extra: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions,
+		options: [...extra, ...requestOptionFields()].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
+function wholeNumber(value: unknown, parameter: string, min: number, max: number): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
+		throw new InvalidParameter(parameter, `must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
+	}
+	return number;
+}
+
+/** Options are read once per run (item 0): they shape how the node works, not what it sends. */
+export function readRetryPolicy(this: IExecuteFunctions): RetryPolicy {
+	const options = this.getNodeParameter('options', 0, {}) as Record<string, unknown>;
+	return {
+		timeoutMs: wholeNumber(options.timeoutSeconds ?? DEFAULT_RETRY_POLICY.timeoutMs / 1000, 'Timeout (Seconds)', 1, 300) * 1000,
+		maxRetries: wholeNumber(options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries, 'Retries When Rate Limited', 0, 10),
+		maxTotalWaitMs:
+			wholeNumber(options.maxTotalWaitSeconds ?? DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000, 'Maximum Total Wait (Seconds)', 0, 600) * 1000,
+	};
+}
+
+export function readWholeNumberOption(
+	this: IExecuteFunctions,
+	name: string,
+	parameter: string,
+	fallback: number,
+	min: number,
+	max: number,
+): number {
+	const options = this.getNodeParameter('options', 0, {}) as Record<string, unknown>;
+	return wholeNumber(options[name] ?? fallback, parameter, min, max);
+}

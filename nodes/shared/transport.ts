@@ -1,0 +1,343 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+/*
+ * The only place that talks HTTP to the service. It owns the base URL, authentication (through n8n's
+ * credential layer), the retry policy and the translation of every failure into an error that says
+ * whether the service may have acted on the request.
+ *
+ * Retry rule: a request is repeated only when the service surely did not process it, i.e. it
+ * answered 429, or 503 with Retry-After, or the connection was never established. Anything else
+ * (5xx, timeouts, resets after the body was written) may already have queued a message, and sending
+ * it again could message a customer twice.
+ */
+
+export const CREDENTIAL_TYPE = 'chatMessagingApi';
+
+/** What a caller may conclude about a request that failed. */
+export type DeliveryOutcome = 'not sent' | 'may have been sent';
+
+export interface RetryPolicy {
+	/** Longest one attempt may take before it is abandoned as "may have been sent". */
+	timeoutMs: number;
+	/** How many times a request the service surely did not process is sent again. */
+	maxRetries: number;
+	/** Upper bound on the time spent waiting between attempts for one request. */
+	maxTotalWaitMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	timeoutMs: 30_000,
+	maxRetries: 3,
+	maxTotalWaitMs: 60_000,
+};
+
+/** Wait when the service asks to slow down without saying how long, and between refused connects. */
+const FALLBACK_WAIT_MS = 1_000;
+
+export interface ServiceAnswer {
+	statusCode: number;
+	/** Parsed JSON, or the raw text when the service answered something that is not JSON. */
+	body: unknown;
+	bodyIsJson: boolean;
+	headers: Record<string, string>;
+	/** Attempts beyond the first. */
+	retries: number;
+}
+
+/** Everything an error report may contain: safe fields only, never request options or headers. */
+export interface ServiceFailure {
+	outcome: DeliveryOutcome;
+	message: string;
+	description: string;
+	statusCode?: number;
+	serviceBody?: unknown;
+	retries: number;
+}
+
+/**
+ * Connection failures that happen before any byte reaches the service: nothing was processed, so
+ * the request may be sent again.
+ */
+const NEVER_REACHED_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'EADDRNOTAVAIL',
+]);
+
+const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+
+/** n8n wraps the HTTP client's error (possibly twice); the socket's code sits somewhere in `cause`. */
+export function networkErrorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+/**
+ * Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). Returns milliseconds, or
+ * undefined when absent or unreadable.
+ */
+export function retryAfterMs(header: string | undefined, now: number = Date.now()): number | undefined {
+	if (header === undefined) return undefined;
+	const value = header.trim();
+	if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
+	const date = Date.parse(value);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - now);
+}
+
+export function parseServiceBody(raw: unknown): { body: unknown; bodyIsJson: boolean } {
+	if (typeof raw !== 'string') return { body: raw ?? null, bodyIsJson: raw !== undefined };
+	if (raw.trim() === '') return { body: null, bodyIsJson: false };
+	try {
+		return { body: JSON.parse(raw), bodyIsJson: true };
+	} catch {
+		return { body: raw, bodyIsJson: false };
+	}
+}
+
+function lowerCaseHeaders(headers: unknown): Record<string, string> {
+	const result: Record<string, string> = {};
+	if (headers && typeof headers === 'object') {
+		for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+			if (value !== undefined && value !== null) result[name.toLowerCase()] = String(value);
+		}
+	}
+	return result;
+}
+
+/** The service's own words: its `message`, `error` or a field → messages map, whatever it sent. */
+export function serviceMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
+	if (!body || typeof body !== 'object') return undefined;
+	const record = body as Record<string, unknown>;
+	const parts: string[] = [];
+	for (const key of ['message', 'error', 'detail', 'title']) {
+		if (typeof record[key] === 'string' && record[key]) {
+			parts.push(record[key] as string);
+			break;
+		}
+	}
+	const fields = record.errors ?? record.fields;
+	if (fields && typeof fields === 'object' && !Array.isArray(fields)) {
+		const fieldMessages = Object.entries(fields as Record<string, unknown>).map(([field, messages]) => {
+			const text = Array.isArray(messages) ? messages.join('; ') : String(messages);
+			return `${field}: ${text}`;
+		});
+		if (fieldMessages.length) parts.push(fieldMessages.join(' | '));
+	} else if (Array.isArray(fields)) {
+		parts.push(fields.map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry))).join(' | '));
+	}
+	if (typeof record.code === 'string' && parts.length) parts[0] = `${parts[0]} (${record.code})`;
+	return parts.length ? parts.join(' — ') : undefined;
+}
+
+/** A failed answer, in the words a workflow builder needs: what happened, was it sent, what to do. */
+export function describeStatusFailure(
+	statusCode: number,
+	body: unknown,
+	path: string,
+	retries: number,
+	/** 429, or 503 with Retry-After: the service said "not now", so it did not act. */
+	throttled = statusCode === 429,
+): ServiceFailure {
+	const said = serviceMessage(body);
+	const quoted = said ? `: ${said}` : '';
+	const base = { statusCode, serviceBody: body, retries };
+	if (statusCode === 401 || statusCode === 403) {
+		return {
+			...base,
+			outcome: 'not sent',
+			message: `The service rejected the API key (${statusCode})${quoted}`,
+			description:
+				'Nothing was sent. Open the Chat Messaging API credential, paste the key again (without "Bearer"), and check that the Base URL belongs to the same account.',
+		};
+	}
+	if (statusCode === 404) {
+		return {
+			...base,
+			outcome: 'not sent',
+			message: `The service answered 404 Not Found for ${path}${quoted}`,
+			description:
+				'Nothing was sent. If the message names an object (a template or an agent), check its ID; otherwise the Base URL in the credential is probably wrong: it is the API host only, without /api/v1.',
+		};
+	}
+	if (statusCode === 422 || statusCode === 400) {
+		return {
+			...base,
+			outcome: 'not sent',
+			message: `The service refused the request (${statusCode} Parameter Error)${quoted || ' with no details'}`,
+			description:
+				'Nothing was sent. The service did not accept a value: check the fields it names (for templates: is the template approved, and are all its variables given?).',
+		};
+	}
+	if (throttled) {
+		return {
+			...base,
+			outcome: 'not sent',
+			message: `The service is rate limiting requests (${statusCode}) and the wait allowed was used up${quoted}`,
+			description: `Nothing was sent (retried ${retries} time(s)). Lower "Requests in Parallel", raise "Maximum Total Wait", or run again later.`,
+		};
+	}
+	if (statusCode >= 500) {
+		return {
+			...base,
+			outcome: 'may have been sent',
+			message: `The service failed while handling the request (${statusCode})${quoted}`,
+			description:
+				'The message may have been sent: the service failed after receiving it, so it was not repeated automatically. Check the conversation or the delivery webhooks before running this item again.',
+		};
+	}
+	return {
+		...base,
+		outcome: 'not sent',
+		message: `The service answered ${statusCode}${quoted}`,
+		description: 'The service did not accept the request; nothing was sent.',
+	};
+}
+
+export function describeNetworkFailure(code: string | undefined, retries: number, timeoutMs: number): ServiceFailure {
+	if (code && NEVER_REACHED_CODES.has(code)) {
+		return {
+			outcome: 'not sent',
+			retries,
+			message: `Could not reach the service (${code})`,
+			description: `Nothing was sent (tried ${retries + 1} time(s)). Check the Base URL in the Chat Messaging API credential and that the service is reachable from n8n.`,
+		};
+	}
+	if (code && TIMEOUT_CODES.has(code)) {
+		return {
+			outcome: 'may have been sent',
+			retries,
+			message: `The service did not answer within ${Math.round(timeoutMs / 1000)} s`,
+			description:
+				'The message may have been sent: the request reached the service but no answer came in time, so it was not repeated. Check the conversation or the delivery webhooks before running again, or raise the Timeout option.',
+		};
+	}
+	return {
+		outcome: 'may have been sent',
+		retries,
+		message: `The connection to the service broke before it answered (${code ?? 'connection error'})`,
+		description:
+			'The message may have been sent: the request was written before the connection broke, so it was not repeated. Check the conversation or the delivery webhooks before running again.',
+	};
+}
+
+/** Builds the error n8n shows, from safe fields only: raw HTTP errors carry the Authorization header. */
+export function toNodeApiError(node: INode, failure: ServiceFailure, itemIndex?: number): NodeApiError {
+	const errorResponse: IDataObject = {
+		message: failure.message,
+		outcome: failure.outcome,
+		retries: failure.retries,
+	};
+	if (failure.statusCode !== undefined) errorResponse.httpCode = String(failure.statusCode);
+	if (failure.serviceBody !== undefined) errorResponse.serviceAnswer = failure.serviceBody as IDataObject;
+	const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
+	return new NodeApiError(node, errorResponse as JsonObject, {
+		message: `${failure.message}${item} — ${failure.outcome}`,
+		description: failure.description,
+		httpCode: failure.statusCode === undefined ? undefined : String(failure.statusCode),
+		itemIndex,
+	});
+}
+
+export class ServiceRequestFailed extends Error {
+	constructor(readonly failure: ServiceFailure) {
+		super(failure.message);
+		this.name = 'ServiceRequestFailed';
+	}
+}
+
+/** Per-execution connection facts, read once rather than per item. */
+export interface ServiceClient {
+	baseUrl: string;
+	policy: RetryPolicy;
+	/** Called before each wait so a caller sharing the client can slow everyone down. */
+	onThrottle?: (waitMs: number) => void;
+}
+
+export function normaliseBaseUrl(value: unknown): string {
+	return String(value ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+}
+
+export async function createServiceClient(
+	this: IExecuteFunctions,
+	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): Promise<ServiceClient> {
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	return { baseUrl: normaliseBaseUrl(credentials.baseUrl), policy };
+}
+
+/**
+ * POSTs a JSON body and returns the answer, retrying only what the service surely did not process.
+ * Throws ServiceRequestFailed with a safe description otherwise.
+ */
+export async function postToService(
+	this: IExecuteFunctions,
+	client: ServiceClient,
+	path: string,
+	body: unknown,
+): Promise<ServiceAnswer> {
+	const { policy } = client;
+	let retries = 0;
+	let waitedMs = 0;
+	for (;;) {
+		const options: IHttpRequestOptions = {
+			method: 'POST',
+			url: `${client.baseUrl}${path}`,
+			body: body as IDataObject,
+			json: true,
+			// Raw text, parsed here: a success answer that is not JSON must still reach the user.
+			encoding: 'text',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: policy.timeoutMs,
+			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+		};
+		let waitMs: number | undefined;
+		let failure: ServiceFailure;
+		try {
+			const response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				options,
+			)) as { statusCode: number; body: unknown; headers: unknown };
+			const headers = lowerCaseHeaders(response.headers);
+			const { body: parsed, bodyIsJson } = parseServiceBody(response.body);
+			if (response.statusCode >= 200 && response.statusCode < 300) {
+				return { statusCode: response.statusCode, body: parsed, bodyIsJson, headers, retries };
+			}
+			const askedToWait = retryAfterMs(headers['retry-after']);
+			// A 503 without Retry-After may come from a proxy after the service acted; only a 503 that
+			// says when to come back is a clear "not now".
+			const throttled =
+				response.statusCode === 429 || (response.statusCode === 503 && askedToWait !== undefined);
+			failure = describeStatusFailure(response.statusCode, parsed, path, retries, throttled);
+			if (throttled) waitMs = askedToWait ?? FALLBACK_WAIT_MS * 2 ** retries;
+		} catch (error) {
+			const code = networkErrorCode(error);
+			failure = describeNetworkFailure(code, retries, policy.timeoutMs);
+			if (code && NEVER_REACHED_CODES.has(code)) waitMs = FALLBACK_WAIT_MS * 2 ** retries;
+		}
+		if (waitMs === undefined || retries >= policy.maxRetries || waitedMs + waitMs > policy.maxTotalWaitMs) {
+			if (waitMs !== undefined && failure.outcome === 'not sent') {
+				failure.description = `${failure.description} Gave up after ${retries} retr${retries === 1 ? 'y' : 'ies'} and ${Math.round(waitedMs / 1000)} s of waiting (limits: ${policy.maxRetries} retries, ${Math.round(policy.maxTotalWaitMs / 1000)} s).`;
+			}
+			throw new ServiceRequestFailed(failure);
+		}
+		client.onThrottle?.(waitMs);
+		await sleep(waitMs);
+		waitedMs += waitMs;
+		retries++;
+	}
+}

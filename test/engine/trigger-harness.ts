@@ -1,0 +1,413 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { WebhookContext } from 'n8n-core';
+import {
+	ICredentialsHelper,
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type ICredentials,
+	type IDataObject,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypes,
+	type IWebhookData,
+	type IWebhookResponseData,
+	type IWorkflowExecuteAdditionalData,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { ChatMessagingTrigger } from '../../nodes/ChatMessagingTrigger/ChatMessagingTrigger.node';
+
+/*
+ * A mini n8n webhook server for the Chat Messaging Trigger. Each POST is read the way n8n's
+ * webhook layer reads it (raw bytes kept in `rawBody`, JSON parsed up front for a v1 node), then
+ * handed to the node's `webhook()` through n8n-core's real WebhookContext, built on a real
+ * Workflow with real parameter defaults and credentials resolved by an ICredentialsHelper. What
+ * the node answers goes back over the socket, and what it would start is recorded per call.
+ *
+ * Reusable: `startTriggerHarness({ parameters, secret })` gives a URL any HTTP client (the stand-in
+ * service, `fetch`) can post to, and `calls` / `post()` tell whether a workflow would have started.
+ */
+
+export const TRIGGER_NODE_TYPE = 'n8n-nodes-chat-messaging.chatMessagingTrigger';
+export const TRIGGER_NODE_NAME = 'Chat Messaging Trigger';
+export const WEBHOOK_PATH = 'chat-messaging-trigger-test';
+const CREDENTIAL_TYPE = 'chatMessagingWebhookApi';
+/** Lets `post()` pair its request with the call the server recorded; the node ignores it. */
+const CALL_ID_HEADER = 'x-trigger-harness-call';
+
+export interface LogEntry {
+	level: 'error' | 'warn' | 'info' | 'debug';
+	message: string;
+	meta?: unknown;
+}
+
+export interface TriggerCall {
+	id: string;
+	/** What webhook() returned; undefined when it threw. */
+	result?: IWebhookResponseData;
+	/** Items the workflow would start with; undefined when nothing starts. */
+	workflowData?: INodeExecutionData[][];
+	error?: unknown;
+	/** True when the server answered for the node, as n8n does when the node writes nothing. */
+	answeredByServer: boolean;
+}
+
+export interface PostResult {
+	status: number;
+	/** Parsed JSON when the answer is JSON, otherwise the text. */
+	body: unknown;
+	contentType: string | null;
+	call: TriggerCall;
+}
+
+export interface TriggerHarnessOptions {
+	/** Node parameters as the user would set them; unset ones take the node's defaults. */
+	parameters?: INodeParameters;
+	/** Secret of the Chat Messaging Webhook credential; omit for a node with no credential set. */
+	secret?: string;
+	mode?: WorkflowExecuteMode;
+}
+
+export interface TriggerHarness {
+	/** Production-style URL of the trigger's webhook. */
+	url: string;
+	server: Server;
+	workflow: Workflow;
+	node: INode;
+	calls: TriggerCall[];
+	/** Every line the node logged through n8n's Logger while this harness ran. */
+	logs: LogEntry[];
+	post(body: string | object, headers?: Record<string, string>): Promise<PostResult>;
+	/** Waits until `count` calls have finished (for callers that post from elsewhere). */
+	waitForCalls(count: number): Promise<TriggerCall[]>;
+	close(): Promise<void>;
+}
+
+class SingleNodeTypes implements INodeTypes {
+	constructor(private readonly nodeType: INodeType) {}
+
+	getByName(): INodeType {
+		return this.nodeType;
+	}
+
+	getByNameAndVersion(): INodeType {
+		return this.nodeType;
+	}
+
+	getKnownTypes(): IDataObject {
+		return { [TRIGGER_NODE_TYPE]: { className: 'ChatMessagingTrigger', sourcePath: '' } };
+	}
+}
+
+/** Decrypts nothing: hands the node the credential data the test configured. */
+class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly data: ICredentialDataDecryptedObject | undefined) {
+		super();
+	}
+
+	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
+		if (this.data === undefined) throw new Error('No credential is set on this node');
+		return { ...this.data };
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		_credentials: ICredentialDataDecryptedObject,
+		_typeName: string,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return requestOptions;
+	}
+
+	async preAuthentication(): Promise<undefined> {
+		return undefined;
+	}
+
+	async runPreAuthentication(): Promise<undefined> {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('Not used by the trigger');
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(): INodeProperties[] {
+		return [];
+	}
+}
+
+class CapturingLogger {
+	constructor(private readonly entries: LogEntry[]) {}
+
+	error(message: string, meta?: unknown) {
+		this.entries.push({ level: 'error', message, meta });
+	}
+
+	warn(message: string, meta?: unknown) {
+		this.entries.push({ level: 'warn', message, meta });
+	}
+
+	info(message: string, meta?: unknown) {
+		this.entries.push({ level: 'info', message, meta });
+	}
+
+	debug(message: string, meta?: unknown) {
+		this.entries.push({ level: 'debug', message, meta });
+	}
+
+	scoped() {
+		return this;
+	}
+}
+
+/*
+ * n8n-core gives nodes its process-wide Logger; this context hands the node a logger of its own
+ * instead, so a test can read exactly what one node logged without touching n8n's DI container.
+ */
+class ObservedWebhookContext extends WebhookContext {
+	observedLogger?: CapturingLogger;
+
+	override get logger(): WebhookContext['logger'] {
+		return this.observedLogger as unknown as WebhookContext['logger'];
+	}
+}
+
+let userFolderReady = false;
+/** n8n-core's InstanceSettings writes a settings file; keep it out of the real home folder. */
+function useTemporaryN8nFolder(): void {
+	if (userFolderReady) return;
+	process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'chat-trigger-n8n-'));
+	userFolderReady = true;
+}
+
+function readAll(req: IncomingMessage): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks)));
+		req.on('error', reject);
+	});
+}
+
+type WebhookRequest = IncomingMessage & { rawBody?: Buffer; body?: unknown; contentType?: string };
+
+/**
+ * What n8n's webhook layer does before a v1 node runs: keep the raw bytes, then parse by content
+ * type. n8n answers 422 itself when a body labelled application/json does not parse, before the
+ * node is called; the harness does the same so tests show the real behaviour.
+ */
+async function prepareRequest(req: WebhookRequest, res: ServerResponse): Promise<boolean> {
+	req.rawBody = await readAll(req);
+	req.contentType = req.headers['content-type']?.split(';')[0].trim().toLowerCase();
+	if (req.rawBody.length === 0) return true;
+	if (req.contentType === 'application/json') {
+		try {
+			req.body = JSON.parse(req.rawBody.toString('utf8'));
+		} catch {
+			res.writeHead(422, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify({ code: 422, message: 'Failed to parse request body' }));
+			return false;
+		}
+	} else if (req.contentType === 'text/plain') {
+		req.body = req.rawBody.toString('utf8');
+	}
+	return true;
+}
+
+function additionalDataFor(
+	credentialsHelper: ICredentialsHelper,
+	req: IncomingMessage,
+	res: ServerResponse,
+	baseUrl: string,
+): IWorkflowExecuteAdditionalData {
+	// Only what a webhook context touches; the rest of n8n's execution services are not involved.
+	const partial: Partial<IWorkflowExecuteAdditionalData> = {
+		credentialsHelper,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: `${baseUrl}/rest`,
+		instanceBaseUrl: baseUrl,
+		formBaseUrl: `${baseUrl}/form`,
+		formWaitingBaseUrl: `${baseUrl}/form-waiting`,
+		formTestBaseUrl: `${baseUrl}/form-test`,
+		webhookBaseUrl: `${baseUrl}/webhook`,
+		webhookWaitingBaseUrl: `${baseUrl}/webhook-waiting`,
+		webhookTestBaseUrl: `${baseUrl}/webhook-test`,
+		mcpBaseUrl: `${baseUrl}/mcp`,
+		mcpTestBaseUrl: `${baseUrl}/mcp-test`,
+		httpRequest: req as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
+		httpResponse: res as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
+	};
+	return partial as IWorkflowExecuteAdditionalData;
+}
+
+export async function startTriggerHarness(
+	options: TriggerHarnessOptions = {},
+): Promise<TriggerHarness> {
+	useTemporaryN8nFolder();
+	const logs: LogEntry[] = [];
+	const logger = new CapturingLogger(logs);
+
+	const nodeType = new ChatMessagingTrigger();
+	const node: INode = {
+		id: 'b7c5a3d2-0000-4000-8000-000000000001',
+		name: TRIGGER_NODE_NAME,
+		type: TRIGGER_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: WEBHOOK_PATH,
+		parameters: options.parameters ?? {},
+		...(options.secret === undefined
+			? {}
+			: { credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Chat Messaging Webhook' } } }),
+	};
+	const workflow = new Workflow({
+		id: 'wf-chat-trigger',
+		name: 'Chat Messaging Trigger test',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes: new SingleNodeTypes(nodeType),
+	});
+	const workflowNode = workflow.getNode(TRIGGER_NODE_NAME)!;
+	const credentialsHelper = new TestCredentialsHelper(
+		options.secret === undefined ? undefined : { secret: options.secret },
+	);
+	const webhookDescription = nodeType.description.webhooks![0];
+	const mode = options.mode ?? 'webhook';
+
+	const calls: TriggerCall[] = [];
+	const finished = new Map<string, Promise<TriggerCall>>();
+	const waiters: Array<() => void> = [];
+	let sequence = 0;
+	let baseUrl = '';
+
+	const handle = async (req: WebhookRequest, res: ServerResponse): Promise<TriggerCall> => {
+		const headerId = req.headers[CALL_ID_HEADER];
+		const call: TriggerCall = {
+			id: typeof headerId === 'string' ? headerId : `call-${++sequence}`,
+			answeredByServer: false,
+		};
+		const url = new URL(req.url ?? '/', baseUrl);
+		if (req.method !== 'POST' || url.pathname !== `/webhook/${WEBHOOK_PATH}/webhook`) {
+			res.writeHead(404, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify({ message: 'The requested webhook is not registered' }));
+			return call;
+		}
+		if (!(await prepareRequest(req, res))) return call;
+
+		const additionalData = additionalDataFor(credentialsHelper, req, res, baseUrl);
+		const webhookData: IWebhookData = {
+			httpMethod: 'POST',
+			node: TRIGGER_NODE_NAME,
+			path: `${WEBHOOK_PATH}/webhook`,
+			webhookDescription,
+			workflowId: workflow.id,
+			workflowExecuteAdditionalData: additionalData,
+			webhookId: WEBHOOK_PATH,
+		};
+		const context = new ObservedWebhookContext(
+			workflow,
+			workflowNode,
+			additionalData,
+			mode,
+			webhookData,
+			[],
+			null,
+		);
+		context.observedLogger = logger;
+		try {
+			call.result = await nodeType.webhook!.call(context);
+			call.workflowData = call.result.workflowData;
+		} catch (error) {
+			call.error = error;
+			if (!res.headersSent) {
+				res.writeHead(500, { 'Content-Type': 'application/json' });
+				const message = 'Workflow Webhook Error: Workflow could not be started!';
+				res.end(JSON.stringify({ message }));
+			}
+			return call;
+		}
+		// n8n's own answer when a node leaves the response to it (onReceived mode).
+		if (!res.headersSent && call.result.noWebhookResponse !== true) {
+			call.answeredByServer = true;
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			const message = call.workflowData ? 'Workflow was started' : 'Webhook call received';
+			res.end(JSON.stringify(call.result.webhookResponse ?? { message }));
+		}
+		return call;
+	};
+
+	const server = createServer((req, res) => {
+		const done = handle(req as WebhookRequest, res).then((call) => {
+			calls.push(call);
+			waiters.splice(0).forEach((wake) => wake());
+			return call;
+		});
+		const headerId = req.headers[CALL_ID_HEADER];
+		if (typeof headerId === 'string') finished.set(headerId, done);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	baseUrl = `http://127.0.0.1:${port}`;
+	const url = `${baseUrl}/webhook/${WEBHOOK_PATH}/webhook`;
+
+	const post = async (body: string | object, headers: Record<string, string> = {}) => {
+		const id = `post-${++sequence}`;
+		const rawBody = typeof body === 'string' ? body : JSON.stringify(body);
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', ...headers, [CALL_ID_HEADER]: id },
+			body: rawBody,
+		});
+		const text = await response.text();
+		let parsed: unknown = text;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			// Left as text: the assertion will show what came back.
+		}
+		const call = await finished.get(id)!;
+		finished.delete(id);
+		return {
+			status: response.status,
+			body: parsed,
+			contentType: response.headers.get('content-type'),
+			call,
+		};
+	};
+
+	const waitForCalls = async (count: number): Promise<TriggerCall[]> => {
+		while (calls.length < count) {
+			await new Promise<void>((resolve) => waiters.push(resolve));
+		}
+		return calls.slice(0, count);
+	};
+
+	const close = () =>
+		new Promise<void>((resolve, reject) => {
+			server.closeAllConnections();
+			server.close((error) => (error ? reject(error) : resolve()));
+		});
+
+	return { url, server, workflow, node: workflowNode, calls, logs, post, waitForCalls, close };
+}
