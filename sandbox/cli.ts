@@ -1,0 +1,41 @@
+import { DEFAULT_API_KEY, startStandInService } from './server';
+
+/*
+ * `npm run sandbox`: the stand-in service in the foreground, for a real n8n or curl to talk to.
+ * Configured by environment so scripts can start it the same way the README shows.
+ */
+
+async function main(): Promise<void> {
+	const port = Number(process.env.SANDBOX_PORT ?? 5680);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) {
+		throw new Error(`SANDBOX_PORT must be a port number, got "${process.env.SANDBOX_PORT}"`);
+	}
+	const service = await startStandInService({
+		port,
+		apiKey: process.env.SANDBOX_API_KEY || DEFAULT_API_KEY,
+		host: process.env.SANDBOX_HOST || '127.0.0.1',
+	});
+	console.log(`Stand-in service listening on ${service.url} (API key: ${service.apiKey})`);
+	console.log(`Request log: ${service.url}/_sandbox/requests`);
+
+	let stopping = false;
+	const stop = (signal: NodeJS.Signals) => {
+		if (stopping) return;
+		stopping = true;
+		console.log(`${signal} received, stopping the stand-in service`);
+		service.close().then(
+			() => process.exit(0),
+			(error: unknown) => {
+				console.error(error);
+				process.exit(1);
+			},
+		);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+	console.error(error instanceof Error ? error.message : error);
+	process.exit(1);
+});

@@ -1,0 +1,144 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { describeIssues } from '../nodes/shared/schemas';
+import { injectFaultsBody } from './faults';
+import { findHandler, readBody, sendJson } from './http';
+import type { StandInService } from './server';
+import { deliveryConfigBody, sendWebhookBody, type WebhookSender } from './webhookSender';
+
+/*
+ * The control API under /_sandbox/: a thin HTTP face over the StandInService object, so a user
+ * with curl, or an n8n running in another process, can steer the stand-in the way a test does
+ * in-process. It takes no API key, which is why it only answers callers on this machine.
+ */
+
+const CONTROL_PREFIX = '/_sandbox/';
+
+export function isControlPath(path: string): boolean {
+	return path.startsWith(CONTROL_PREFIX) || path === '/_sandbox';
+}
+
+export interface ControlTarget {
+	service: StandInService;
+	webhooks: WebhookSender;
+}
+
+type ControlAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
+type ControlRoute = (body: unknown, url: URL, target: ControlTarget) => Promise<ControlAnswer>;
+
+export function isLoopback(address: string | undefined): boolean {
+	if (address === undefined) return false;
+	return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+function invalid(error: z.ZodError): ControlAnswer {
+	return {
+		status: 400,
+		body: { message: 'Invalid control request', errors: describeIssues(error) },
+	};
+}
+
+function parsed<T>(
+	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+	body: unknown,
+	then: (value: T) => Promise<ControlAnswer> | ControlAnswer,
+): Promise<ControlAnswer> {
+	const result = schema.safeParse(body);
+	return Promise.resolve(result.success ? then(result.data) : invalid(result.error));
+}
+
+const routes: Record<string, Record<string, ControlRoute>> = {
+	'/_sandbox/health': {
+		GET: async () => ({ status: 200, body: { ok: true } }),
+	},
+	'/_sandbox/requests': {
+		GET: async (_body, url, { service }) => {
+			const path = url.searchParams.get('path');
+			const list =
+				path === null ? service.requests : service.requests.filter((r) => r.path === path);
+			return { status: 200, body: list };
+		},
+		DELETE: async (_body, _url, { service }) => {
+			const cleared = service.requests.length;
+			service.clearRequests();
+			return { status: 200, body: { cleared } };
+		},
+	},
+	'/_sandbox/faults': {
+		GET: async (_body, _url, { service }) => ({ status: 200, body: service.pendingFaults() }),
+		POST: (body, _url, { service }) =>
+			parsed(injectFaultsBody, body, ({ faults }) => {
+				service.injectFaults(faults);
+				return { status: 201, body: { pending: service.pendingFaults() } };
+			}),
+		DELETE: async (_body, _url, { service }) => {
+			const cleared = service.pendingFaults().length;
+			service.clearFaults();
+			return { status: 200, body: { cleared } };
+		},
+	},
+	'/_sandbox/config': {
+		GET: async (_body, _url, { webhooks }) => ({ status: 200, body: webhooks.currentConfig() }),
+		POST: (body, _url, { webhooks }) =>
+			parsed(deliveryConfigBody, body, (change) => ({
+				status: 200,
+				body: webhooks.configure(change),
+			})),
+	},
+	'/_sandbox/webhooks': {
+		POST: (body, _url, { webhooks }) =>
+			parsed(sendWebhookBody, body, async (request) => {
+				try {
+					return { status: 200, body: await webhooks.send(request) };
+				} catch (error) {
+					const reason = error instanceof Error ? error.message : String(error);
+					return {
+						status: 502,
+						body: { message: 'Webhook receiver did not answer', error: reason },
+					};
+				}
+			}),
+	},
+	'/_sandbox/webhooks/sent': {
+		GET: async (_body, _url, { webhooks }) => ({ status: 200, body: webhooks.sent }),
+		DELETE: async (_body, _url, { webhooks }) => ({
+			status: 200,
+			body: { cleared: webhooks.clearSent() },
+		}),
+	},
+};
+
+/** Control requests are not recorded: the log is for what a client sent the service itself. */
+export async function handleControl(
+	request: IncomingMessage,
+	response: ServerResponse,
+	url: URL,
+	target: ControlTarget,
+): Promise<void> {
+	const raw = await readBody(request);
+	const answer = await answerControl(request, raw, url, target);
+	sendJson(response, answer.status, answer.body, answer.headers);
+}
+
+async function answerControl(
+	request: IncomingMessage,
+	raw: { text: string; tooLarge: boolean },
+	url: URL,
+	target: ControlTarget,
+): Promise<ControlAnswer> {
+	if (!isLoopback(request.socket.remoteAddress)) {
+		return { status: 403, body: { message: 'The control API only answers this machine' } };
+	}
+	const found = findHandler(routes, url.pathname, request.method ?? 'GET');
+	if ('error' in found) return found.error;
+	if (raw.tooLarge) return { status: 413, body: { message: 'Payload Too Large' } };
+	let body: unknown;
+	if (raw.text !== '') {
+		try {
+			body = JSON.parse(raw.text);
+		} catch {
+			return { status: 400, body: { message: 'Body is not JSON' } };
+		}
+	}
+	return found.handler(body, url, target);
+}

@@ -1,0 +1,119 @@
+import { STATUS_CODES } from 'node:http';
+import { z } from 'zod';
+
+/*
+ * The fault queue lets a test or a user make the next requests misbehave the way a real service or
+ * network can, so the node's retry and error paths can be exercised without the real service.
+ */
+
+const faultSpec = z
+	.object({
+		status: z.number().int().min(100).max(599).optional(),
+		body: z.unknown().optional(),
+		rawBody: z.string().optional(),
+		contentType: z.string().min(1).optional(),
+		retryAfter: z.union([z.string().min(1), z.number().nonnegative()]).optional(),
+		delayMs: z.number().int().nonnegative().max(600_000).optional(),
+		reset: z.boolean().optional(),
+		count: z.number().int().positive().default(1),
+		path: z.string().startsWith('/').optional(),
+	})
+	.strict()
+	.superRefine((fault, ctx) => {
+		if (fault.status === undefined && fault.delayMs === undefined && fault.reset !== true) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: [],
+				message: 'a fault needs at least one of status, delayMs or reset: true',
+			});
+		}
+		if (fault.reset === true && fault.status !== undefined) {
+			// A reset never answers, so a status would silently be ignored: refuse the ambiguity.
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['reset'],
+				message: 'cannot be combined with status (a reset answers nothing)',
+			});
+		}
+		if (fault.body !== undefined && fault.rawBody !== undefined) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['rawBody'],
+				message: 'give either body or rawBody, not both',
+			});
+		}
+		if ((fault.body !== undefined || fault.rawBody !== undefined) && fault.status === undefined) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['status'],
+				message: 'is required when a body is given',
+			});
+		}
+	});
+
+export const injectFaultsBody = z.object({ faults: z.array(faultSpec).min(1) }).strict();
+
+/** What a caller may ask for; `count` defaults to 1. */
+export type FaultSpec = z.input<typeof faultSpec>;
+export type Fault = z.output<typeof faultSpec>;
+
+export interface PendingFault extends Fault {
+	/** Requests this fault will still hit. */
+	remaining: number;
+}
+
+/** An answer given in place of the service's own. */
+export interface FaultAnswer {
+	status: number;
+	headers: Record<string, string>;
+	payload: string;
+}
+
+export function parseFaults(input: unknown): Fault[] {
+	return injectFaultsBody.parse(input).faults;
+}
+
+export class FaultQueue {
+	private readonly pending: PendingFault[] = [];
+
+	add(faults: Fault[]): void {
+		for (const fault of faults) this.pending.push({ ...fault, remaining: fault.count });
+	}
+
+	clear(): void {
+		this.pending.length = 0;
+	}
+
+	list(): PendingFault[] {
+		return this.pending.map((fault) => ({ ...fault }));
+	}
+
+	/** Takes one hit of the first fault that matches this path, in the order they were injected. */
+	take(path: string): Fault | undefined {
+		const index = this.pending.findIndex(
+			(fault) => fault.path === undefined || fault.path === path,
+		);
+		if (index === -1) return undefined;
+		const fault = this.pending[index];
+		fault.remaining -= 1;
+		if (fault.remaining === 0) this.pending.splice(index, 1);
+		const { remaining: _remaining, ...taken } = fault;
+		return taken;
+	}
+}
+
+export function faultAnswer(fault: Fault & { status: number }): FaultAnswer {
+	const headers: Record<string, string> = {};
+	let payload: string;
+	if (fault.rawBody !== undefined) {
+		payload = fault.rawBody;
+		headers['content-type'] = fault.contentType ?? 'text/plain; charset=utf-8';
+	} else {
+		const body =
+			fault.body !== undefined ? fault.body : { message: STATUS_CODES[fault.status] ?? 'Error' };
+		payload = JSON.stringify(body);
+		headers['content-type'] = fault.contentType ?? 'application/json; charset=utf-8';
+	}
+	if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+	return { status: fault.status, headers, payload };
+}

@@ -1,0 +1,39 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** One request as the stand-in received it. The API key itself is never kept. */
+export interface RecordedRequest {
+	id: number;
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: IncomingHttpHeaders;
+	/** Whether Authorization carried the right key, so tests can check auth without the key. */
+	authorized: boolean;
+	/** Parsed JSON when the body was JSON, the raw text otherwise; absent when it was too large. */
+	body?: unknown;
+	bodyBytes: number;
+	/**
+	 * The status the stand-in decided on. For a `reset` fault the client never saw it: the
+	 * request was processed and then the connection was destroyed.
+	 */
+	status: number;
+	/** Set when a queued fault answered in place of the service, so nothing was processed. */
+	faulted?: true;
+	/** Set when the request was processed but its connection was destroyed instead of answered. */
+	reset?: true;
+	/** `cmsg_…` id given to an accepted template message. */
+	messageId?: string;
+	receivedAt: string;
+}
+
+export const REDACTED = '[redacted]';
+
+export function redactHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+	if (headers.authorization === undefined) return { ...headers };
+	return { ...headers, authorization: REDACTED };
+}
+
+/** Processed successfully: answered 2xx by the service itself, not by a queued fault. */
+export function isAcceptedSend(request: RecordedRequest): boolean {
+	return request.faulted !== true && request.status >= 200 && request.status < 300;
+}

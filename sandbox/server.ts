@@ -1,0 +1,291 @@
+import { timingSafeEqual } from 'node:crypto';
+import {
+	createServer,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { findHandler, readBody, sendJson, type ReadBody } from './http';
+import { handleControl, isControlPath } from './control';
+import { faultAnswer, FaultQueue, parseFaults, type FaultSpec, type PendingFault } from './faults';
+import { isAcceptedSend, redactHeaders, type RecordedRequest } from './requestLog';
+import { handleCreateContacts, handleEvent, type ServiceAnswer } from './serviceEndpoints';
+import {
+	DEFAULT_DELIVERY_STATUSES,
+	deliveryConfigBody,
+	parseMaybeJson,
+	sendWebhookBody,
+	WebhookSender,
+	type DeliveryConfig,
+	type DeliveryStatus,
+	type SendWebhookRequest,
+	type SentWebhook,
+	type WebhookResult,
+} from './webhookSender';
+import type { WebhookAuth } from './webhooks';
+
+/*
+ * A strict local stand-in for the messaging service, for development and tests only. It answers
+ * the endpoints the spec details, validates bodies with the very schemas the node sends with,
+ * records every request (without the key) and can be told to misbehave. Node's own http module
+ * only, so it starts fast and behaves like a plain HTTP server under load.
+ */
+
+export const DEFAULT_API_KEY = 'sandbox-api-key';
+
+export interface StandInOptions {
+	apiKey?: string;
+	/** 0 (the default) picks a free port. */
+	port?: number;
+	host?: string;
+}
+
+export interface StandInService {
+	/** Base URL, e.g. http://127.0.0.1:5680; the events endpoint is `${url}/api/v1/events`. */
+	readonly url: string;
+	readonly apiKey: string;
+	/** Every request to the service's own endpoints, oldest first, as received. */
+	readonly requests: RecordedRequest[];
+	clearRequests(): void;
+	/** Requests processed successfully (2xx, not a fault): proof of what was really sent. */
+	acceptedSends(path?: string): RecordedRequest[];
+	/** Queues faults for the next matching requests (see faults.ts); throws on an invalid fault. */
+	injectFaults(faults: FaultSpec | FaultSpec[]): void;
+	clearFaults(): void;
+	pendingFaults(): PendingFault[];
+	/**
+	 * Where delivery-status webhooks go after each accepted template message; null turns them off.
+	 * Replaces the whole target: `auth` defaults to none, `statuses` to sent then delivered.
+	 */
+	setWebhookTarget(
+		url: string | null,
+		options?: { auth?: WebhookAuth; statuses?: DeliveryStatus[] },
+	): DeliveryConfig;
+	/** Posts one webhook now and resolves with the receiver's answer. */
+	sendWebhook(request: SendWebhookRequest): Promise<WebhookResult>;
+	/** Every webhook posted, oldest first. */
+	readonly sentWebhooks: SentWebhook[];
+	/** Resolves once no webhook is under way (delivery reports run after the send is answered). */
+	webhooksSettled(): Promise<void>;
+	close(): Promise<void>;
+}
+
+type Handler = (body: unknown) => ServiceAnswer;
+
+const serviceRoutes: Record<string, Record<string, Handler>> = {
+	'/api/v1/events': { POST: handleEvent },
+	'/subscribers': { POST: handleCreateContacts },
+};
+
+function isJsonContentType(header: string | undefined): boolean {
+	if (header === undefined) return false;
+	const mediaType = header.split(';')[0].trim().toLowerCase();
+	return mediaType === 'application/json' || /^application\/[\w.-]+\+json$/.test(mediaType);
+}
+
+function queryOf(url: URL): Record<string, string> {
+	const query: Record<string, string> = {};
+	for (const [name, value] of url.searchParams) query[name] = value;
+	return query;
+}
+
+export async function startStandInService(options: StandInOptions = {}): Promise<StandInService> {
+	const apiKey = options.apiKey ?? DEFAULT_API_KEY;
+	const host = options.host ?? '127.0.0.1';
+	const keyBytes = Buffer.from(apiKey, 'utf8');
+	const requests: RecordedRequest[] = [];
+	const faults = new FaultQueue();
+	const webhooks = new WebhookSender();
+	const delays = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
+	let nextRequestId = 1;
+
+	function isAuthorized(headers: IncomingHttpHeaders): boolean {
+		const given = headers.authorization;
+		if (given === undefined) return false;
+		const givenBytes = Buffer.from(given, 'utf8');
+		// Constant-time, so the stand-in does not teach a client to probe keys by timing.
+		return givenBytes.length === keyBytes.length && timingSafeEqual(givenBytes, keyBytes);
+	}
+
+	function delay(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const entry = {
+				timer: setTimeout(() => {
+					delays.delete(entry);
+					resolve();
+				}, ms),
+				done: resolve,
+			};
+			delays.add(entry);
+		});
+	}
+
+	/** The answer to a request no fault intercepted, checked in the order a server would. */
+	function serve(
+		method: string,
+		path: string,
+		headers: IncomingHttpHeaders,
+		body: ReadBody,
+		authorized: boolean,
+	): ServiceAnswer & { headers?: Record<string, string> } {
+		const found = findHandler(serviceRoutes, path, method);
+		if ('error' in found) return found.error;
+		if (!authorized) return { status: 401, body: { message: 'Unauthorized' } };
+		if (body.tooLarge) return { status: 413, body: { message: 'Payload Too Large' } };
+		if (!isJsonContentType(headers['content-type'])) {
+			return { status: 415, body: { message: 'Unsupported Media Type' } };
+		}
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(body.text);
+		} catch {
+			return { status: 400, body: { message: 'Body is not JSON' } };
+		}
+		return found.handler(parsed);
+	}
+
+	async function handleServiceRequest(
+		request: IncomingMessage,
+		response: ServerResponse,
+		url: URL,
+	): Promise<void> {
+		const receivedAt = new Date().toISOString();
+		const body = await readBody(request);
+		const method = request.method ?? 'GET';
+		const path = url.pathname;
+		const authorized = isAuthorized(request.headers);
+		const record: RecordedRequest = {
+			id: nextRequestId++,
+			method,
+			path,
+			query: queryOf(url),
+			headers: redactHeaders(request.headers),
+			authorized,
+			...(body.tooLarge ? {} : { body: parseMaybeJson(body.text) }),
+			bodyBytes: body.bytes,
+			status: 0,
+			receivedAt,
+		};
+		requests.push(record);
+
+		const fault = faults.take(path);
+		if (fault?.delayMs !== undefined) await delay(fault.delayMs);
+
+		if (fault?.status !== undefined) {
+			const answer = faultAnswer({ ...fault, status: fault.status });
+			record.status = answer.status;
+			record.faulted = true;
+			response.writeHead(answer.status, {
+				...answer.headers,
+				'content-length': String(Buffer.byteLength(answer.payload)),
+			});
+			response.end(answer.payload);
+			return;
+		}
+
+		const answer = serve(method, path, request.headers, body, authorized);
+		record.status = answer.status;
+		if (answer.messageId !== undefined) record.messageId = answer.messageId;
+		const accepted = answer.acceptedTemplateMessage;
+
+		if (fault?.reset === true) {
+			// Processed, then the connection dies before the answer: the client cannot know the outcome.
+			record.reset = true;
+			request.socket.destroy();
+		} else {
+			const headers: Record<string, string> = { ...answer.headers };
+			if (answer.messageId !== undefined) headers['x-message-id'] = answer.messageId;
+			sendJson(response, answer.status, answer.body, headers);
+		}
+		if (accepted !== undefined) webhooks.reportDelivery(accepted.messageId, accepted.contact);
+	}
+
+	const server = createServer((request, response) => {
+		const url = new URL(request.url ?? '/', 'http://stand-in.invalid');
+		const work = isControlPath(url.pathname)
+			? handleControl(request, response, url, { service, webhooks })
+			: handleServiceRequest(request, response, url);
+		work.catch((error: unknown) => {
+			if (response.headersSent || response.destroyed) {
+				response.destroy();
+				return;
+			}
+			const message = error instanceof Error ? error.message : String(error);
+			sendJson(response, 500, { message: 'Internal Server Error', detail: message });
+		});
+	});
+	// Longer than typical client pools keep idle sockets, so a load test reuses connections.
+	server.keepAliveTimeout = 30_000;
+	server.headersTimeout = 35_000;
+
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const address = server.address() as AddressInfo;
+	const shownHost =
+		address.address === '0.0.0.0' || address.address === '::'
+			? '127.0.0.1'
+			: address.family === 'IPv6'
+				? `[${address.address}]`
+				: address.address;
+
+	let closing: Promise<void> | undefined;
+	const service: StandInService = {
+		url: `http://${shownHost}:${address.port}`,
+		apiKey,
+		requests,
+		clearRequests() {
+			requests.length = 0;
+		},
+		acceptedSends(path) {
+			return requests.filter(
+				(request) => isAcceptedSend(request) && (path === undefined || request.path === path),
+			);
+		},
+		injectFaults(input) {
+			faults.add(parseFaults({ faults: Array.isArray(input) ? input : [input] }));
+		},
+		clearFaults() {
+			faults.clear();
+		},
+		pendingFaults() {
+			return faults.list();
+		},
+		setWebhookTarget(url, targetOptions = {}) {
+			return webhooks.configure(
+				// A whole new target: what is not given goes back to the defaults.
+				deliveryConfigBody.parse({
+					deliveryWebhookUrl: url,
+					webhookAuth: targetOptions.auth ?? { mode: 'none' },
+					deliveryStatuses: targetOptions.statuses ?? DEFAULT_DELIVERY_STATUSES,
+				}),
+			);
+		},
+		sendWebhook(request) {
+			return webhooks.send(sendWebhookBody.parse(request));
+		},
+		sentWebhooks: webhooks.sent,
+		webhooksSettled() {
+			return webhooks.settled();
+		},
+		close() {
+			closing ??= (async () => {
+				for (const entry of delays) {
+					clearTimeout(entry.timer);
+					entry.done();
+				}
+				delays.clear();
+				const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+				server.closeAllConnections();
+				await Promise.all([stopped, webhooks.close()]);
+			})();
+			return closing;
+		},
+	};
+	return service;
+}
