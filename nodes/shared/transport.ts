@@ -70,6 +70,21 @@ const NEVER_REACHED_CODES = new Set([
 
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
 
+/*
+ * Socket codes stay out of error messages: n8n replaces any message that contains one with its
+ * generic text, which would drop whether the message was sent. The code goes in the description.
+ */
+const CODE_IN_WORDS: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ENOTFOUND: 'host name not found',
+	EAI_AGAIN: 'host name lookup failed',
+	EHOSTUNREACH: 'host unreachable',
+	ENETUNREACH: 'network unreachable',
+	EADDRNOTAVAIL: 'address not available',
+	ECONNRESET: 'connection reset',
+	EPIPE: 'connection closed while sending',
+};
+
 /** n8n wraps the HTTP client's error (possibly twice); the socket's code sits somewhere in `cause`. */
 export function networkErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
@@ -205,12 +220,14 @@ export function describeStatusFailure(
 }
 
 export function describeNetworkFailure(code: string | undefined, retries: number, timeoutMs: number): ServiceFailure {
+	const words = (code && CODE_IN_WORDS[code]) ?? 'connection error';
+	const technical = code ? ` (network error code ${code})` : '';
 	if (code && NEVER_REACHED_CODES.has(code)) {
 		return {
 			outcome: 'not sent',
 			retries,
-			message: `Could not reach the service (${code})`,
-			description: `Nothing was sent (tried ${retries + 1} time(s)). Check the Base URL in the Chat Messaging API credential and that the service is reachable from n8n.`,
+			message: `Could not reach the service: ${words}`,
+			description: `Nothing was sent (tried ${retries + 1} time(s))${technical}. Check the Base URL in the Chat Messaging API credential and that the service is reachable from n8n.`,
 		};
 	}
 	if (code && TIMEOUT_CODES.has(code)) {
@@ -218,16 +235,14 @@ export function describeNetworkFailure(code: string | undefined, retries: number
 			outcome: 'may have been sent',
 			retries,
 			message: `The service did not answer within ${Math.round(timeoutMs / 1000)} s`,
-			description:
-				'The message may have been sent: the request reached the service but no answer came in time, so it was not repeated. Check the conversation or the delivery webhooks before running again, or raise the Timeout option.',
+			description: `The message may have been sent: the request reached the service but no answer came in time, so it was not repeated${technical}. Check the conversation or the delivery webhooks before running again, or raise the Timeout option.`,
 		};
 	}
 	return {
 		outcome: 'may have been sent',
 		retries,
-		message: `The connection to the service broke before it answered (${code ?? 'connection error'})`,
-		description:
-			'The message may have been sent: the request was written before the connection broke, so it was not repeated. Check the conversation or the delivery webhooks before running again.',
+		message: `The connection to the service broke before it answered: ${words}`,
+		description: `The message may have been sent: the request was written before the connection broke, so it was not repeated${technical}. Check the conversation or the delivery webhooks before running again.`,
 	};
 }
 
@@ -241,12 +256,17 @@ export function toNodeApiError(node: INode, failure: ServiceFailure, itemIndex?:
 	if (failure.statusCode !== undefined) errorResponse.httpCode = String(failure.statusCode);
 	if (failure.serviceBody !== undefined) errorResponse.serviceAnswer = failure.serviceBody as IDataObject;
 	const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
-	return new NodeApiError(node, errorResponse as JsonObject, {
-		message: `${failure.message}${item} — ${failure.outcome}`,
+	const message = `${failure.message}${item} — ${failure.outcome}`;
+	const error = new NodeApiError(node, errorResponse as JsonObject, {
+		message,
 		description: failure.description,
 		httpCode: failure.statusCode === undefined ? undefined : String(failure.statusCode),
 		itemIndex,
 	});
+	// NodeApiError swaps any message containing a socket code (even one quoted from the service) for
+	// generic text, which would drop the item and whether the message was sent.
+	error.message = message;
+	return error;
 }
 
 export class ServiceRequestFailed extends Error {

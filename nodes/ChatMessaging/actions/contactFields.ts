@@ -85,7 +85,7 @@ export function readKeyValues(
 		if (reservedKeys.includes(key)) {
 			throw new InvalidParameter(parameter, `"${key}" has its own field; set it there instead`);
 		}
-		if (key in result) throw new InvalidParameter(parameter, `key "${key}" is given twice`);
+		if (Object.prototype.hasOwnProperty.call(result, key)) throw new InvalidParameter(parameter, `key "${key}" is given twice`);
 		const value = row.value;
 		if (typeof value === 'string') result[key] = value;
 		else if (typeof value === 'number' || typeof value === 'boolean') result[key] = String(value);

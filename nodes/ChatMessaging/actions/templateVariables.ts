@@ -137,7 +137,7 @@ export function readTemplateVariables(
 	rows.forEach((row, rowIndex) => {
 		const name = typeof row.name === 'string' ? row.name.trim() : '';
 		if (!name) throw new InvalidParameter(LABEL, `row ${rowIndex + 1} has no variable name`);
-		if (name in values) throw new InvalidParameter(LABEL, `variable "${name}" is given twice`);
+		if (Object.prototype.hasOwnProperty.call(values, name)) throw new InvalidParameter(LABEL, `variable "${name}" is given twice`);
 		let value = checkValue(name, row.value ?? '', numbersAllowed, LABEL);
 		if (numbersAllowed && row.sendAs === 'number' && typeof value === 'string') {
 			const number = Number(value.trim());
