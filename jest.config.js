@@ -5,6 +5,14 @@ module.exports = {
 	projects: [
 		{ displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, testEnvironment: 'node' },
 		{ displayName: 'engine', testMatch: ['<rootDir>/test/engine/**/*.test.ts'], transform, testEnvironment: 'node' },
-		{ displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], transform, testEnvironment: 'node' },
+		{
+			displayName: 'e2e',
+			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+			transform,
+			testEnvironment: 'node',
+			// One real n8n serves every end-to-end file: starting it costs about 20 s.
+			globalSetup: '<rootDir>/test/e2e/setup/globalSetup.ts',
+			globalTeardown: '<rootDir>/test/e2e/setup/globalTeardown.ts',
+		},
 	],
 };

@@ -66,7 +66,8 @@ export class ChatMessagingApi implements ICredentialType {
 	 * The test must prove the key without sending a message. It posts an event the service cannot
 	 * accept: a service that knows the key answers 422 (parameter error), one that does not answers
 	 * 401 {"message":"Unauthorized"}. n8n passes only answers it does not consider errors, so HTTP
-	 * errors are let through and told apart by the rules below.
+	 * errors are let through and told apart by the rules, which n8n checks against the answer's body
+	 * (not its status). A host that is not there fails as a connection error on its own.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
@@ -75,41 +76,31 @@ export class ChatMessagingApi implements ICredentialType {
 			method: 'POST',
 			body: { event_type: 'n8n_credential_check' },
 			ignoreHttpStatusErrors: true,
-			returnFullResponse: true,
 		},
 		rules: [
 			{
 				type: 'responseSuccessBody',
 				properties: {
-					key: 'statusCode',
-					value: 401,
-					message: 'The service rejected this API key (401 Unauthorized). Copy the key again from the service.',
+					key: 'message',
+					value: 'Unauthorized',
+					message: 'The service rejected this API key (401 Unauthorized). Copy the key again from the service, without "Bearer".',
 				},
 			},
 			{
 				type: 'responseSuccessBody',
 				properties: {
-					key: 'statusCode',
-					value: 403,
+					key: 'message',
+					value: 'Forbidden',
 					message: 'The service refused this API key (403 Forbidden): it may lack API access.',
 				},
 			},
 			{
 				type: 'responseSuccessBody',
 				properties: {
-					key: 'statusCode',
-					value: 404,
+					key: 'message',
+					value: 'Not Found',
 					message:
-						'No messaging API answered at this Base URL (404 for /api/v1/events). Check the Base URL: it is the host only, without /api/v1.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'statusCode',
-					value: 405,
-					message:
-						'The server at this Base URL is not the messaging API (405 for POST /api/v1/events). Check the Base URL.',
+						'No messaging API answered at this Base URL (404 for /api/v1/events). The Base URL is the host only, without /api/v1.',
 				},
 			},
 		],

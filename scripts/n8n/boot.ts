@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+
+import { ensureN8nInstalled, installPackageTheUsersWay, packPackage } from './install';
+import { RealN8n, type Owner } from './real-n8n';
+
+export interface BootOptions {
+	/** N8N_USER_FOLDER; the package is installed in `<userFolder>/.n8n/nodes`. */
+	userFolder: string;
+	port: number;
+	brokerPort: number;
+	owner: Owner;
+	/** An API key kept from an earlier run, reused when n8n still accepts it. */
+	previousApiKey?: string;
+	/** Progress lines for a person watching; silent when absent. */
+	say?: (line: string) => void;
+}
+
+/**
+ * From nothing to a signed-in n8n with this package loaded the way users install it: n8n (first
+ * time only), `npm pack` of dist/, `npm install` of the tarball in the user folder, `n8n start`,
+ * the owner account and a public-API key. dist/ must be built.
+ */
+export async function bootN8nWithPackage(options: BootOptions): Promise<RealN8n> {
+	const say = options.say ?? (() => undefined);
+	say('checking the n8n install (the first run installs it: several minutes)');
+	const installation = await ensureN8nInstalled();
+	say('packing the package and installing it into n8n the way users do');
+	const tarball = await packPackage(join(options.userFolder, 'package-tarball'));
+	await installPackageTheUsersWay(installation, options.userFolder, tarball);
+	say(`starting n8n on port ${options.port}`);
+	const n8n = await RealN8n.start({
+		installation,
+		userFolder: options.userFolder,
+		port: options.port,
+		brokerPort: options.brokerPort,
+		logFile: join(options.userFolder, 'n8n.log'),
+	});
+	try {
+		await n8n.signInOwner(options.owner);
+		await n8n.useApiKey(options.previousApiKey);
+	} catch (error) {
+		await n8n.stop();
+		throw error;
+	}
+	return n8n;
+}

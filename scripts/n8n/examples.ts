@@ -1,0 +1,126 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { PROJECT_ROOT } from './install';
+import type { RealN8n, WorkflowJson } from './real-n8n';
+
+/*
+ * The importable workflows in examples/ and what it takes to make them run in a given n8n: the
+ * credentials they name must exist there, and trigger examples must be active. `npm start` and the
+ * end-to-end tests both provision through here, so the tests prove what a newcomer is shown.
+ */
+
+export const EXAMPLES_FOLDER = join(PROJECT_ROOT, 'examples');
+
+export const EXAMPLE_FILES = {
+	formToSendTemplate: 'form-to-send-template.json',
+	deliveryStatusBranch: 'delivery-status-branch.json',
+	contactsListToCreateMany: 'contacts-list-to-create-many.json',
+} as const;
+export type ExampleName = keyof typeof EXAMPLE_FILES;
+
+export const API_CREDENTIAL_NAME = 'Chat Messaging account';
+export const WEBHOOK_CREDENTIAL_NAME = 'Chat Messaging webhook secret';
+/** The trigger example checks this header; the stand-in sends the secret in it. */
+export const WEBHOOK_SECRET_HEADER = 'X-Webhook-Secret';
+
+export function loadExample(name: ExampleName): WorkflowJson {
+	return JSON.parse(readFileSync(join(EXAMPLES_FOLDER, EXAMPLE_FILES[name]), 'utf8')) as WorkflowJson;
+}
+
+/** Every example file, including any added later without a name here. */
+export function allExampleFiles(): string[] {
+	return readdirSync(EXAMPLES_FOLDER).filter((f) => f.endsWith('.json'));
+}
+
+type CredentialRefs = Record<string, { id: string; name: string }>;
+
+/** Points every node's credential of a known type at the credential created in this n8n. */
+export function bindCredentials(workflow: WorkflowJson, credentials: CredentialRefs): WorkflowJson {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			const used = node.credentials as CredentialRefs | undefined;
+			if (!used) return node;
+			const bound: CredentialRefs = {};
+			for (const type of Object.keys(used)) bound[type] = credentials[type] ?? used[type];
+			return { ...node, credentials: bound };
+		}),
+	};
+}
+
+function nodeOfType(workflow: WorkflowJson, type: string) {
+	const node = workflow.nodes.find((n) => n.type === type);
+	if (!node) throw new Error(`${workflow.name} has no ${type} node`);
+	return node;
+}
+
+/** The trigger's production URL: n8n serves a node's webhook at /webhook/<webhookId>/<path>. */
+export function triggerProductionUrl(baseUrl: string, workflow: WorkflowJson): string {
+	const trigger = nodeOfType(workflow, 'n8n-nodes-chat-messaging.chatMessagingTrigger');
+	return `${baseUrl}/webhook/${String(trigger.webhookId)}/webhook`;
+}
+
+/** The Form Trigger's production form: /form/<Form Path>, else /form/<webhookId>. */
+export function formProductionUrl(baseUrl: string, workflow: WorkflowJson): string {
+	const form = nodeOfType(workflow, 'n8n-nodes-base.formTrigger');
+	const parameters = form.parameters as { path?: string; options?: { path?: string } };
+	const path = parameters.path || parameters.options?.path || String(form.webhookId);
+	return `${baseUrl}/form/${path}`;
+}
+
+export interface ProvisionOptions {
+	standInUrl: string;
+	standInApiKey: string;
+	webhookSecret: string;
+}
+
+export interface ProvisionedExamples {
+	credentials: {
+		api: { id: string; name: string; type: 'chatMessagingApi' };
+		webhook: { id: string; name: string; type: 'chatMessagingWebhookApi' };
+	};
+	workflows: Record<ExampleName, { id: string; workflow: WorkflowJson }>;
+	triggerUrl: string;
+	formUrl: string;
+}
+
+/**
+ * Creates (or updates) both credentials, imports every example bound to them, and activates the
+ * examples that start from outside (the form and the trigger). Safe to run again on the same n8n.
+ */
+export async function provisionExamples(
+	n8n: RealN8n,
+	options: ProvisionOptions,
+): Promise<ProvisionedExamples> {
+	const api = {
+		id: await n8n.upsertCredential(API_CREDENTIAL_NAME, 'chatMessagingApi', {
+			apiKey: options.standInApiKey,
+			baseUrl: options.standInUrl,
+		}),
+		name: API_CREDENTIAL_NAME,
+		type: 'chatMessagingApi' as const,
+	};
+	const webhook = {
+		id: await n8n.upsertCredential(WEBHOOK_CREDENTIAL_NAME, 'chatMessagingWebhookApi', {
+			secret: options.webhookSecret,
+		}),
+		name: WEBHOOK_CREDENTIAL_NAME,
+		type: 'chatMessagingWebhookApi' as const,
+	};
+	const refs = { chatMessagingApi: api, chatMessagingWebhookApi: webhook };
+
+	const workflows = {} as ProvisionedExamples['workflows'];
+	for (const name of Object.keys(EXAMPLE_FILES) as ExampleName[]) {
+		const workflow = bindCredentials(loadExample(name), refs);
+		workflows[name] = { id: await n8n.upsertWorkflow(workflow), workflow };
+	}
+
+	const triggerUrl = triggerProductionUrl(n8n.baseUrl, workflows.deliveryStatusBranch.workflow);
+	const formUrl = formProductionUrl(n8n.baseUrl, workflows.formToSendTemplate.workflow);
+	await n8n.activateWorkflow(workflows.deliveryStatusBranch.id);
+	await n8n.activateWorkflow(workflows.formToSendTemplate.id);
+	await n8n.waitForProductionWebhook(triggerUrl);
+	await n8n.waitForProductionWebhook(formUrl, 'get');
+	return { credentials: { api, webhook }, workflows, triggerUrl, formUrl };
+}

@@ -1,0 +1,126 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** The project root: scripts/n8n/ is two levels down. */
+export const PROJECT_ROOT = resolve(__dirname, '..', '..');
+
+/** Where `install-n8n.sh` put a pinned n8n and the Node.js that runs it. */
+export interface N8nInstallation {
+	n8nHome: string;
+	nodeBinDir: string;
+	/** The `n8n` command; run it with `nodeBinDir` first on PATH. */
+	n8nBin: string;
+	/** PATH with Node 24 first, so `npm`, `n8n` and every child they start use it. */
+	path: string;
+}
+
+interface RunOptions {
+	cwd?: string;
+	env?: NodeJS.ProcessEnv;
+	/** Stream the command's stderr to ours: the first n8n install takes minutes and must show progress. */
+	showProgress?: boolean;
+}
+
+/** Runs a command to completion and returns its stdout; fails with its stderr's tail. */
+export function run(command: string, args: string[], options: RunOptions = {}): Promise<string> {
+	return new Promise((resolvePromise, reject) => {
+		const child = spawn(command, args, {
+			cwd: options.cwd ?? PROJECT_ROOT,
+			env: options.env ?? process.env,
+			stdio: ['ignore', 'pipe', options.showProgress ? 'inherit' : 'pipe'],
+		});
+		let stdout = '';
+		let stderr = '';
+		child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		child.on('error', reject);
+		child.on('close', (code) => {
+			if (code === 0) resolvePromise(stdout);
+			else {
+				const tail = (stderr || stdout).split('\n').slice(-30).join('\n');
+				reject(new Error(`${command} ${args.join(' ')} exited with ${code}\n${tail}`));
+			}
+		});
+	});
+}
+
+/**
+ * Installs n8n and Node 24 the first time (minutes, progress on stderr) and finds them every time
+ * after (instant). All the knowledge of how lives in install-n8n.sh, so CI and people share it.
+ */
+export async function ensureN8nInstalled(): Promise<N8nInstallation> {
+	const out = await run('bash', [join(PROJECT_ROOT, 'scripts', 'install-n8n.sh')], {
+		showProgress: true,
+	});
+	const value = (key: string) => {
+		const line = out.split('\n').find((l) => l.startsWith(`${key}=`));
+		if (!line) throw new Error(`install-n8n.sh printed no ${key}:\n${out}`);
+		return line.slice(key.length + 1).trim();
+	};
+	const n8nHome = value('N8N_HOME');
+	const nodeBinDir = value('NODE_BIN_DIR');
+	return {
+		n8nHome,
+		nodeBinDir,
+		n8nBin: join(n8nHome, 'node_modules', '.bin', 'n8n'),
+		path: `${nodeBinDir}:${process.env.PATH ?? ''}`,
+	};
+}
+
+/**
+ * The environment for programs run under Node 24 as a user would run them: Node 24 first on PATH
+ * and none of the `npm_*` settings that `npm start` / `npm test` pass down (this project's
+ * ignore-scripts, its package name) or jest's, which belong to this project, not to the user's n8n.
+ */
+export function userEnvironment(
+	installation: N8nInstallation,
+	extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		// jest sets NODE_ENV=test, under which n8n refuses to load nodes.
+		if (/^(npm_|jest_)/i.test(key) || key === 'NODE_ENV') continue;
+		env[key] = value;
+	}
+	return { ...env, PATH: installation.path, ...extra };
+}
+
+/** Packs the built package exactly as `npm publish` would; dist/ must be built already. */
+export async function packPackage(destination: string): Promise<string> {
+	if (!existsSync(join(PROJECT_ROOT, 'dist'))) {
+		throw new Error('dist/ is missing: run `npm run build` first');
+	}
+	mkdirSync(destination, { recursive: true });
+	const out = await run('npm', ['pack', '--json', '--pack-destination', destination]);
+	const [packed] = JSON.parse(out) as Array<{ filename: string }>;
+	return join(destination, packed.filename);
+}
+
+/**
+ * Installs the tarball the way the README tells users to: into `<user folder>/.n8n/nodes`, with
+ * n8n's own packages (peer dependencies) left to n8n. Run under Node 24, like n8n itself.
+ */
+export async function installPackageTheUsersWay(
+	installation: N8nInstallation,
+	userFolder: string,
+	tarball: string,
+): Promise<string> {
+	const nodesFolder = join(userFolder, '.n8n', 'nodes');
+	mkdirSync(nodesFolder, { recursive: true });
+	const manifest = join(nodesFolder, 'package.json');
+	if (!existsSync(manifest)) {
+		writeFileSync(manifest, JSON.stringify({ name: 'installed-nodes', private: true }, null, 2));
+	}
+	// Same name and version as last time, other content: npm would keep the old copy.
+	rmSync(join(nodesFolder, 'node_modules', 'n8n-nodes-chat-messaging'), {
+		recursive: true,
+		force: true,
+	});
+	await run(
+		'npm',
+		['install', tarball, '--omit=peer', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'],
+		{ cwd: nodesFolder, env: userEnvironment(installation) },
+	);
+	return join(nodesFolder, 'node_modules', 'n8n-nodes-chat-messaging');
+}

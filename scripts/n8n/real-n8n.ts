@@ -1,0 +1,441 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname } from 'node:path';
+
+import { userEnvironment, type N8nInstallation } from './install';
+
+/*
+ * A real n8n process and the handful of its HTTP endpoints a person would use through the editor
+ * (owner setup, sign-in, API keys, the credential test) or through the public API (credentials,
+ * workflows, activation, executions). Endpoints were checked against n8n 2.40's controllers.
+ */
+
+export interface Owner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+export interface StartOptions {
+	installation: N8nInstallation;
+	/** N8N_USER_FOLDER: n8n keeps `.n8n/` (database, settings, installed nodes) beneath it. */
+	userFolder: string;
+	port: number;
+	/** The task runner broker's port; every n8n process on the machine needs its own. */
+	brokerPort: number;
+	/** Where n8n's own log lines go. */
+	logFile: string;
+	readyTimeoutMs?: number;
+}
+
+export interface WorkflowJson {
+	id?: string;
+	name: string;
+	nodes: Array<Record<string, unknown> & { name: string; type: string }>;
+	connections: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+	[extra: string]: unknown;
+}
+
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	status: string;
+	mode: string;
+	finished: boolean;
+	data?: {
+		resultData: {
+			runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: { message: string } }>>;
+			error?: { message: string };
+			lastNodeExecuted?: string;
+		};
+	};
+}
+
+export interface CliExecution {
+	status: string;
+	runData: NonNullable<ExecutionSummary['data']>['resultData']['runData'];
+	error?: { message: string };
+}
+
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+/** A free loopback port, chosen by the kernel. */
+export function freePort(): Promise<number> {
+	return new Promise((resolvePort, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			const port = typeof address === 'object' && address ? address.port : 0;
+			server.close(() => resolvePort(port));
+		});
+	});
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What every n8n this project starts shares: loopback only, no calls home, no nagging. */
+function n8nEnvironment(options: Omit<StartOptions, 'logFile' | 'readyTimeoutMs'>) {
+	return userEnvironment(options.installation, {
+		N8N_USER_FOLDER: options.userFolder,
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PORT: String(options.port),
+		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${options.port}`,
+		WEBHOOK_URL: `http://127.0.0.1:${options.port}/`,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
+		DB_SQLITE_POOL_SIZE: '2',
+	});
+}
+
+export class HttpError extends Error {
+	constructor(
+		readonly status: number,
+		readonly body: string,
+		what: string,
+	) {
+		super(`${what} answered ${status}: ${body.slice(0, 500)}`);
+	}
+}
+
+export class RealN8n {
+	private cookie = '';
+
+	private apiKey = '';
+
+	private exited = false;
+
+	private constructor(
+		readonly options: StartOptions,
+		private readonly child?: ChildProcess,
+	) {
+		child?.once('exit', () => (this.exited = true));
+	}
+
+	/** The process id, for a caller that must be able to end n8n after a crash of its own. */
+	get pid(): number | undefined {
+		return this.child?.pid;
+	}
+
+	/**
+	 * A client for an n8n another process started and signed in to (a test file using the instance
+	 * jest's global setup started); stop() leaves that n8n running.
+	 */
+	static attach(options: StartOptions, session: { cookie: string; apiKey: string }): RealN8n {
+		const n8n = new RealN8n(options);
+		n8n.cookie = session.cookie;
+		n8n.apiKey = session.apiKey;
+		return n8n;
+	}
+
+	get baseUrl(): string {
+		return `http://127.0.0.1:${this.options.port}`;
+	}
+
+	/** Starts `n8n start` and resolves once it answers /healthz/readiness. */
+	static async start(options: StartOptions): Promise<RealN8n> {
+		mkdirSync(options.userFolder, { recursive: true });
+		mkdirSync(dirname(options.logFile), { recursive: true });
+		const log = createWriteStream(options.logFile, { flags: 'a' });
+		// Its own process group, so stop() also ends the task runner n8n spawns.
+		const child = spawn(options.installation.n8nBin, ['start'], {
+			env: n8nEnvironment(options),
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
+		child.stdout?.pipe(log);
+		child.stderr?.pipe(log);
+		const n8n = new RealN8n(options, child);
+		try {
+			await n8n.waitUntilReady(options.readyTimeoutMs ?? 120_000);
+		} catch (error) {
+			await n8n.stop();
+			throw error;
+		}
+		return n8n;
+	}
+
+	private async waitUntilReady(timeoutMs: number) {
+		const deadline = Date.now() + timeoutMs;
+		while (Date.now() < deadline) {
+			if (this.exited) {
+				throw new Error(`n8n exited while starting; see ${this.options.logFile}`);
+			}
+			try {
+				const response = await fetch(`${this.baseUrl}/healthz/readiness`);
+				if (response.ok) return;
+			} catch {
+				// Not listening yet.
+			}
+			await sleep(500);
+		}
+		throw new Error(`n8n was not ready within ${timeoutMs} ms; see ${this.options.logFile}`);
+	}
+
+	/** Ends n8n and its task runner; waits for the process to go so its ports are free again. */
+	async stop(): Promise<void> {
+		const child = this.child;
+		if (this.exited || child?.pid === undefined) return;
+		const gone = new Promise<void>((r) => child.once('exit', () => r()));
+		const signal = (name: NodeJS.Signals) => {
+			try {
+				process.kill(-(child.pid as number), name);
+			} catch {
+				// Already gone.
+			}
+		};
+		signal('SIGTERM');
+		const timer = setTimeout(() => signal('SIGKILL'), 15_000);
+		await gone;
+		clearTimeout(timer);
+	}
+
+	private async request(
+		url: string,
+		method: string,
+		headers: Record<string, string>,
+		body?: unknown,
+	): Promise<{ status: number; text: string; headers: Headers }> {
+		const response = await fetch(url, {
+			method,
+			headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return { status: response.status, text: await response.text(), headers: response.headers };
+	}
+
+	/** The editor's own API (`/rest`), signed in with the owner's session cookie. */
+	async rest<T>(method: string, path: string, body?: unknown): Promise<T> {
+		const { status, text } = await this.request(
+			`${this.baseUrl}/rest${path}`,
+			method,
+			{ Cookie: this.cookie },
+			body,
+		);
+		if (status >= 400) throw new HttpError(status, text, `${method} /rest${path}`);
+		return (JSON.parse(text) as { data: T }).data;
+	}
+
+	/** n8n's public API (`/api/v1`), with the API key. */
+	async api<T>(method: string, path: string, body?: unknown): Promise<T> {
+		const { status, text } = await this.request(
+			`${this.baseUrl}/api/v1${path}`,
+			method,
+			{ 'X-N8N-API-KEY': this.apiKey },
+			body,
+		);
+		if (status >= 400) throw new HttpError(status, text, `${method} /api/v1${path}`);
+		return (text ? JSON.parse(text) : {}) as T;
+	}
+
+	get session(): { cookie: string; apiKey: string } {
+		return { cookie: this.cookie, apiKey: this.apiKey };
+	}
+
+	/** Creates the owner on a new instance, or signs in as that owner on a used one. */
+	async signInOwner(owner: Owner): Promise<void> {
+		const setup = await this.request(`${this.baseUrl}/rest/owner/setup`, 'POST', {}, owner);
+		let response = setup;
+		if (setup.status >= 400) {
+			response = await this.request(`${this.baseUrl}/rest/login`, 'POST', {}, {
+				emailOrLdapLoginId: owner.email,
+				password: owner.password,
+			});
+			if (response.status >= 400) {
+				throw new HttpError(response.status, response.text, `sign-in as ${owner.email}`);
+			}
+		}
+		const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+		if (!setCookie) throw new Error('n8n set no n8n-auth cookie on sign-in');
+		this.cookie = setCookie.split(';')[0];
+	}
+
+	/** Reuses a key kept from an earlier run when n8n still accepts it, or creates one with every scope. */
+	async useApiKey(previous?: string): Promise<string> {
+		if (previous) {
+			this.apiKey = previous;
+			const probe = await this.request(`${this.baseUrl}/api/v1/workflows?limit=1`, 'GET', {
+				'X-N8N-API-KEY': previous,
+			});
+			if (probe.status === 200) return previous;
+		}
+		const scopes = await this.rest<string[]>('GET', '/api-keys/scopes');
+		const created = await this.rest<{ rawApiKey: string }>('POST', '/api-keys', {
+			label: `local ${new Date().toISOString().replace(/[^0-9]/g, '').slice(0, 14)}`,
+			scopes,
+			expiresAt: null,
+		});
+		this.apiKey = created.rawApiKey;
+		return this.apiKey;
+	}
+
+	/** Creates the credential, or updates the one of that name and type, and returns its id. */
+	async upsertCredential(name: string, type: string, data: Record<string, unknown>): Promise<string> {
+		const existing = await this.api<{ data: Array<{ id: string; name: string; type: string }> }>(
+			'GET',
+			'/credentials?limit=250',
+		);
+		const match = existing.data.find((c) => c.name === name && c.type === type);
+		if (match) {
+			await this.api('PATCH', `/credentials/${match.id}`, { name, type, data });
+			return match.id;
+		}
+		const created = await this.api<{ id: string }>('POST', '/credentials', { name, type, data });
+		return created.id;
+	}
+
+	/** Imports the workflow, replacing the one of the same name, and returns its id. */
+	async upsertWorkflow(workflow: WorkflowJson): Promise<string> {
+		const body = {
+			name: workflow.name,
+			nodes: workflow.nodes,
+			connections: workflow.connections,
+			settings: workflow.settings ?? { executionOrder: 'v1' },
+		};
+		const existing = await this.api<{ data: Array<{ id: string; name: string; active: boolean }> }>(
+			'GET',
+			`/workflows?name=${encodeURIComponent(workflow.name)}&excludePinnedData=true`,
+		);
+		const match = existing.data.find((w) => w.name === workflow.name);
+		if (match) {
+			// A changed webhook is only registered again on activation.
+			if (match.active) await this.api('POST', `/workflows/${match.id}/deactivate`);
+			await this.api('PUT', `/workflows/${match.id}`, body);
+			return match.id;
+		}
+		const created = await this.api<{ id: string }>('POST', '/workflows', body);
+		return created.id;
+	}
+
+	async activateWorkflow(id: string): Promise<void> {
+		await this.api('POST', `/workflows/${id}/activate`);
+	}
+
+	/**
+	 * Waits until n8n serves a production webhook: activation returns before the route is live.
+	 * A CORS preflight asks n8n whether a POST path exists without running the workflow; a form is
+	 * asked for its page instead (GET), which n8n serves without starting a run either.
+	 */
+	async waitForProductionWebhook(url: string, probe: 'preflight' | 'get' = 'preflight', timeoutMs = 20_000) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const response = await fetch(
+				url,
+				probe === 'get'
+					? {}
+					: {
+							method: 'OPTIONS',
+							headers: { Origin: this.baseUrl, 'Access-Control-Request-Method': 'POST' },
+						},
+			);
+			if (response.status === (probe === 'get' ? 200 : 204)) return;
+			if (Date.now() > deadline) {
+				throw new Error(`${url} was not registered within ${timeoutMs} ms (${response.status})`);
+			}
+			await sleep(250);
+		}
+	}
+
+	/**
+	 * Runs a saved workflow once from its manual trigger with `n8n execute`, in a second n8n
+	 * process beside the server (same database, its own task runner port). The execution is stored,
+	 * so it is also listed by the public API afterwards.
+	 */
+	async executeWithCli(workflowId: string): Promise<CliExecution> {
+		const env = n8nEnvironment({ ...this.options, brokerPort: await freePort() });
+		let stdout: string;
+		let failed: Error | undefined;
+		try {
+			stdout = await runN8nCli(this.options.installation, ['execute', `--id=${workflowId}`, '--rawOutput'], env);
+		} catch (error) {
+			// A failed node exits 1 but still prints the run; report that run, not the exit code.
+			failed = error as Error;
+			stdout = (error as { stdout?: string }).stdout ?? '';
+		}
+		const start = stdout.search(/^\{$/m);
+		if (start < 0) throw failed ?? new Error(`n8n execute printed no result:\n${stdout}`);
+		const result = JSON.parse(stdout.slice(start)) as {
+			status: string;
+			data: NonNullable<ExecutionSummary['data']>;
+		};
+		return {
+			status: result.status,
+			runData: result.data.resultData.runData,
+			error: result.data.resultData.error,
+		};
+	}
+
+	/** The workflow's executions, newest first, with their data. */
+	async executions(workflowId: string): Promise<ExecutionSummary[]> {
+		const list = await this.api<{ data: ExecutionSummary[] }>(
+			'GET',
+			`/executions?workflowId=${workflowId}&includeData=true&limit=100`,
+		);
+		return list.data;
+	}
+
+	/** Waits until `count` executions of the workflow have finished, and returns them. */
+	async waitForExecutions(workflowId: string, count: number, timeoutMs = 30_000) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const all = await this.executions(workflowId);
+			const done = all.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
+			if (done.length >= count && done.length === all.length) return done;
+			if (Date.now() > deadline) {
+				throw new Error(`expected ${count} finished executions of ${workflowId}, have ${done.length}/${all.length}`);
+			}
+			await sleep(300);
+		}
+	}
+
+	/**
+	 * n8n's own credential test, the one behind the editor's "Retry"/save check: the stored
+	 * credential, with `data` overriding its fields (as when the user edits before saving).
+	 */
+	async testCredential(
+		credential: { id: string; name: string; type: string },
+		data: Record<string, unknown>,
+	): Promise<CredentialTestResult> {
+		return await this.rest<CredentialTestResult>('POST', '/credentials/test', {
+			credentials: { ...credential, data },
+		});
+	}
+}
+
+/** Runs an n8n CLI command under Node 24; the error carries the output for callers that want it. */
+async function runN8nCli(
+	installation: N8nInstallation,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+): Promise<string> {
+	return await new Promise((resolveOutput, reject) => {
+		const child = spawn(installation.n8nBin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		child.on('error', reject);
+		child.on('close', (code) => {
+			if (code === 0) return resolveOutput(stdout);
+			const error = Object.assign(
+				new Error(`n8n ${args.join(' ')} exited with ${code}\n${stderr.slice(-2000)}`),
+				{ stdout },
+			);
+			reject(error);
+		});
+	});
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { startStandInService, type StandInService } from '../sandbox/server';
+import { bootN8nWithPackage } from './n8n/boot';
+import { provisionExamples } from './n8n/examples';
+import { PROJECT_ROOT } from './n8n/install';
+import type { RealN8n } from './n8n/real-n8n';
+
+/*
+ * `npm start` (after start.sh built the package): the stand-in service and a real n8n with this
+ * package installed the user's way, an owner account, credentials pointing at the stand-in and the
+ * examples imported, the trigger example active. Everything lives in .n8n-local/ (git-ignored), so a
+ * second run signs in to the same owner and updates the same credentials and workflows.
+ */
+
+const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
+const STAND_IN_PORT = Number(process.env.SANDBOX_PORT ?? 5680);
+const LOCAL_FOLDER = join(PROJECT_ROOT, '.n8n-local');
+const STATE_FILE = join(LOCAL_FOLDER, 'start-state.json');
+const OWNER_EMAIL = 'owner@example.com';
+
+interface LocalState {
+	password: string;
+	apiKey?: string;
+	standInApiKey: string;
+	webhookSecret: string;
+}
+
+const say = (line: string) => console.log(`[start] ${line}`);
+
+/** Secrets made once and kept, so a second run reuses the owner, credential and trigger secret. */
+function loadState(): LocalState {
+	mkdirSync(LOCAL_FOLDER, { recursive: true });
+	if (existsSync(STATE_FILE)) return JSON.parse(readFileSync(STATE_FILE, 'utf8')) as LocalState;
+	const state: LocalState = {
+		// Letters and digits plus a fixed tail, to satisfy n8n's password rules (length, digit, capital).
+		password: `${randomBytes(9).toString('base64url')}-Local1`,
+		standInApiKey: `local-${randomBytes(12).toString('hex')}`,
+		webhookSecret: randomBytes(24).toString('hex'),
+	};
+	writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
+	return state;
+}
+
+async function main(): Promise<void> {
+	const state = loadState();
+	let standIn: StandInService | undefined;
+	let n8n: RealN8n | undefined;
+	let stopping = false;
+	const stop = async (code: number) => {
+		if (stopping) return;
+		stopping = true;
+		say('stopping n8n and the stand-in service');
+		await n8n?.stop();
+		await standIn?.close();
+		process.exit(code);
+	};
+	process.on('SIGINT', () => void stop(0));
+	process.on('SIGTERM', () => void stop(0));
+
+	try {
+		standIn = await startStandInService({ apiKey: state.standInApiKey, port: STAND_IN_PORT });
+		say(`stand-in service on ${standIn.url}`);
+		n8n = await bootN8nWithPackage({
+			userFolder: join(LOCAL_FOLDER, 'n8n'),
+			port: N8N_PORT,
+			brokerPort: N8N_PORT + 1001,
+			owner: { email: OWNER_EMAIL, password: state.password, firstName: 'Local', lastName: 'Owner' },
+			previousApiKey: state.apiKey,
+			say,
+		});
+		state.apiKey = n8n.session.apiKey;
+		writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
+
+		say('creating credentials and importing the example workflows');
+		const examples = await provisionExamples(n8n, {
+			standInUrl: standIn.url,
+			standInApiKey: state.standInApiKey,
+			webhookSecret: state.webhookSecret,
+		});
+		// Every template the stand-in accepts is followed by delivery reports to the trigger example.
+		standIn.setWebhookTarget(examples.triggerUrl, {
+			auth: { mode: 'headerSecret', secret: state.webhookSecret },
+		});
+
+		console.log(
+			[
+				'',
+				'  n8n with Chat Messaging is running.',
+				'',
+				`  Editor:            ${n8n.baseUrl}`,
+				`  Login:             ${OWNER_EMAIL} / ${state.password}`,
+				`  Sign-up form:      ${examples.formUrl}   (the form example; sends a template)`,
+				`  Stand-in service:  ${standIn.url}   (API key ${state.standInApiKey})`,
+				`  Request log:       ${standIn.url}/_sandbox/requests`,
+				`  n8n log:           ${n8n.options.logFile}`,
+				'',
+				'  Ctrl-C stops everything.',
+				'',
+			].join('\n'),
+		);
+	} catch (error) {
+		console.error(error instanceof Error ? error.message : error);
+		await stop(1);
+	}
+}
+
+void main();

@@ -1,0 +1,134 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+import { PROJECT_ROOT } from '../../scripts/n8n/install';
+import type { RealN8n } from '../../scripts/n8n/real-n8n';
+import { BOOT_TIMEOUT_MS, E2E_OWNER, useN8n } from './setup/sharedN8n';
+
+/*
+ * What a person sees: Chromium signs in to the real n8n editor and opens the parameter panel of
+ * every operation and of the trigger; each panel is saved as a screenshot and must show the
+ * fields the user fills in, by their labels.
+ */
+
+const SCREENSHOTS = join(PROJECT_ROOT, 'test-output', 'screenshots');
+const CHROMIUM = '/usr/bin/chromium';
+
+const panels = [
+	{
+		node: 'Send Template',
+		parameters: { resource: 'message', operation: 'sendTemplate' },
+		labels: ['Phone Number', 'Template ID', 'Header Media', 'Additional Fields'],
+	},
+	{
+		node: 'Connect Contact to AI Agent',
+		parameters: { resource: 'aiAgent', operation: 'connectContact' },
+		labels: ['Phone Number', 'AI Agent ID', 'Template ID'],
+	},
+	{
+		node: 'Assign Agent',
+		parameters: { resource: 'conversation', operation: 'assignAgent' },
+		labels: ['Contact Name', 'Phone Number', 'Agent Email', 'Open Chat on Assignment'],
+	},
+	{
+		node: 'Create Contacts',
+		parameters: { resource: 'contact', operation: 'createMany' },
+		labels: ['Phone Number', 'Additional Fields'],
+	},
+];
+
+let n8n: RealN8n;
+let release: () => Promise<void>;
+let browser: Browser;
+let page: Page;
+let workflowId: string;
+
+beforeAll(async () => {
+	execFileSync('bash', [join(PROJECT_ROOT, 'scripts', 'install-chromium.sh')], { stdio: 'inherit' });
+	mkdirSync(SCREENSHOTS, { recursive: true });
+	({ n8n, release } = await useN8n());
+	workflowId = await n8n.upsertWorkflow({
+		name: `Editor panels ${process.pid}`,
+		nodes: [
+			...panels.map((panel, index) => ({
+				id: `panel-${index}`,
+				name: panel.node,
+				type: 'n8n-nodes-chat-messaging.chatMessaging',
+				typeVersion: 1,
+				position: [index * 240, 0],
+				parameters: panel.parameters,
+			})),
+			{
+				id: 'panel-trigger',
+				name: 'Chat Messaging Trigger',
+				type: 'n8n-nodes-chat-messaging.chatMessagingTrigger',
+				typeVersion: 1,
+				position: [0, 240],
+				webhookId: '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b',
+				parameters: { authentication: 'headerSecret' },
+			},
+		],
+		connections: {},
+	});
+	browser = await chromium.launch({
+		executablePath: CHROMIUM,
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			'--no-first-run',
+		],
+	});
+	page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+	page.setDefaultTimeout(30_000);
+}, BOOT_TIMEOUT_MS);
+
+afterAll(async () => {
+	await browser?.close();
+	await release?.();
+});
+
+async function panelText(nodeId: string, screenshot: string): Promise<string> {
+	await page.goto(`${n8n.baseUrl}/workflow/${workflowId}/${nodeId}`);
+	const panel = page.locator('[data-test-id="ndv"]').first();
+	await panel.waitFor({ state: 'visible' });
+	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input"]').first().waitFor();
+	await page.screenshot({ path: join(SCREENSHOTS, screenshot) });
+	return await panel.innerText();
+}
+
+test('the editor signs the owner in', async () => {
+	await page.goto(`${n8n.baseUrl}/signin`);
+	await page.locator('input[type="email"]').fill(E2E_OWNER.email);
+	await page.locator('input[type="password"]').fill(E2E_OWNER.password);
+	await page.keyboard.press('Enter');
+	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+	await page.screenshot({ path: join(SCREENSHOTS, 'signed-in.png') });
+	expect(new URL(page.url()).pathname).not.toBe('/signin');
+}, 60_000);
+
+test.each(panels.map((panel, index) => [panel.node, index] as const))(
+	'the %s panel shows its fields',
+	async (_name, index) => {
+		const panel = panels[index];
+		const file = `chat-messaging-${panel.parameters.resource}-${panel.parameters.operation}.png`;
+		const text = await panelText(`panel-${index}`, file);
+		for (const label of [...panel.labels, 'Resource', 'Operation']) expect(text).toContain(label);
+		expect(text).toContain('Credential');
+	},
+	60_000,
+);
+
+test('the trigger panel shows its events, authentication and webhook URL', async () => {
+	const text = await panelText('panel-trigger', 'chat-messaging-trigger.png');
+	for (const label of ['Events', 'Authentication', 'Header Name', 'Delivery Statuses']) {
+		expect(text).toContain(label);
+	}
+	expect(text).toMatch(/Webhook URLs?/i);
+}, 60_000);

@@ -1,0 +1,200 @@
+import { randomBytes } from 'node:crypto';
+
+import { startStandInService, type StandInService } from '../../sandbox/server';
+import { provisionExamples, type ProvisionedExamples } from '../../scripts/n8n/examples';
+import type { ExecutionSummary, RealN8n } from '../../scripts/n8n/real-n8n';
+import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
+
+/*
+ * Every example workflow, imported into a real n8n with the package installed the user's way and
+ * run against the local stand-in service: what the stand-in received and what n8n recorded.
+ */
+
+let n8n: RealN8n;
+let release: () => Promise<void>;
+let standIn: StandInService;
+let examples: ProvisionedExamples;
+const webhookSecret = randomBytes(24).toString('hex');
+const apiKey = `e2e-${randomBytes(8).toString('hex')}`;
+
+beforeAll(async () => {
+	({ n8n, release } = await useN8n());
+	standIn = await startStandInService({ apiKey, port: 0 });
+	examples = await provisionExamples(n8n, {
+		standInUrl: standIn.url,
+		standInApiKey: apiKey,
+		webhookSecret,
+	});
+}, BOOT_TIMEOUT_MS);
+
+afterAll(async () => {
+	await standIn?.close();
+	await release?.();
+});
+
+beforeEach(() => {
+	standIn.clearRequests();
+	standIn.setWebhookTarget(null);
+});
+
+function outputOf(execution: ExecutionSummary, node: string) {
+	const runs = execution.data?.resultData.runData[node];
+	return runs?.[0]?.data?.main.flat().map((item) => item?.json) ?? [];
+}
+
+function ranNodes(execution: ExecutionSummary): string[] {
+	return Object.keys(execution.data?.resultData.runData ?? {}).sort();
+}
+
+/** Executions newer than the given ids: the list is shared with earlier tests. */
+function newExecutions(all: ExecutionSummary[], before: Set<string>) {
+	return all.filter((e) => !before.has(e.id));
+}
+
+async function executionIds(workflowId: string) {
+	return new Set((await n8n.executions(workflowId)).map((e) => e.id));
+}
+
+async function waitForNewExecutions(workflowId: string, before: Set<string>, count: number) {
+	const all = await n8n.waitForExecutions(workflowId, before.size + count);
+	return newExecutions(all, before);
+}
+
+test('form example: a submitted form sends the welcome template with the visitor as contact', async () => {
+	const { id } = examples.workflows.formToSendTemplate;
+	const before = await executionIds(id);
+
+	const form = new FormData();
+	form.append('field-0', 'Ada Lovelace');
+	form.append('field-1', '+44 20 7946 0018');
+	form.append('field-2', 'ada@example.com');
+	const submitted = await fetch(examples.formUrl, { method: 'POST', body: form });
+	expect(submitted.status).toBe(200);
+
+	const [execution] = await waitForNewExecutions(id, before, 1);
+	expect(execution.status).toBe('success');
+	expect(execution.mode).toBe('webhook');
+
+	const sends = standIn.acceptedSends('/api/v1/events');
+	expect(sends).toHaveLength(1);
+	expect(sends[0].authorized).toBe(true);
+	expect(sends[0].body).toEqual({
+		event_type: 'send_template_message',
+		contact: { phone_number: '+442079460018', name: 'Ada Lovelace', email: 'ada@example.com' },
+		template_message: { chat_template_id: 'wat_welcome', liquid_values: { first_name: 'Ada Lovelace' } },
+	});
+	const [output] = outputOf(execution, 'Send Welcome Template');
+	expect(JSON.stringify(output)).toContain('+442079460018');
+}, 60_000);
+
+test('trigger example: the delivery report of a sent template starts it with the delivered status', async () => {
+	const form = examples.workflows.formToSendTemplate;
+	const trigger = examples.workflows.deliveryStatusBranch;
+	standIn.setWebhookTarget(examples.triggerUrl, {
+		auth: { mode: 'headerSecret', secret: webhookSecret },
+		statuses: ['sent', 'delivered'],
+	});
+	const beforeForm = await executionIds(form.id);
+	const beforeTrigger = await executionIds(trigger.id);
+
+	const submission = new FormData();
+	submission.append('field-0', 'Alan Turing');
+	submission.append('field-1', '+44 161 496 0734');
+	await fetch(examples.formUrl, { method: 'POST', body: submission });
+	await waitForNewExecutions(form.id, beforeForm, 1);
+	await standIn.webhooksSettled();
+
+	const [send] = standIn.acceptedSends('/api/v1/events');
+	const reports = standIn.sentWebhooks.filter((w) => w.reason === 'delivery' && w.messageId === send.messageId);
+	expect(reports.map((w) => [w.body.type, w.status])).toEqual([
+		['message_delivery.sent', 200],
+		['message_delivery.delivered', 200],
+	]);
+	// "sent" is outside the example's Delivery Statuses, so only "delivered" starts a run.
+	const started = await waitForNewExecutions(trigger.id, beforeTrigger, 1);
+	expect(started).toHaveLength(1);
+	expect(ranNodes(started[0])).toEqual(['Chat Messaging Trigger', 'Delivered or Failed?', 'Record Delivery']);
+	expect(outputOf(started[0], 'Record Delivery')).toEqual([
+		{ outcome: 'delivered', messageId: send.messageId, phone: '+441614960734' },
+	]);
+}, 60_000);
+
+test('trigger example: each webhook kind starts a run only when selected and authenticated', async () => {
+	const { id } = examples.workflows.deliveryStatusBranch;
+	const before = await executionIds(id);
+	const secret = { mode: 'headerSecret' as const, secret: webhookSecret };
+	const post = (kind: string, event: string, auth: unknown = secret) =>
+		standIn.sendWebhook({ url: examples.triggerUrl, kind, event, auth } as never);
+
+	// Refusals first, the two runs last: once those two exist, every earlier call has been decided.
+	const unauthenticated = await post('message_delivery', 'delivered', { mode: 'none' });
+	const wrongSecret = await post('message_delivery', 'failed', {
+		mode: 'headerSecret',
+		secret: 'not-the-secret-at-all',
+	});
+	const notSelected = [
+		await post('message_delivery', 'sent'),
+		await post('order', 'completed'),
+		await post('flow_execution', 'completed'),
+		await post('ai_agent_execution', 'completed'),
+		await post('ai_flow_execution', 'escalated'),
+	];
+	const delivered = await post('message_delivery', 'delivered');
+	const failed = await post('message_delivery', 'failed');
+
+	expect(unauthenticated.status).toBe(401);
+	expect(unauthenticated.body).toMatchObject({ received: false, started: false });
+	expect([401, 403]).toContain(wrongSecret.status);
+	for (const answer of notSelected) {
+		expect(answer.status).toBe(200);
+		expect(answer.body).toMatchObject({ received: true, started: false });
+	}
+	expect(delivered.body).toEqual({ received: true, started: true });
+	expect(failed.body).toEqual({ received: true, started: true });
+
+	const started = await waitForNewExecutions(id, before, 2);
+	expect(started).toHaveLength(2);
+	const byOutcome = Object.fromEntries(
+		started.map((e) => {
+			const last = ranNodes(e).find((n) => n === 'Record Delivery' || n === 'Flag Failed Delivery');
+			return [last, outputOf(e, last as string)[0]];
+		}),
+	);
+	const deliveredMessage = delivered.sent.data.message as { id: string };
+	const failedMessage = failed.sent.data.message as { id: string; reason: string };
+	expect(byOutcome).toEqual({
+		'Record Delivery': { outcome: 'delivered', messageId: deliveredMessage.id, phone: '+14155550123' },
+		'Flag Failed Delivery': {
+			outcome: 'failed',
+			messageId: failedMessage.id,
+			phone: '+14155550123',
+			reason: failedMessage.reason,
+		},
+	});
+	for (const execution of started) {
+		const [triggerItem] = outputOf(execution, 'Chat Messaging Trigger');
+		expect(triggerItem).toMatchObject({ kind: 'messageDelivery' });
+	}
+}, 90_000);
+
+test('contacts example: the listed contacts are created in one request, one output item each', async () => {
+	const { id } = examples.workflows.contactsListToCreateMany;
+	const run = await n8n.executeWithCli(id);
+	expect(run.error).toBeUndefined();
+	expect(run.status).toBe('success');
+
+	const calls = standIn.acceptedSends('/subscribers');
+	expect(calls).toHaveLength(1);
+	expect(calls[0].authorized).toBe(true);
+	expect(calls[0].body).toEqual([
+		{ phone_number: '+442079460018', name: 'Ada Lovelace', email: 'ada@example.com' },
+		{ phone_number: '+441614960734', name: 'Alan Turing', email: 'alan@example.com' },
+		{ phone_number: '+14155550142', name: 'Grace Hopper' },
+	]);
+	const items = run.runData['Create Contacts'][0].data?.main[0] ?? [];
+	expect(items).toHaveLength(3);
+	expect(JSON.stringify(items[2].json)).toContain('+14155550142');
+
+	const stored = await n8n.executions(id);
+	expect(stored[0]).toMatchObject({ status: 'success', mode: 'cli', finished: true });
+}, 60_000);
