@@ -92,6 +92,16 @@ export function optionalText(value: unknown, parameter: string): string | undefi
 	return value.trim() === '' ? undefined : value.trim();
 }
 
+/**
+ * A key the user names (metadata, contact properties, template variables). `__proto__` is refused:
+ * assigning it to an object changes the object's prototype instead of adding a key, so it would be
+ * dropped silently.
+ */
+export function checkKeyName(key: string, parameter: string): string {
+	if (key === '__proto__') throw new InvalidParameter(parameter, 'cannot use "__proto__" as a name');
+	return key;
+}
+
 export function describeType(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';

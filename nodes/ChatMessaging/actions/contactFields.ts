@@ -1,7 +1,7 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { EMAIL_PATTERN } from '../../shared/schemas';
-import { InvalidParameter, optionalText } from '../../shared/validation';
+import { InvalidParameter, checkKeyName, normalisePhoneNumber, optionalText } from '../../shared/validation';
 
 /* Contact fields as every operation shows them, with the readers that turn them into wire values. */
 
@@ -82,6 +82,7 @@ export function readKeyValues(
 	rows.forEach((row, index) => {
 		const key = typeof row.key === 'string' ? row.key.trim() : '';
 		if (!key) throw new InvalidParameter(parameter, `row ${index + 1} has no key`);
+		checkKeyName(key, parameter);
 		if (reservedKeys.includes(key)) {
 			throw new InvalidParameter(parameter, `"${key}" has its own field; set it there instead`);
 		}
@@ -92,4 +93,29 @@ export function readKeyValues(
 		else throw new InvalidParameter(parameter, `the value of "${key}" must be text`);
 	});
 	return result;
+}
+
+/** Editor labels of the optional contact fields, which differ by operation ("Name" vs "Contact Name"). */
+export interface ContactLabels {
+	name: string;
+	email: string;
+	metadata: string;
+}
+
+/**
+ * One item's contact as the wire's `contact` object: the phone normalised, optional fields left out
+ * when empty (never sent as "" or null).
+ */
+export function buildContact(
+	values: { phoneNumber: unknown; name?: unknown; email?: unknown; metadata?: unknown },
+	labels: ContactLabels,
+): IDataObject {
+	const contact: IDataObject = { phone_number: normalisePhoneNumber(values.phoneNumber, 'Phone Number') };
+	const name = optionalText(values.name, labels.name);
+	if (name !== undefined) contact.name = name;
+	const email = readEmail(values.email, labels.email);
+	if (email !== undefined) contact.email = email;
+	const metadata = readKeyValues(values.metadata, labels.metadata);
+	if (metadata !== undefined) contact.metadata = metadata;
+	return contact;
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { InvalidParameter, describeType } from '../../shared/validation';
+import { InvalidParameter, checkKeyName, describeType } from '../../shared/validation';
 
 /*
  * Template variables ("liquid values") are shared by Send Template and Connect to AI Agent. The
@@ -129,6 +129,7 @@ export function readTemplateVariables(
 	if (mode === 'json') {
 		const object = parseJsonObject(this.getNodeParameter('templateVariablesJson', itemIndex, '{}'));
 		for (const [name, value] of Object.entries(object)) {
+			checkKeyName(name, `${LABEL} (JSON)`);
 			values[name] = checkValue(name, value, numbersAllowed, `${LABEL} (JSON)`);
 		}
 		return values;
@@ -137,6 +138,7 @@ export function readTemplateVariables(
 	rows.forEach((row, rowIndex) => {
 		const name = typeof row.name === 'string' ? row.name.trim() : '';
 		if (!name) throw new InvalidParameter(LABEL, `row ${rowIndex + 1} has no variable name`);
+		checkKeyName(name, LABEL);
 		if (Object.prototype.hasOwnProperty.call(values, name)) throw new InvalidParameter(LABEL, `variable "${name}" is given twice`);
 		let value = checkValue(name, row.value ?? '', numbersAllowed, LABEL);
 		if (numbersAllowed && row.sendAs === 'number' && typeof value === 'string') {

@@ -3,13 +3,13 @@ import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties }
 import type { ConnectToAiAgentBody } from '../../../shared/schemas';
 import { connectToAiAgent } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { checkBody, normalisePhoneNumber, optionalText, requiredText } from '../../../shared/validation';
+import { checkBody, requiredText } from '../../../shared/validation';
 import {
+	buildContact,
 	contactEmailField,
 	contactNameField,
 	keyValueField,
 	phoneNumberField,
-	readEmail,
 	readKeyValues,
 } from '../contactFields';
 import { optionsCollection, requestsInParallelField } from '../requestOptions';
@@ -75,12 +75,15 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const contact: IDataObject = {
 		...readKeyValues(additional.contactProperties, 'Contact Properties', ['phone_number', 'name', 'email']),
-		phone_number: normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), 'Phone Number'),
+		...buildContact(
+			{
+				phoneNumber: this.getNodeParameter('phoneNumber', itemIndex),
+				name: additional.contactName,
+				email: additional.contactEmail,
+			},
+			{ name: 'Contact Name', email: 'Contact Email', metadata: 'Contact Properties' },
+		),
 	};
-	const name = optionalText(additional.contactName, 'Contact Name');
-	if (name !== undefined) contact.name = name;
-	const email = readEmail(additional.contactEmail, 'Contact Email');
-	if (email !== undefined) contact.email = email;
 
 	const body = checkBody(
 		connectToAiAgent,

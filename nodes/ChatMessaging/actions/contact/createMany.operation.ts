@@ -10,16 +10,9 @@ import type { ContactBody } from '../../../shared/schemas';
 import { contact as contactSchema } from '../../../shared/schemas';
 import type { ServiceAnswer, ServiceClient } from '../../../shared/transport';
 import { ServiceRequestFailed, postToService, toNodeApiError } from '../../../shared/transport';
-import { InvalidParameter, checkBody, normalisePhoneNumber, optionalText } from '../../../shared/validation';
+import { InvalidParameter, checkBody } from '../../../shared/validation';
 import { runInParallel } from '../parallelRequests';
-import {
-	contactEmailField,
-	contactNameField,
-	keyValueField,
-	phoneNumberField,
-	readEmail,
-	readKeyValues,
-} from '../contactFields';
+import { buildContact, contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../contactFields';
 import { optionsCollection, readWholeNumberOption } from '../requestOptions';
 import { failureItem, invalidItem, type OperationRun } from '../runItems';
 
@@ -86,15 +79,10 @@ const labels: Record<string, string> = {
 
 function readContact(this: IExecuteFunctions, itemIndex: number): ContactBody {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const contact: IDataObject = {
-		phone_number: normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), 'Phone Number'),
-	};
-	const name = optionalText(additional.name, 'Name');
-	if (name !== undefined) contact.name = name;
-	const email = readEmail(additional.email, 'Email');
-	if (email !== undefined) contact.email = email;
-	const metadata = readKeyValues(additional.metadata, 'Metadata');
-	if (metadata !== undefined) contact.metadata = metadata;
+	const contact = buildContact(
+		{ phoneNumber: this.getNodeParameter('phoneNumber', itemIndex), ...additional },
+		{ name: 'Name', email: 'Email', metadata: 'Metadata' },
+	);
 	return checkBody(contactSchema, contact, labels);
 }
 

@@ -9,18 +9,10 @@ import {
 	checkBody,
 	describeType,
 	normaliseBusinessPhoneNumber,
-	normalisePhoneNumber,
 	optionalText,
 	requiredText,
 } from '../../../shared/validation';
-import {
-	contactEmailField,
-	contactNameField,
-	keyValueField,
-	phoneNumberField,
-	readEmail,
-	readKeyValues,
-} from '../contactFields';
+import { buildContact, contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../contactFields';
 import { optionsCollection, requestsInParallelField } from '../requestOptions';
 import { readTemplateVariables, templateVariableFields } from '../templateVariables';
 import type { PerItemOperation, PreparedRequest } from '../types';
@@ -210,15 +202,15 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 	const now = Date.now();
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 
-	const contact: IDataObject = {
-		phone_number: normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), 'Phone Number'),
-	};
-	const name = optionalText(additional.contactName, 'Contact Name');
-	if (name !== undefined) contact.name = name;
-	const email = readEmail(additional.contactEmail, 'Contact Email');
-	if (email !== undefined) contact.email = email;
-	const metadata = readKeyValues(additional.contactMetadata, 'Contact Metadata');
-	if (metadata !== undefined) contact.metadata = metadata;
+	const contact = buildContact(
+		{
+			phoneNumber: this.getNodeParameter('phoneNumber', itemIndex),
+			name: additional.contactName,
+			email: additional.contactEmail,
+			metadata: additional.contactMetadata,
+		},
+		{ name: 'Contact Name', email: 'Contact Email', metadata: 'Contact Metadata' },
+	);
 
 	const templateMessage: IDataObject = {
 		chat_template_id: requiredText(this.getNodeParameter('templateId', itemIndex), 'Template ID'),
