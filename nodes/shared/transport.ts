@@ -88,29 +88,43 @@ const CODE_IN_WORDS: Record<string, string> = {
 /** n8n wraps the HTTP client's error (possibly twice); the socket's code sits somewhere in `cause`. */
 export function networkErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
+	let libraryCode: string | undefined;
 	for (let depth = 0; depth < 5 && current; depth++) {
 		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) {
+			// ERR_* codes are the HTTP client's own wrappers; the socket's code below them decides
+			// whether the request could have reached the service.
+			if (!code.startsWith('ERR_')) return code;
+			libraryCode ??= code;
+		}
 		current = (current as { cause?: unknown }).cause;
 	}
-	return undefined;
+	return libraryCode;
 }
 
 /**
  * Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). Returns milliseconds, or
  * undefined when absent or unreadable.
  */
+/** IMF-fixdate, the HTTP date form senders must use: `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
 export function retryAfterMs(header: string | undefined, now: number = Date.now()): number | undefined {
 	if (header === undefined) return undefined;
 	const value = header.trim();
-	if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
+	if (/^\d+(\.\d+)?$/.test(value)) {
+		const ms = Math.ceil(Number(value) * 1000);
+		return Number.isFinite(ms) ? ms : undefined;
+	}
+	// Date.parse accepts almost anything ("-1", "abc 2"); only a real HTTP date is a date here.
+	if (!HTTP_DATE.test(value)) return undefined;
 	const date = Date.parse(value);
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - now);
 }
 
 export function parseServiceBody(raw: unknown): { body: unknown; bodyIsJson: boolean } {
-	if (typeof raw !== 'string') return { body: raw ?? null, bodyIsJson: raw !== undefined };
+	if (typeof raw !== 'string') return { body: raw ?? null, bodyIsJson: raw !== undefined && raw !== null };
 	if (raw.trim() === '') return { body: null, bodyIsJson: false };
 	try {
 		return { body: JSON.parse(raw), bodyIsJson: true };

@@ -33,7 +33,14 @@ const PHONE_DECORATION = /[\s\-.()/\u00a0]/g;
  * international form the service wants ("+14155550123"). Rejects what cannot be a phone number.
  */
 export function normalisePhoneNumber(value: unknown, parameter: string): string {
-	if (typeof value === 'number') value = `+${value}`;
+	if (typeof value === 'number') {
+		// A spreadsheet cell holding digits arrives as a number; anything but a whole positive one
+		// (1.5, -1) is not a phone number, even though "." and "-" are formatting in text.
+		if (!Number.isSafeInteger(value) || value <= 0) {
+			throw new InvalidParameter(parameter, `${value} is not a phone number`);
+		}
+		value = `+${value}`;
+	}
 	if (typeof value !== 'string' || value.trim() === '') {
 		throw new InvalidParameter(parameter, 'is required: give a phone number such as +14155550123');
 	}
@@ -59,7 +66,12 @@ export function normalisePhoneNumber(value: unknown, parameter: string): string 
 
 /** The business number is sent as digits only (spec §8): formatting and a leading + are dropped. */
 export function normaliseBusinessPhoneNumber(value: unknown, parameter: string): string {
-	if (typeof value === 'number') value = String(value);
+	if (typeof value === 'number') {
+		if (!Number.isSafeInteger(value) || value <= 0) {
+			throw new InvalidParameter(parameter, `${value} is not a phone number`);
+		}
+		value = String(value);
+	}
 	if (typeof value !== 'string' || value.trim() === '') {
 		throw new InvalidParameter(parameter, 'is empty');
 	}

@@ -13,6 +13,7 @@ import type {
 	INodeCredentialsDetails,
 	INodeExecutionData,
 	INodeType,
+	INodeTypeDescription,
 	INodeTypes,
 	IRun,
 	IRunExecutionData,
@@ -28,7 +29,7 @@ import { ChatMessaging } from '../../nodes/ChatMessaging/ChatMessaging.node';
 
 /** Test-only source node: emits the items given in its `items` parameter, as a trigger or Set node would. */
 class FixedItems implements INodeType {
-	description = {
+	description: INodeTypeDescription = {
 		displayName: 'Fixed Items',
 		name: 'fixedItems',
 		group: ['input'],
@@ -37,7 +38,7 @@ class FixedItems implements INodeType {
 		defaults: { name: 'Fixed Items' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json' as const, default: '[]' }],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -97,6 +98,10 @@ export class StoredCredentials extends ICredentialsHelper {
 	}
 
 	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
 		return undefined;
 	}
 
@@ -206,7 +211,7 @@ export async function runWorkflow({ nodes, connections, credentials = {}, timezo
 			waitingExecutionSource: null,
 			nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
 		},
-	} as IRunExecutionData;
+	} as unknown as IRunExecutionData;
 
 	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData);
 	await execution.processRunExecutionData(workflow);

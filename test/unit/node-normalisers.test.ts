@@ -2,8 +2,11 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 
 import { authorizationHeaderValue } from '../../credentials/ChatMessagingApi.credentials';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
 import { readEmail, readKeyValues } from '../../nodes/ChatMessaging/actions/contactFields';
 import { readRetryUntil } from '../../nodes/ChatMessaging/actions/message/sendTemplate.operation';
+import { readTemplateVariables } from '../../nodes/ChatMessaging/actions/templateVariables';
 import { createContacts, phoneNumber, sendTemplateMessageBody } from '../../nodes/shared/schemas';
 import {
 	InvalidParameter,
@@ -26,6 +29,14 @@ function refusal(read: () => unknown): InvalidParameter {
 }
 
 describe('normalisePhoneNumber', () => {
+	it.each([[1415555.0123], [-14155550123], [0], [Number.NaN], [1e30]])(
+		'refuses the number %p: only whole positive numbers are digits of a phone number',
+		(value) => {
+			const error = refusal(() => normalisePhoneNumber(value, 'Phone Number'));
+			expect(error.reason).toContain('is not a phone number');
+		},
+	);
+
 	it.each([
 		['+14155550123', '+14155550123'],
 		['+1 (415) 555-0123', '+14155550123'],
@@ -69,7 +80,9 @@ describe('normalisePhoneNumber', () => {
 	});
 
 	it('quotes what the user typed, so they can find it', () => {
-		expect(refusal(() => normalisePhoneNumber('+1 415 CALL', 'Phone Number')).reason).toContain('"+1 415 CALL"');
+		expect(refusal(() => normalisePhoneNumber('+1 415 CALL', 'Phone Number')).reason).toContain(
+			'"+1 415 CALL"',
+		);
 	});
 });
 
@@ -154,12 +167,17 @@ describe('readEmail', () => {
 		expect(readEmail(input, 'Contact Email')).toBe(expected);
 	});
 
-	it.each([['ada'], ['ada@example'], ['@example.com'], ['ada @example.com'], ['a@b@c.com'], [42], [{}]])(
-		'refuses %j, naming the parameter',
-		(input) => {
-			expect(refusal(() => readEmail(input, 'Agent Email')).parameter).toBe('Agent Email');
-		},
-	);
+	it.each([
+		['ada'],
+		['ada@example'],
+		['@example.com'],
+		['ada @example.com'],
+		['a@b@c.com'],
+		[42],
+		[{}],
+	])('refuses %j, naming the parameter', (input) => {
+		expect(refusal(() => readEmail(input, 'Agent Email')).parameter).toBe('Agent Email');
+	});
 });
 
 describe('readKeyValues', () => {
@@ -207,19 +225,136 @@ describe('readKeyValues', () => {
 		);
 		expect(error.parameter).toBe('Contact Properties');
 		expect(error.reason).toBe('"email" has its own field; set it there instead');
-		expect(readKeyValues(rows({ key: 'city', value: 'Paris' }), 'Contact Properties', reserved)).toEqual({
+		expect(
+			readKeyValues(rows({ key: 'city', value: 'Paris' }), 'Contact Properties', reserved),
+		).toEqual({
 			city: 'Paris',
 		});
 	});
 
-	// BUG (reported): the duplicate check uses `key in result`, which also sees Object.prototype, so
-	// keys such as "constructor" or "toString" are refused as "given twice" on their first use.
+	// Names that Object.prototype also has are ordinary keys (the duplicate check once saw them as taken).
 	it.each([['constructor'], ['toString'], ['valueOf'], ['hasOwnProperty']])(
 		'accepts the key %j like any other key',
 		(key) => {
 			expect(readKeyValues(rows({ key, value: 'x' }), 'Contact Metadata')).toEqual({ [key]: 'x' });
 		},
 	);
+
+	// Assigning "__proto__" to an object would change its prototype and drop the row without a word.
+	it('refuses a "__proto__" key', () => {
+		const error = refusal(() =>
+			readKeyValues(rows({ key: ' __proto__ ', value: 'x' }), 'Contact Metadata'),
+		);
+		expect(error.parameter).toBe('Contact Metadata');
+		expect(error.reason).toBe('cannot use "__proto__" as a name');
+	});
+});
+
+describe('readTemplateVariables', () => {
+	function item(parameters: Record<string, unknown>): IExecuteFunctions {
+		return {
+			getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
+				name in parameters ? parameters[name] : fallback,
+		} as unknown as IExecuteFunctions;
+	}
+	const fromRows = (rows: Array<Record<string, unknown>>, numbersAllowed = true) =>
+		readTemplateVariables.call(
+			item({ templateVariablesInput: 'fields', 'templateVariables.variable': rows }),
+			0,
+			numbersAllowed,
+		);
+	const fromJson = (json: unknown, numbersAllowed = true) =>
+		readTemplateVariables.call(
+			item({ templateVariablesInput: 'json', templateVariablesJson: json }),
+			0,
+			numbersAllowed,
+		);
+
+	it('reads rows by trimmed name, keeping text as written and numbers when asked', () => {
+		expect(
+			fromRows([
+				{ name: ' first_name ', value: ' Ada ' },
+				{ name: 'code', value: '007', sendAs: 'string' },
+				{ name: 'total', value: ' 42.5 ', sendAs: 'number' },
+				{ name: 'count', value: 3 },
+				{ name: 'empty', value: undefined },
+			]),
+		).toEqual({ first_name: ' Ada ', code: '007', total: 42.5, count: 3, empty: '' });
+		expect(fromRows([])).toEqual({});
+	});
+
+	it('sends a yes/no value as its text where numbers are allowed too', () => {
+		expect(fromRows([{ name: 'vip', value: true }])).toEqual({ vip: 'true' });
+	});
+
+	it('sends numbers and booleans as text where only text is allowed', () => {
+		expect(
+			fromRows(
+				[
+					{ name: 'n', value: 3 },
+					{ name: 'b', value: true },
+				],
+				false,
+			),
+		).toEqual({ n: '3', b: 'true' });
+	});
+
+	it.each([
+		[[{ name: '', value: 'x' }], 'row 1 has no variable name'],
+		[
+			[
+				{ name: 'a', value: 'x' },
+				{ name: ' a ', value: 'y' },
+			],
+			'variable "a" is given twice',
+		],
+		[
+			[{ name: 'a', value: 'abc', sendAs: 'number' }],
+			'variable "a" is set to Send As Number but "abc" is not a number',
+		],
+		[[{ name: 'a', value: ' ', sendAs: 'number' }], 'is not a number'],
+		[[{ name: 'a', value: { x: 1 } }], 'variable "a" must be text or a number, not an object'],
+	])('refuses rows %j: %s', (rows, reason) => {
+		const error = refusal(() => fromRows(rows));
+		expect(error.parameter).toBe('Template Variables');
+		expect(error.reason).toContain(reason);
+	});
+
+	it.each([['constructor'], ['toString']])('accepts a variable named %j', (name) => {
+		expect(fromRows([{ name, value: 'x' }])).toEqual({ [name]: 'x' });
+	});
+
+	it.each([
+		['rows', () => fromRows([{ name: '__proto__', value: 'x' }]), 'Template Variables'],
+		['JSON', () => fromJson('{"__proto__": "x"}'), 'Template Variables (JSON)'],
+	])('refuses a "__proto__" variable given as %s', (_mode, read, parameter) => {
+		const error = refusal(read);
+		expect(error.parameter).toBe(parameter);
+		expect(error.reason).toContain('__proto__');
+	});
+
+	it('reads a JSON object, text or already parsed', () => {
+		expect(fromJson('{"first_name": "Ada", "total": 42}')).toEqual({
+			first_name: 'Ada',
+			total: 42,
+		});
+		expect(fromJson({ first_name: 'Ada' })).toEqual({ first_name: 'Ada' });
+		expect(fromJson('  ')).toEqual({});
+		expect(fromJson('{"total": 42}', false)).toEqual({ total: '42' });
+	});
+
+	it.each([
+		['{first_name: Ada}', 'is not valid JSON'],
+		['[1, 2]', 'must be a JSON object, not a list'],
+		['"text"', 'must be a JSON object, not a string'],
+		['null', 'must be a JSON object, not null'],
+		['{"a": [1]}', 'variable "a" must be text or a number, not a list'],
+		['{"a": null}', 'variable "a" must be text or a number, not null'],
+	])('refuses the JSON %s: %s', (json, reason) => {
+		const error = refusal(() => fromJson(json));
+		expect(error.parameter).toBe('Template Variables (JSON)');
+		expect(error.reason).toBe(reason);
+	});
 });
 
 describe('readRetryUntil', () => {
@@ -281,13 +416,14 @@ describe('readRetryUntil', () => {
 		},
 	);
 
-	it.each([[1_900_000_000_000, 'a number'], [{ date: '2030-01-01' }, 'an object'], [true, 'a boolean']])(
-		'refuses %j as %s',
-		(input, kind) => {
-			const error = refusal(() => readRetryUntil(input, 'UTC', now));
-			expect(error.reason).toBe(`must be a date and time, not ${kind}`);
-		},
-	);
+	it.each([
+		[1_900_000_000_000, 'a number'],
+		[{ date: '2030-01-01' }, 'an object'],
+		[true, 'a boolean'],
+	])('refuses %j as %s', (input, kind) => {
+		const error = refusal(() => readRetryUntil(input, 'UTC', now));
+		expect(error.reason).toBe(`must be a date and time, not ${kind}`);
+	});
 });
 
 describe('authorizationHeaderValue', () => {
@@ -316,7 +452,10 @@ describe('checkBody', () => {
 		'template_message.liquid_values.header_media': 'Header Media URL',
 		'template_message.retry_until': 'Retry Until',
 	};
-	const body = (templateMessage: Record<string, unknown>, contact: Record<string, unknown> = {}) => ({
+	const body = (
+		templateMessage: Record<string, unknown>,
+		contact: Record<string, unknown> = {},
+	) => ({
 		event_type: 'send_template_message',
 		contact: { phone_number: '+14155550123', ...contact },
 		template_message: { chat_template_id: 'wat_1', ...templateMessage },
@@ -334,7 +473,11 @@ describe('checkBody', () => {
 		[body({ chat_template_id: '  ' }), 'Template ID', 'must not be empty'],
 		[body({ liquid_values: { first_name: true } }), 'Template Variables', ''],
 		[body({ liquid_values: { header_media: 'not a url' } }), 'Header Media URL', 'must be a URL'],
-		[body({ liquid_values: { header_media: { link: 'nope' } } }), 'Header Media URL', 'must be a URL'],
+		[
+			body({ liquid_values: { header_media: { link: 'nope' } } }),
+			'Header Media URL',
+			'must be a URL',
+		],
 		[body({ retry_until: '2020-01-01T00:00:00Z' }), 'Retry Until', 'must lie in the future'],
 	])('names the issue by the longest matching label (%#: %s)', (input, label, reason) => {
 		const error = refusal(() => checkBody(schema, input, labels));
@@ -343,15 +486,18 @@ describe('checkBody', () => {
 	});
 
 	it('falls back to the wire path when no label matches, and to "Request" for the whole body', () => {
-		expect(refusal(() => checkBody(schema, body({ retry_window: { start_at: '9am' } }), labels)).parameter).toBe(
-			'template_message.retry_window.start_at',
-		);
+		expect(
+			refusal(() => checkBody(schema, body({ retry_window: { start_at: '9am' } }), labels))
+				.parameter,
+		).toBe('template_message.retry_window.start_at');
 		expect(refusal(() => checkBody(z.string(), 5, {})).parameter).toBe('Request');
 	});
 
 	it('matches labels on whole path segments, not on string prefixes', () => {
 		const nested = z.object({ a: z.object({ name: z.string(), name_extra: z.number() }) });
-		const error = refusal(() => checkBody(nested, { a: { name: 'x', name_extra: 'y' } }, { 'a.name': 'Name' }));
+		const error = refusal(() =>
+			checkBody(nested, { a: { name: 'x', name_extra: 'y' } }, { 'a.name': 'Name' }),
+		);
 		expect(error.parameter).toBe('a.name_extra');
 	});
 

@@ -71,6 +71,17 @@ function controlledRun<Result>(taskCount: number, maxParallel: number, client?: 
 }
 
 describe('runInParallel', () => {
+	it.each([[Number.NaN], [2.5], [Number.POSITIVE_INFINITY]])('treats a limit of %p as one at a time and finishes', async (limit) => {
+		const order: number[] = [];
+		const client: ServiceClient = { baseUrl: 'http://127.0.0.1', policy: { timeoutMs: 1000, maxRetries: 0, maxTotalWaitMs: 0 } };
+		const results = await runInParallel([1, 2, 3], limit, client, async (task) => {
+			order.push(task);
+			return undefined;
+		});
+		expect(order).toEqual([1, 2, 3]);
+		expect(results).toHaveLength(3);
+	});
+
 	it('resolves [] for no tasks without calling the worker', async () => {
 		const worker = jest.fn();
 		await expect(
@@ -206,11 +217,16 @@ describe('runInParallel', () => {
 		const tasks = [0, 1, 2, 3, 4, 5, 6, 7];
 		const gates = tasks.map(() => deferred<undefined>());
 		const started: number[] = [];
-		const outcome = runInParallel(tasks, 8, { baseUrl: '', policy: DEFAULT_RETRY_POLICY }, (task, _index, client) => {
-			started.push(task);
-			if (task === 0) client.onThrottle!(1000);
-			return gates[task].promise;
-		});
+		const outcome = runInParallel(
+			tasks,
+			8,
+			{ baseUrl: '', policy: DEFAULT_RETRY_POLICY },
+			(task, _index, client) => {
+				started.push(task);
+				if (task === 0) client.onThrottle!(1000);
+				return gates[task].promise;
+			},
+		);
 		await settle();
 		// Task 0 throttled before the pool filled up: at most half of 8 started.
 		expect(started).toEqual([0, 1, 2, 3]);

@@ -30,7 +30,11 @@ describe('retryAfterMs', () => {
 		expect(retryAfterMs(header, NOW)).toBe(expected);
 	});
 
-	it.each([[undefined], [''], ['   '], ['soon'], ['1e3'], ['five seconds']])(
+	it.each([
+		[undefined], [''], ['   '], ['soon'], ['1e3'], ['five seconds'],
+		// Date.parse reads these as (past) dates; they are not HTTP dates, so no zero wait results.
+		['-1'], ['abc 2'], ['+5'], ['5,5'], ['9'.repeat(400)],
+	])(
 		'gives undefined for %j',
 		(header) => {
 			expect(retryAfterMs(header, NOW)).toBeUndefined();
@@ -46,16 +50,41 @@ describe('retryAfterMs', () => {
 });
 
 describe('networkErrorCode', () => {
+	it('looks past the HTTP client\'s ERR_* wrapper to the socket code that decides retrying', () => {
+		const error = Object.assign(new Error('wrap'), { code: 'ERR_BAD_REQUEST', cause: { code: 'ECONNREFUSED' } });
+		expect(networkErrorCode(error)).toBe('ECONNREFUSED');
+		expect(networkErrorCode(Object.assign(new Error('only'), { code: 'ERR_CANCELED' }))).toBe('ERR_CANCELED');
+	});
+
 	it.each([
-		['a code on the error itself', Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), 'ECONNREFUSED'],
-		['a code one cause down', new Error('wrap', { cause: { code: 'ENOTFOUND' } }), 'ENOTFOUND'],
+		[
+			'a code on the error itself',
+			Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),
+			'ECONNREFUSED',
+		],
+		[
+			'a code one cause down',
+			Object.assign(new Error('wrap'), { cause: { code: 'ENOTFOUND' } }),
+			'ENOTFOUND',
+		],
 		[
 			'a code three causes down',
-			{ message: 'n8n', cause: { message: 'axios', cause: { message: 'socket', cause: { code: 'ECONNRESET' } } } },
+			{
+				message: 'n8n',
+				cause: { message: 'axios', cause: { message: 'socket', cause: { code: 'ECONNRESET' } } },
+			},
 			'ECONNRESET',
 		],
-		['the outermost E-code first', { code: 'ETIMEDOUT', cause: { code: 'ECONNRESET' } }, 'ETIMEDOUT'],
-		['a non-E code skipped for a deeper one', { code: 'UND_ERR_SOCKET', cause: { code: 'ECONNRESET' } }, 'ECONNRESET'],
+		[
+			'the outermost E-code first',
+			{ code: 'ETIMEDOUT', cause: { code: 'ECONNRESET' } },
+			'ETIMEDOUT',
+		],
+		[
+			'a non-E code skipped for a deeper one',
+			{ code: 'UND_ERR_SOCKET', cause: { code: 'ECONNRESET' } },
+			'ECONNRESET',
+		],
 		['a numeric code skipped', { code: 500, cause: { code: 'EAI_AGAIN' } }, 'EAI_AGAIN'],
 		['a lower-case code skipped', { code: 'econnreset', cause: { code: 'EPIPE' } }, 'EPIPE'],
 	])('finds %s', (_case, error, expected) => {
@@ -68,7 +97,10 @@ describe('networkErrorCode', () => {
 		['an error without code', new Error('boom')],
 		['only non-E codes', { code: 'UND_ERR_CONNECT_TIMEOUT', cause: { code: 404 } }],
 		['a string', 'ECONNREFUSED'],
-		['a code too deep to matter', { cause: { cause: { cause: { cause: { cause: { code: 'ECONNREFUSED' } } } } } }],
+		[
+			'a code too deep to matter',
+			{ cause: { cause: { cause: { cause: { cause: { code: 'ECONNREFUSED' } } } } } },
+		],
 	])('gives undefined for %s', (_case, error) => {
 		expect(networkErrorCode(error)).toBeUndefined();
 	});
@@ -82,7 +114,10 @@ describe('networkErrorCode', () => {
 
 describe('parseServiceBody', () => {
 	it.each([
-		['{"status":"queued","event_id":"ev_1"}', { body: { status: 'queued', event_id: 'ev_1' }, bodyIsJson: true }],
+		[
+			'{"status":"queued","event_id":"ev_1"}',
+			{ body: { status: 'queued', event_id: 'ev_1' }, bodyIsJson: true },
+		],
 		['{}', { body: {}, bodyIsJson: true }],
 		['[1,2]', { body: [1, 2], bodyIsJson: true }],
 		['"text"', { body: 'text', bodyIsJson: true }],
@@ -100,7 +135,7 @@ describe('parseServiceBody', () => {
 		[{ a: 1 }, { body: { a: 1 }, bodyIsJson: true }],
 		[[1], { body: [1], bodyIsJson: true }],
 		[undefined, { body: null, bodyIsJson: false }],
-		[null, { body: null, bodyIsJson: true }],
+		[null, { body: null, bodyIsJson: false }],
 	])('passes already parsed %j through', (raw, expected) => {
 		expect(parseServiceBody(raw)).toEqual(expected);
 	});
@@ -109,17 +144,28 @@ describe('parseServiceBody', () => {
 describe('serviceMessage', () => {
 	it.each([
 		['a message', { message: 'Template not approved' }, 'Template not approved'],
-		['the first of message, error, detail, title', { error: 'Bad', detail: 'Worse', title: 'T' }, 'Bad'],
+		[
+			'the first of message, error, detail, title',
+			{ error: 'Bad', detail: 'Worse', title: 'T' },
+			'Bad',
+		],
 		['title alone', { title: 'Unprocessable' }, 'Unprocessable'],
 		['an empty message skipped', { message: '', error: 'Bad' }, 'Bad'],
 		[
 			'a field → messages map',
-			{ message: 'Parameter error', errors: { 'contact.phone_number': ['is invalid', 'is too short'], name: 'blank' } },
+			{
+				message: 'Parameter error',
+				errors: { 'contact.phone_number': ['is invalid', 'is too short'], name: 'blank' },
+			},
 			'Parameter error — contact.phone_number: is invalid; is too short | name: blank',
 		],
 		['a map under "fields"', { fields: { email: ['is invalid'] } }, 'email: is invalid'],
 		['an errors list', { errors: ['one', { field: 'two' }] }, 'one | {"field":"two"}'],
-		['a code suffix', { message: 'Unauthorized', code: 'invalid_key' }, 'Unauthorized (invalid_key)'],
+		[
+			'a code suffix',
+			{ message: 'Unauthorized', code: 'invalid_key' },
+			'Unauthorized (invalid_key)',
+		],
 		['a code on the map', { errors: { a: ['b'] }, code: 'E42' }, 'a: b (E42)'],
 		['plain text, trimmed', '  Service Unavailable \n', 'Service Unavailable'],
 	])('reads %s', (_case, body, expected) => {
@@ -144,7 +190,11 @@ describe('serviceMessage', () => {
 	});
 
 	it('never repeats body fields it does not know, such as a key echoed back', () => {
-		const said = serviceMessage({ message: 'Unauthorized', api_key: 'sk_live_SECRET', apiKey: 'sk_live_SECRET' });
+		const said = serviceMessage({
+			message: 'Unauthorized',
+			api_key: 'sk_live_SECRET',
+			apiKey: 'sk_live_SECRET',
+		});
 		expect(said).toBe('Unauthorized');
 	});
 });
@@ -172,7 +222,9 @@ describe('describeStatusFailure', () => {
 		expect(failure.statusCode).toBe(status);
 		expect(failure.serviceBody).toEqual({ message: 'said so' });
 		expect(failure.retries).toBe(2);
-		expect(failure.description).toMatch(outcome === 'not sent' ? /nothing was sent/i : /may have been sent/i);
+		expect(failure.description).toMatch(
+			outcome === 'not sent' ? /nothing was sent/i : /may have been sent/i,
+		);
 	});
 
 	it('treats 429 as throttled by default, and 503 only when told', () => {
@@ -217,8 +269,16 @@ describe('describeNetworkFailure', () => {
 		['ECONNABORTED', 'may have been sent', 'The service did not answer within 15 s'],
 		['ETIMEDOUT', 'may have been sent', 'The service did not answer within 15 s'],
 		['ESOCKETTIMEDOUT', 'may have been sent', 'The service did not answer within 15 s'],
-		['ECONNRESET', 'may have been sent', 'The connection to the service broke before it answered: connection reset'],
-		['EPROTO', 'may have been sent', 'The connection to the service broke before it answered: connection error'],
+		[
+			'ECONNRESET',
+			'may have been sent',
+			'The connection to the service broke before it answered: connection reset',
+		],
+		[
+			'EPROTO',
+			'may have been sent',
+			'The connection to the service broke before it answered: connection error',
+		],
 	])('%s is "%s"', (code, outcome, message) => {
 		const failure = describeNetworkFailure(code, 1, 15_000);
 		expect(failure.outcome).toBe(outcome);
@@ -228,14 +288,18 @@ describe('describeNetworkFailure', () => {
 		// The code is for whoever debugs it, in the description: n8n rewrites messages that hold one.
 		expect(failure.description).toContain(`(network error code ${code})`);
 		expect(failure.description).toMatch(
-			outcome === 'not sent' ? /^Nothing was sent \(tried 2 time\(s\)\)/ : /^The message may have been sent/,
+			outcome === 'not sent'
+				? /^Nothing was sent \(tried 2 time\(s\)\)/
+				: /^The message may have been sent/,
 		);
 	});
 
 	it('treats a failure without any code as "may have been sent"', () => {
 		const failure = describeNetworkFailure(undefined, 0, 30_000);
 		expect(failure.outcome).toBe('may have been sent');
-		expect(failure.message).toBe('The connection to the service broke before it answered: connection error');
+		expect(failure.message).toBe(
+			'The connection to the service broke before it answered: connection error',
+		);
 		expect(failure.description).not.toContain('network error code');
 	});
 });
@@ -272,7 +336,9 @@ describe('toNodeApiError', () => {
 
 	it('leaves out the item when there is none', () => {
 		const error = toNodeApiError(node, describeStatusFailure(500, null, '/subscribers', 0));
-		expect(error.message).toBe('The service failed while handling the request (500) — may have been sent');
+		expect(error.message).toBe(
+			'The service failed while handling the request (500) — may have been sent',
+		);
 		expect(error.context.itemIndex).toBeUndefined();
 	});
 
@@ -301,8 +367,7 @@ describe('toNodeApiError', () => {
 		expect(error.description).toBe(failure.description);
 	});
 
-	// BUG (reported): the same rewrite hits the service's own words. A 5xx whose body mentions a socket
-	// code (a proxy saying "upstream ECONNREFUSED") loses "[item N]" and "may have been sent".
+	// The same rewrite would hit the service's own words: a proxy saying "upstream ECONNREFUSED".
 	it.each([['upstream connect error: ECONNREFUSED'], ['ETIMEDOUT talking to the database']])(
 		'keeps "[item N]" and the outcome when the service says %j',
 		(said) => {

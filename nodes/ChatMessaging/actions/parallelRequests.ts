@@ -16,7 +16,9 @@ export async function runInParallel<Task, Result>(
 	worker: (task: Task, index: number, client: ServiceClient) => Promise<Result | undefined>,
 ): Promise<Array<Result | undefined>> {
 	const results: Array<Result | undefined> = new Array(tasks.length);
-	let limit = Math.max(1, maxParallel);
+	// Anything but a positive whole number means one at a time, rather than a pool that never starts.
+	maxParallel = Number.isInteger(maxParallel) && maxParallel > 1 ? maxParallel : 1;
+	let limit = maxParallel;
 	let next = 0;
 	let active = 0;
 	let stopped = false;

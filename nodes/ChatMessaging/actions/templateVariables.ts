@@ -111,7 +111,8 @@ function parseJsonObject(raw: unknown): IDataObject {
 function checkValue(name: string, value: unknown, numbersAllowed: boolean, label: string): string | number {
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number' && Number.isFinite(value)) return numbersAllowed ? value : String(value);
-	if (typeof value === 'boolean' && !numbersAllowed) return String(value);
+	// The service takes text or numbers; a yes/no from an expression is sent as its text.
+	if (typeof value === 'boolean') return String(value);
 	throw new InvalidParameter(
 		label,
 		`variable "${name}" must be ${numbersAllowed ? 'text or a number' : 'text'}, not ${describeType(value)}`,

@@ -1,0 +1,326 @@
+import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+
+import { ChatMessagingApi } from '../../credentials/ChatMessagingApi.credentials';
+import { ChatMessaging } from '../../nodes/ChatMessaging/ChatMessaging.node';
+import {
+	DEFAULT_BATCH_SIZE,
+	DEFAULT_PARALLEL_BATCHES,
+	MAX_BATCH_SIZE,
+	MAX_PARALLEL_BATCHES,
+} from '../../nodes/ChatMessaging/actions/contact/createMany.operation';
+import {
+	DEFAULT_PARALLEL_REQUESTS,
+	MAX_PARALLEL_REQUESTS,
+} from '../../nodes/ChatMessaging/actions/requestOptions';
+import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/transport';
+
+const { description } = new ChatMessaging();
+const { properties } = description;
+
+const resourceParameter = properties.find((p) => p.name === 'resource')!;
+const resources = (resourceParameter.options as INodePropertyOptions[]).map((o) => String(o.value));
+const operationParameters = properties.filter((p) => p.name === 'operation');
+
+/** resource → the operations it offers, as the editor lists them. */
+const operationsOf: Record<string, INodePropertyOptions[]> = Object.fromEntries(
+	resources.map((resource) => [
+		resource,
+		operationParameters
+			.filter((p) => (p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource))
+			.flatMap((p) => p.options as INodePropertyOptions[]),
+	]),
+);
+
+/** Parameters shown for one operation (other show conditions, such as a mode switch, count as met). */
+function shownFor(resource: string, operation: string): INodeProperties[] {
+	return properties.filter((p) => {
+		if (p.name === 'resource' || p.name === 'operation') return false;
+		const show = p.displayOptions?.show ?? {};
+		const resourceOk = !show.resource || (show.resource as string[]).includes(resource);
+		const operationOk = !show.operation || (show.operation as string[]).includes(operation);
+		return resourceOk && operationOk;
+	});
+}
+
+function collection(resource: string, operation: string, name: string): INodeProperties[] {
+	const found = shownFor(resource, operation).find((p) => p.name === name);
+	expect(found?.type).toBe('collection');
+	return found!.options as INodeProperties[];
+}
+
+const displayNames = (list: INodeProperties[]) => list.map((p) => p.displayName);
+
+describe('Chat Messaging node description', () => {
+	it('is an action node usable as an AI tool, with the API credential', () => {
+		expect(description.name).toBe('chatMessaging');
+		expect(description.usableAsTool).toBe(true);
+		expect(description.inputs).toEqual(['main']);
+		expect(description.outputs).toEqual(['main']);
+		expect(description.credentials).toEqual([
+			{ name: new ChatMessagingApi().name, required: true },
+		]);
+	});
+
+	it('offers the four operations, one per resource', () => {
+		expect([...resources].sort()).toEqual(['aiAgent', 'contact', 'conversation', 'message']);
+		const pairs = resources.flatMap((r) => operationsOf[r].map((o) => `${r}:${String(o.value)}`));
+		expect(pairs.sort()).toEqual([
+			'aiAgent:connectContact',
+			'contact:createMany',
+			'conversation:assignAgent',
+			'message:sendTemplate',
+		]);
+		expect(resources).toContain(resourceParameter.default);
+	});
+
+	it('gives every operation an action phrase and a description, and a valid default per resource', () => {
+		for (const parameter of operationParameters) {
+			const options = parameter.options as INodePropertyOptions[];
+			expect(options.map((o) => o.value)).toContain(parameter.default);
+			expect(parameter.noDataExpression).toBe(true);
+			for (const option of options) {
+				expect(typeof option.action).toBe('string');
+				expect(option.action!.length).toBeGreaterThan(5);
+				expect(option.description).toBeTruthy();
+			}
+		}
+	});
+
+	it('shows every parameter only for a resource and operation that exist', () => {
+		const allOperations = new Set(
+			resources.flatMap((r) => operationsOf[r].map((o) => String(o.value))),
+		);
+		const parameterNames = new Set(properties.map((p) => p.name));
+		const withConditions = properties.filter((p) => p.displayOptions);
+		expect(withConditions.length).toBeGreaterThan(10);
+		for (const parameter of withConditions) {
+			for (const conditions of [parameter.displayOptions!.show, parameter.displayOptions!.hide]) {
+				for (const [name, values] of Object.entries(conditions ?? {})) {
+					const listed = (values as unknown[]).map(String);
+					if (name === 'resource') {
+						for (const value of listed) expect(resources).toContain(value);
+					} else if (name === 'operation') {
+						const shownResources = (conditions!.resource as string[] | undefined) ?? resources;
+						const offered = shownResources.flatMap((r) =>
+							operationsOf[r].map((o) => String(o.value)),
+						);
+						for (const value of listed) {
+							expect(allOperations).toContain(value);
+							expect(offered).toContain(value);
+						}
+					} else {
+						// A condition on another parameter names one that exists, with values it can take.
+						expect(parameterNames).toContain(name);
+						const target = properties.find((p) => p.name === name)!;
+						if (target.type === 'options') {
+							const choices = (target.options as INodePropertyOptions[]).map((o) =>
+								String(o.value),
+							);
+							for (const value of listed) expect(choices).toContain(value);
+						}
+					}
+				}
+			}
+		}
+	});
+
+	it('ties every operation field to exactly one resource and operation', () => {
+		for (const parameter of properties) {
+			if (parameter.name === 'resource' || parameter.name === 'operation') continue;
+			const show = parameter.displayOptions?.show;
+			expect(show?.resource).toHaveLength(1);
+			expect(show?.operation).toHaveLength(1);
+		}
+	});
+
+	it('never shows two parameters with the same name for one operation', () => {
+		for (const resource of resources) {
+			for (const operation of operationsOf[resource]) {
+				const names = shownFor(resource, String(operation.value)).map((p) => p.name);
+				expect(new Set(names).size).toBe(names.length);
+			}
+		}
+	});
+
+	it('lists the entries of every collection in alphabetical order', () => {
+		for (const parameter of properties.filter((p) => p.type === 'collection')) {
+			const names = displayNames(parameter.options as INodeProperties[]);
+			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+		}
+	});
+
+	describe.each([
+		['message', 'sendTemplate'],
+		['aiAgent', 'connectContact'],
+		['conversation', 'assignAgent'],
+	])('%s / %s options', (resource, operation) => {
+		const options = () => collection(resource, operation, 'options');
+		const option = (name: string) => options().find((p) => p.name === name)!;
+
+		it('default to the exported constants', () => {
+			expect(option('requestsInParallel').default).toBe(DEFAULT_PARALLEL_REQUESTS);
+			expect(option('requestsInParallel').typeOptions).toEqual({
+				minValue: 1,
+				maxValue: MAX_PARALLEL_REQUESTS,
+			});
+			expect(option('timeoutSeconds').default).toBe(DEFAULT_RETRY_POLICY.timeoutMs / 1000);
+			expect(option('maxRetries').default).toBe(DEFAULT_RETRY_POLICY.maxRetries);
+			expect(option('maxTotalWaitSeconds').default).toBe(
+				DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000,
+			);
+		});
+	});
+
+	describe('Send Template', () => {
+		const shown = shownFor('message', 'sendTemplate');
+
+		it('asks for the recipient, the template, its variables and its header media', () => {
+			expect(displayNames(shown)).toEqual(
+				expect.arrayContaining([
+					'Phone Number',
+					'Template ID',
+					'Specify Template Variables',
+					'Template Variables',
+					'Template Variables (JSON)',
+					'Header Media',
+					'Header Media URL',
+					'File Name',
+					'Additional Fields',
+					'Options',
+				]),
+			);
+			for (const name of ['phoneNumber', 'templateId']) {
+				expect(shown.find((p) => p.name === name)?.required).toBe(true);
+			}
+		});
+
+		it('lets template variables be sent as text or numbers', () => {
+			const rows = shown.find((p) => p.name === 'templateVariables')!
+				.options as INodePropertyCollection[];
+			expect(rows[0].values.map((v) => v.name)).toEqual(['name', 'value', 'sendAs']);
+		});
+
+		it('has the optional spec fields under Additional Fields', () => {
+			expect(displayNames(collection('message', 'sendTemplate', 'additionalFields'))).toEqual([
+				'Business Phone Number',
+				'Contact Email',
+				'Contact Metadata',
+				'Contact Name',
+				'Reply Automation App ID',
+				'Retry Until',
+				'Retry Window',
+			]);
+		});
+
+		it('asks for Retry Until with a date picker and Retry Window as start, end and time zone', () => {
+			const additional = collection('message', 'sendTemplate', 'additionalFields');
+			expect(additional.find((p) => p.name === 'retryUntil')?.type).toBe('dateTime');
+			const window = additional.find((p) => p.name === 'retryWindow')!;
+			const values = (window.options as INodePropertyCollection[])[0].values;
+			expect(values.map((v) => v.displayName)).toEqual(['Start At', 'End At', 'Time Zone']);
+		});
+	});
+
+	describe('Connect Contact', () => {
+		const shown = shownFor('aiAgent', 'connectContact');
+
+		it('asks for the contact, the AI agent and the opening template', () => {
+			expect(displayNames(shown)).toEqual(
+				expect.arrayContaining([
+					'Phone Number',
+					'AI Agent ID',
+					'Template ID',
+					'Template Variables',
+				]),
+			);
+			for (const name of ['phoneNumber', 'aiAgentId', 'templateId']) {
+				expect(shown.find((p) => p.name === name)?.required).toBe(true);
+			}
+		});
+
+		it('takes template variables as text only, since the service wants strings here', () => {
+			const rows = shown.find((p) => p.name === 'templateVariables')!
+				.options as INodePropertyCollection[];
+			expect(rows[0].values.map((v) => v.name)).toEqual(['name', 'value']);
+		});
+
+		it('has the contact extras under Additional Fields', () => {
+			expect(displayNames(collection('aiAgent', 'connectContact', 'additionalFields'))).toEqual([
+				'Contact Email',
+				'Contact Name',
+				'Contact Properties',
+			]);
+		});
+	});
+
+	describe('Assign Agent', () => {
+		const shown = shownFor('conversation', 'assignAgent');
+
+		it('asks for the contact, the agent and whether to open the chat', () => {
+			expect(displayNames(shown)).toEqual(
+				expect.arrayContaining([
+					'Contact Name',
+					'Phone Number',
+					'Agent Email',
+					'Open Chat on Assignment',
+				]),
+			);
+			for (const name of ['contactName', 'phoneNumber', 'agentEmail']) {
+				expect(shown.find((p) => p.name === name)?.required).toBe(true);
+			}
+			const openChat = shown.find((p) => p.name === 'openChatOnAssignment')!;
+			expect(openChat.type).toBe('boolean');
+			expect(typeof openChat.default).toBe('boolean');
+		});
+
+		it('sends both published body shapes unless told otherwise', () => {
+			const shape = collection('conversation', 'assignAgent', 'options').find(
+				(p) => p.name === 'bodyShape',
+			)!;
+			expect(shape.default).toBe('both');
+			expect((shape.options as INodePropertyOptions[]).map((o) => o.value).sort()).toEqual([
+				'both',
+				'sample',
+				'schema',
+			]);
+		});
+	});
+
+	describe('Create Many', () => {
+		const shown = shownFor('contact', 'createMany');
+		const options = collection('contact', 'createMany', 'options');
+		const option = (name: string) => options.find((p) => p.name === name)!;
+
+		it("asks for each contact's phone number, with name, email and metadata as extras", () => {
+			expect(displayNames(shown)).toEqual(
+				expect.arrayContaining(['Phone Number', 'Additional Fields', 'Options']),
+			);
+			expect(shown.find((p) => p.name === 'phoneNumber')?.required).toBe(true);
+			expect(displayNames(collection('contact', 'createMany', 'additionalFields'))).toEqual([
+				'Email',
+				'Metadata',
+				'Name',
+			]);
+		});
+
+		it('defaults batch options to the exported constants', () => {
+			expect(option('batchSize').displayName).toBe('Batch Size');
+			expect(option('batchSize').default).toBe(DEFAULT_BATCH_SIZE);
+			expect(option('batchSize').typeOptions).toEqual({ minValue: 1, maxValue: MAX_BATCH_SIZE });
+			expect(option('batchesInParallel').default).toBe(DEFAULT_PARALLEL_BATCHES);
+			expect(option('batchesInParallel').typeOptions).toEqual({
+				minValue: 1,
+				maxValue: MAX_PARALLEL_BATCHES,
+			});
+		});
+
+		it('defaults the retry options to the transport policy', () => {
+			expect(option('timeoutSeconds').default).toBe(DEFAULT_RETRY_POLICY.timeoutMs / 1000);
+			expect(option('maxRetries').default).toBe(DEFAULT_RETRY_POLICY.maxRetries);
+			expect(option('maxTotalWaitSeconds').default).toBe(
+				DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000,
+			);
+			expect(option('requestsInParallel')).toBeUndefined();
+		});
+	});
+});
