@@ -130,6 +130,7 @@ export function readTemplateVariables(
 	if (mode === 'json') {
 		const object = parseJsonObject(this.getNodeParameter('templateVariablesJson', itemIndex, '{}'));
 		for (const [name, value] of Object.entries(object)) {
+			if (name.trim() === '') throw new InvalidParameter(`${LABEL} (JSON)`, 'has a variable with no name');
 			checkKeyName(name, `${LABEL} (JSON)`);
 			values[name] = checkValue(name, value, numbersAllowed, `${LABEL} (JSON)`);
 		}
