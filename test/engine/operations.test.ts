@@ -336,6 +336,48 @@ describe('Contact → Create Many', () => {
 	});
 });
 
+describe('Contact → Create Many, mapped automatically from the input items', () => {
+	const automatic = { resource: 'contact', operation: 'createMany', contactFields: 'autoMapInputData', options: { batchSize: 3 } };
+
+	test('spreadsheet-style column names are read without any expression', async () => {
+		const rows = [
+			{ 'Phone Number': '+1 415 555 0101', Name: 'Ada', EMAIL: 'ada@example.com', metadata: { tier: 'gold', visits: 3 } },
+			{ phone: '+14155550102', full_name: 'Grace' },
+			{ phone_number: '+14155550103', email: '', unrelated: 'ignored' },
+		];
+		const result = await run(rows, automatic);
+		expect(result.error).toBeUndefined();
+		expect(bodiesReceived('/subscribers')).toEqual([
+			[
+				{ phone_number: '+14155550101', name: 'Ada', email: 'ada@example.com', metadata: { tier: 'gold', visits: '3' } },
+				{ phone_number: '+14155550102', name: 'Grace' },
+				{ phone_number: '+14155550103' },
+			],
+		]);
+		expect(result.output?.map((item) => [item.json.created, item.pairedItem])).toEqual([
+			[true, { item: 0 }],
+			[true, { item: 1 }],
+			[true, { item: 2 }],
+		]);
+	});
+
+	test('an item without a phone field stops the node before anything is sent, naming it', async () => {
+		const result = await run([{ phone: '+14155550101' }, { mobile_nr: '+14155550102' }], automatic);
+		expect(result.error?.message).toMatch(/^Phone Number is missing: the input item has no phone_number or phone field.*\[item 1\]$/);
+		expect(service.requests).toHaveLength(0);
+	});
+
+	test('with Continue On Fail, items that cannot be contacts come out as errors in their place', async () => {
+		const result = await run(
+			[{ phone: '+14155550101' }, { phone: '+14155550102', metadata: 'not an object' }, { name: 'no phone' }, { phone: '+14155550104' }],
+			automatic,
+			{ continueOnFail: true },
+		);
+		expect(result.output?.map((item) => item.json.created ?? item.json.parameter)).toEqual([true, 'Metadata', 'Phone Number', true]);
+		expect(bodiesReceived('/subscribers')).toEqual([[{ phone_number: '+14155550101' }, { phone_number: '+14155550104' }]]);
+	});
+});
+
 describe('Continue On Fail keeps every item, in order', () => {
 	test('N items in, N out: refused, invalid and sent items each in their place', async () => {
 		service.injectFaults({ status: 422, body: { message: 'Parameter Error', code: 'missing_variables' }, count: 1 });

@@ -36,14 +36,45 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions,
 	},
-	phoneNumberField(displayOptions, 'The contact\'s phone number in international format; usually an expression such as {{ $json.phone }}'),
+	{
+		displayName: 'Contact Fields',
+		name: 'contactFields',
+		type: 'options',
+		displayOptions,
+		options: [
+			{
+				name: 'Map Each Field Below',
+				value: 'defineBelow',
+				description: 'Set the phone number, name, e-mail and metadata, usually with expressions',
+			},
+			{
+				name: 'Map Automatically From Input',
+				value: 'autoMapInputData',
+				description:
+					'Read each input item\'s phone_number (or phone), name, email and metadata fields. Fastest for large lists.',
+			},
+		],
+		default: 'defineBelow',
+	},
+	{
+		displayName:
+			'Each input item needs a field phone_number or phone; name, email and metadata (an object of text values) are used when present. Field names may differ in case, spaces and underscores ("Phone Number" works).',
+		name: 'autoMapNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...displayOptions.show, contactFields: ['autoMapInputData'] } },
+	},
+	phoneNumberField(
+		{ show: { ...displayOptions.show, contactFields: ['defineBelow'] } },
+		'The contact\'s phone number in international format; usually an expression such as {{ $json.phone }}',
+	),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions,
+		displayOptions: { show: { ...displayOptions.show, contactFields: ['defineBelow'] } },
 		options: [
 			{ ...contactEmailField, displayName: 'Email', name: 'email' },
 			keyValueField('Metadata', 'metadata', 'Key/value text stored on the contact'),
@@ -76,6 +107,49 @@ const labels: Record<string, string> = {
 	email: 'Email',
 	metadata: 'Metadata',
 };
+
+/** Input field names, compared without case, spaces or punctuation, that fill each contact field. */
+const INPUT_FIELD_NAMES: Record<'phoneNumber' | 'name' | 'email' | 'metadata', readonly string[]> = {
+	phoneNumber: ['phonenumber', 'phone'],
+	name: ['name', 'fullname', 'contactname'],
+	email: ['email', 'emailaddress'],
+	metadata: ['metadata'],
+};
+
+function comparableFieldName(name: string): string {
+	return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/*
+ * Map Automatically reads the item's own fields: no expression is evaluated, which is what makes
+ * a list of tens of thousands of contacts cheap (n8n's expression engine costs far more per item
+ * than building and checking the contact).
+ */
+function contactFromInput(json: IDataObject): ContactBody {
+	const found: Partial<Record<keyof typeof INPUT_FIELD_NAMES, unknown>> = {};
+	for (const [field, value] of Object.entries(json)) {
+		const comparable = comparableFieldName(field);
+		for (const [target, names] of Object.entries(INPUT_FIELD_NAMES) as Array<[keyof typeof INPUT_FIELD_NAMES, readonly string[]]>) {
+			if (names.includes(comparable) && found[target] === undefined) found[target] = value;
+		}
+	}
+	if (found.phoneNumber === undefined || found.phoneNumber === null || found.phoneNumber === '') {
+		throw new InvalidParameter('Phone Number', 'is missing: the input item has no phone_number or phone field (Contact Fields: Map Automatically From Input)');
+	}
+	let metadata: IDataObject | undefined;
+	if (found.metadata !== undefined && found.metadata !== null) {
+		if (typeof found.metadata !== 'object' || Array.isArray(found.metadata)) {
+			throw new InvalidParameter('Metadata', 'in the input item must be an object of text values');
+		}
+		// The same rules as the Metadata rows: text values, no blank or reserved keys.
+		metadata = { property: Object.entries(found.metadata).map(([key, value]) => ({ key, value })) };
+	}
+	const contact = buildContact(
+		{ phoneNumber: found.phoneNumber, name: found.name, email: found.email, metadata },
+		{ name: 'Name', email: 'Email', metadata: 'Metadata' },
+	);
+	return checkBody(contactSchema, contact, labels);
+}
 
 function readContact(this: IExecuteFunctions, itemIndex: number): ContactBody {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
@@ -122,9 +196,11 @@ export async function createContacts(this: IExecuteFunctions, run: OperationRun)
 	// Fail, nothing is sent, so fixing the data and running again cannot create duplicates.
 	const output: INodeExecutionData[] = new Array(items.length);
 	const valid: Array<{ itemIndex: number; contact: ContactBody }> = [];
+	const mapAutomatically = this.getNodeParameter('contactFields', 0, 'defineBelow') === 'autoMapInputData';
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			valid.push({ itemIndex, contact: readContact.call(this, itemIndex) });
+			const contact = mapAutomatically ? contactFromInput(items[itemIndex].json) : readContact.call(this, itemIndex);
+			valid.push({ itemIndex, contact });
 		} catch (error) {
 			if (!(error instanceof InvalidParameter) || !continueOnFail) throw run.itemError(error, itemIndex);
 			output[itemIndex] = invalidItem(error, itemIndex);

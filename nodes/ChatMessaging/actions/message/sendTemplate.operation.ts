@@ -2,7 +2,7 @@ import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties }
 import { DateTime } from 'luxon';
 
 import type { SendTemplateMessageBody } from '../../../shared/schemas';
-import { TIME_OF_DAY_PATTERN, sendTemplateMessageBody } from '../../../shared/schemas';
+import { TIME_OF_DAY_PATTERN, sendTemplateMessage } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
 import {
 	InvalidParameter,
@@ -241,7 +241,9 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 	if (appId !== undefined) templateMessage.reply_automation = { app_id: appId };
 
 	const body: SendTemplateMessageBody = checkBody(
-		sendTemplateMessageBody(() => now),
+		// Built once at load: compiling the schema per item cost more than everything else per item.
+		// Its retry_until rule checks against the clock at parse time, after readRetryUntil did.
+		sendTemplateMessage,
 		{ event_type: 'send_template_message', contact, template_message: templateMessage },
 		labels,
 	);
