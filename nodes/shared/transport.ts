@@ -1,4 +1,11 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode, JsonObject } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 /*
@@ -294,6 +301,11 @@ export class ServiceRequestFailed extends Error {
 export interface ServiceClient {
 	baseUrl: string;
 	policy: RetryPolicy;
+	/**
+	 * The credential as decrypted once for this run. n8n would otherwise look it up and decrypt it
+	 * again for every request, which measured as the largest cost of a send after expressions.
+	 */
+	credentials?: ICredentialsDecrypted;
 	/** Called before each wait so a caller sharing the client can slow everyone down. */
 	onThrottle?: (waitMs: number) => void;
 }
@@ -308,8 +320,13 @@ export async function createServiceClient(
 	this: IExecuteFunctions,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<ServiceClient> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	return { baseUrl: normaliseBaseUrl(credentials.baseUrl), policy };
+	const data = await this.getCredentials(CREDENTIAL_TYPE);
+	const stored = this.getNode().credentials?.[CREDENTIAL_TYPE];
+	return {
+		baseUrl: normaliseBaseUrl(data.baseUrl),
+		policy,
+		credentials: { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data },
+	};
 }
 
 /**
@@ -345,6 +362,7 @@ export async function postToService(
 				this,
 				CREDENTIAL_TYPE,
 				options,
+				client.credentials ? { credentialsDecrypted: client.credentials } : undefined,
 			)) as { statusCode: number; body: unknown; headers: unknown };
 			const headers = lowerCaseHeaders(response.headers);
 			const { body: parsed, bodyIsJson } = parseServiceBody(response.body);

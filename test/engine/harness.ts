@@ -75,6 +75,9 @@ const credentialTypes: Record<string, ICredentialType> = { chatMessagingApi: new
 
 /** Stored credentials by type, and authentication done by the credential type itself, as n8n does. */
 export class StoredCredentials extends ICredentialsHelper {
+	/** How often a node asked for decrypted credentials (n8n decrypts from its database each time). */
+	reads = 0;
+
 	constructor(private readonly stored: Record<string, ICredentialDataDecryptedObject>) {
 		super();
 	}
@@ -114,6 +117,7 @@ export class StoredCredentials extends ICredentialsHelper {
 		_nodeCredentials: INodeCredentialsDetails,
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
+		this.reads++;
 		const data = this.stored[type];
 		if (!data) throw new Error(`No credentials of type ${type} stored`);
 		// A copy, as n8n decrypts afresh for every use: nodes must not be able to alter the stored one.
@@ -137,6 +141,8 @@ export interface WorkflowRun {
 	error: IRun['data']['resultData']['error'];
 	/** Everything the engine produced, as text: for proving a secret appears nowhere. */
 	everything(): string;
+	/** How many times credentials were decrypted during the run. */
+	credentialReads: number;
 }
 
 export interface RunOptions {
@@ -172,9 +178,10 @@ export async function runWorkflow({ nodes, connections, credentials = {}, timezo
 		hooks.addHandler('workflowExecuteAfter', (fullRunData) => resolve(fullRunData));
 	});
 
+	const credentialsHelper = new StoredCredentials(credentials);
 	const additionalData = {
 		hooks,
-		credentialsHelper: new StoredCredentials(credentials),
+		credentialsHelper,
 		executionId: 'engine-test-execution',
 		restApiUrl: 'http://127.0.0.1:5678/rest',
 		instanceBaseUrl: 'http://127.0.0.1:5678/',
@@ -219,6 +226,7 @@ export async function runWorkflow({ nodes, connections, credentials = {}, timezo
 	return {
 		run,
 		error: run.data.resultData.error,
+		credentialReads: credentialsHelper.reads,
 		outputOf: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? undefined,
 		everything: () => JSON.stringify(run, (_key, value) => (value instanceof Error ? { ...value, message: value.message, stack: value.stack, description: (value as { description?: string }).description } : value)),
 	};

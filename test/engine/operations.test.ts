@@ -149,6 +149,8 @@ describe('Message → Send Template', () => {
 		expect(result.output?.map((item) => item.json.phoneNumber)).toEqual(phones);
 		expect(result.output?.map((item) => item.pairedItem)).toEqual(phones.map((_, item) => ({ item })));
 		expect(service.acceptedSends('/api/v1/events')).toHaveLength(5);
+		// Decrypted once for the run, not once per request: n8n reads it from its database each time.
+		expect(result.credentialReads).toBe(1);
 	});
 
 	test('a success answer that is not JSON still gives an item, with the raw text and status', async () => {
