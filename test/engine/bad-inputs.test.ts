@@ -8,23 +8,11 @@
  * Options (Batch Size, Requests in Parallel, timeouts) shape the whole run and are read once, from
  * item 0, so their rows put the bad value there and expect "[item 0]".
  */
-import type { StandInService } from '../../sandbox/server';
-import { startStandInService } from '../../sandbox/server';
 import { runChatMessaging } from './harness';
+import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'bad-input-key-SECRET-5e0d';
-let service: StandInService;
-
-beforeAll(async () => {
-	service = await startStandInService({ apiKey: API_KEY });
-});
-afterAll(async () => {
-	await service.close();
-});
-beforeEach(() => {
-	service.clearRequests();
-	service.clearFaults();
-});
+const service = useStandInService({ apiKey: API_KEY });
 
 type Operation = 'sendTemplate' | 'connectContact' | 'assignAgent' | 'createMany';
 

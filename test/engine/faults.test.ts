@@ -6,24 +6,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { StandInService } from '../../sandbox/server';
-import { startStandInService } from '../../sandbox/server';
 import { runChatMessaging, type WorkflowRun } from './harness';
+import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'fault-test-key-SECRET-91c2';
-let service: StandInService;
+const service = useStandInService({ apiKey: API_KEY });
 const everythingProduced: string[] = [];
 
-beforeAll(async () => {
-	service = await startStandInService({ apiKey: API_KEY });
-});
-afterAll(async () => {
-	await service.close();
-});
-beforeEach(() => {
-	service.clearRequests();
-	service.clearFaults();
-});
 
 const sendTemplate = {
 	resource: 'message',

@@ -13,23 +13,11 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../sandbox/requestLog';
 import type { FaultSpec } from '../../sandbox/faults';
-import type { StandInService } from '../../sandbox/server';
-import { startStandInService } from '../../sandbox/server';
 import { runChatMessaging } from './harness';
+import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'never-lost-key-SECRET-3b8a';
-let service: StandInService;
-
-beforeAll(async () => {
-	service = await startStandInService({ apiKey: API_KEY });
-});
-afterAll(async () => {
-	await service.close();
-});
-beforeEach(() => {
-	service.clearRequests();
-	service.clearFaults();
-});
+const service = useStandInService({ apiKey: API_KEY });
 
 type Operation = 'sendTemplate' | 'connectContact' | 'assignAgent' | 'createMany';
 

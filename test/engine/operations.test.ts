@@ -2,23 +2,12 @@
  * Every operation, run as a workflow by n8n's engine against the stand-in service over real HTTP:
  * the exact body the service received, the items that came out, and how they pair with the input.
  */
-import type { StandInService } from '../../sandbox/server';
-import { startStandInService } from '../../sandbox/server';
 import { runChatMessaging } from './harness';
+import { useStandInService } from '../standInFixture';
 
-let service: StandInService;
 const API_KEY = 'engine-test-key-7f3a';
+const service = useStandInService({ apiKey: API_KEY });
 
-beforeAll(async () => {
-	service = await startStandInService({ apiKey: API_KEY });
-});
-afterAll(async () => {
-	await service.close();
-});
-beforeEach(() => {
-	service.clearRequests();
-	service.clearFaults();
-});
 
 function run(items: object[], parameters: Record<string, unknown>, extra: { continueOnFail?: boolean; timezone?: string } = {}) {
 	return runChatMessaging({

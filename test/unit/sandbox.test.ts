@@ -1,21 +1,10 @@
 import { isLoopback } from '../../sandbox/control';
-import { startStandInService, type StandInService } from '../../sandbox/server';
+import { useStandInService } from '../standInFixture';
 
 /* The stand-in's service endpoints over real HTTP: auth, the spec's answers, 422s, recording. */
 
 const API_KEY = 'unit-test-key-7f3a';
-let service: StandInService;
-
-beforeAll(async () => {
-	service = await startStandInService({ apiKey: API_KEY });
-});
-afterAll(async () => {
-	await service.close();
-});
-beforeEach(() => {
-	service.clearRequests();
-	service.clearFaults();
-});
+const service = useStandInService({ apiKey: API_KEY });
 
 interface Answer {
 	status: number;
