@@ -52,6 +52,16 @@ export interface ServiceAnswer {
 	retries: number;
 }
 
+/**
+ * The service's answer as fields of an output item: a JSON object as it is; anything else (plain
+ * text, a list) under `rawResponse`, so no answer is dropped; an empty body adds nothing.
+ */
+export function answerFields(answer: ServiceAnswer): IDataObject {
+	const { body } = answer;
+	if (answer.bodyIsJson && body && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
+	return body === null || body === undefined ? {} : { rawResponse: body as IDataObject };
+}
+
 /** Everything an error report may contain: safe fields only, never request options or headers. */
 export interface ServiceFailure {
 	outcome: DeliveryOutcome;

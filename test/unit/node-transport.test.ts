@@ -2,6 +2,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import {
+	answerFields,
 	type ServiceFailure,
 	describeNetworkFailure,
 	describeStatusFailure,
@@ -389,5 +390,18 @@ describe('toNodeApiError', () => {
 		const error = toNodeApiError(node, failure, 0);
 		expect(JSON.stringify(error.errorResponse)).toContain('teapot');
 		expect(JSON.stringify(error.errorResponse)).not.toMatch(/authorization|headers/i);
+	});
+});
+
+describe('answerFields', () => {
+	const answer = (body: unknown, bodyIsJson: boolean) => ({ statusCode: 201, body, bodyIsJson, headers: {}, retries: 0 });
+
+	it.each([
+		['a JSON object, as it is', answer({ id: 'ct_1' }, true), { id: 'ct_1' }],
+		['a JSON list, kept under rawResponse rather than dropped', answer([{ id: 'ct_1' }], true), { rawResponse: [{ id: 'ct_1' }] }],
+		['plain text under rawResponse', answer('queued ok', false), { rawResponse: 'queued ok' }],
+		['an empty body as nothing', answer(null, false), {}],
+	])('gives %s', (_case, given, expected) => {
+		expect(answerFields(given)).toEqual(expected);
 	});
 });

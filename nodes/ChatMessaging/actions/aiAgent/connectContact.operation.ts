@@ -3,6 +3,7 @@ import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties }
 import type { ConnectToAiAgentBody } from '../../../shared/schemas';
 import { connectToAiAgent } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
+import { answerFields } from '../../../shared/transport';
 import { checkBody, requiredText } from '../../../shared/validation';
 import {
 	buildContact,
@@ -104,10 +105,8 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 
 function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject {
 	const sent = request.body as ConnectToAiAgentBody;
-	const response = answer.bodyIsJson && answer.body && typeof answer.body === 'object' ? (answer.body as IDataObject) : {};
 	return {
-		...response,
-		...(answer.bodyIsJson ? {} : { rawResponse: answer.body as string }),
+		...answerFields(answer),
 		phoneNumber: sent.contact.phone_number,
 		aiAgentId: sent.ai_agent.id,
 		templateId: sent.template_message.chat_template_id,

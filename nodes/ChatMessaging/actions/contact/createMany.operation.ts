@@ -9,7 +9,7 @@ import type {
 import type { ContactBody } from '../../../shared/schemas';
 import { contact as contactSchema } from '../../../shared/schemas';
 import type { ServiceAnswer, ServiceClient } from '../../../shared/transport';
-import { ServiceRequestFailed, postToService, toNodeApiError } from '../../../shared/transport';
+import { ServiceRequestFailed, answerFields, postToService, toNodeApiError } from '../../../shared/transport';
 import { InvalidParameter, checkBody } from '../../../shared/validation';
 import { runInParallel } from '../parallelRequests';
 import { buildContact, contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../contactFields';
@@ -172,7 +172,7 @@ function createdItem(
 			contact,
 			batch,
 			statusCode: answer.statusCode,
-			response: answer.bodyIsJson ? (answer.body as IDataObject) : { rawResponse: answer.body as string },
+			response: answerFields(answer),
 			retries: answer.retries,
 		},
 		pairedItem: { item: itemIndex },

@@ -3,6 +3,7 @@ import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties }
 import type { AssignAgentBody } from '../../../shared/schemas';
 import { assignAgent as assignAgentSchema } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
+import { answerFields } from '../../../shared/transport';
 import { InvalidParameter, checkBody, normalisePhoneNumber, requiredText } from '../../../shared/validation';
 import { phoneNumberField, readEmail } from '../contactFields';
 import { optionsCollection, requestsInParallelField } from '../requestOptions';
@@ -105,7 +106,7 @@ function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject 
 		phoneNumber: sent.contact.phone_number,
 		agentEmail: sent.assign_agent?.agent_email ?? sent.agent?.email,
 		openChatOnAssignment: sent.assign_agent?.open_chat_on_assignment ?? sent.open_chat_on_assignment,
-		response: answer.bodyIsJson ? (answer.body as IDataObject) : { rawResponse: answer.body as string },
+		response: answerFields(answer),
 		statusCode: answer.statusCode,
 		retries: answer.retries,
 	};

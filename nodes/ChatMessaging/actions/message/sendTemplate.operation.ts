@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import type { SendTemplateMessageBody } from '../../../shared/schemas';
 import { TIME_OF_DAY_PATTERN, sendTemplateMessage } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
+import { answerFields } from '../../../shared/transport';
 import {
 	InvalidParameter,
 	checkBody,
@@ -252,14 +253,12 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 
 function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject {
 	const sent = request.body as SendTemplateMessageBody;
-	const response = answer.bodyIsJson && answer.body && typeof answer.body === 'object' ? (answer.body as IDataObject) : {};
 	return {
 		queued: true,
 		status: 'queued',
 		phoneNumber: sent.contact.phone_number,
 		templateId: sent.template_message.chat_template_id,
-		...response,
-		...(answer.bodyIsJson ? {} : { rawResponse: answer.body as string }),
+		...answerFields(answer),
 		statusCode: answer.statusCode,
 		retries: answer.retries,
 	};
