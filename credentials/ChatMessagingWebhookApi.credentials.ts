@@ -6,7 +6,10 @@ import type { ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
  * the workflow. Header names and the signature format are not secret and stay on the node.
  *
  * There is no service call that could prove this secret, so the trigger tests it locally
- * (`testedBy` on the node): it must be present and long enough to resist guessing.
+ * (`testedBy` on the node) by the rules it also applies when it starts listening and on every
+ * call: present, long enough to resist guessing, and only characters an HTTP header can carry
+ * (printable ASCII; anything else could never match a header). Spaces and line breaks around it
+ * are ignored everywhere, because HTTP drops them from header values.
  */
 export class ChatMessagingWebhookApi implements ICredentialType {
 	name = 'chatMessagingWebhookApi';
@@ -30,7 +33,7 @@ export class ChatMessagingWebhookApi implements ICredentialType {
 			required: true,
 			default: '',
 			description:
-				'A long random value shared with whatever calls the webhook: sent as is in a header, or used to sign each body with HMAC-SHA256. At least 16 characters.',
+				'A long random value shared with whatever calls the webhook: sent as is in a header, or used to sign each body with HMAC-SHA256. Use at least 16 characters of printable ASCII (letters, digits, punctuation), e.g. from openssl rand -hex 32. Spaces around it are ignored.',
 		},
 	];
 }

@@ -31,6 +31,10 @@ export type CallerCheck =
 
 export type CallerVerdict = { ok: true } | { ok: false; status: 401 | 403; reason: string };
 
+/**
+ * Header values by lower-cased name; a name may hold every copy sent (Node's `headersDistinct`),
+ * so that a repeated header can be told from one whose value contains a comma.
+ */
 export type RequestHeaders = Record<string, string | string[] | undefined>;
 
 const SHA256_BYTES = 32;
@@ -39,12 +43,23 @@ const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 const BASE64_DIGEST = /^[A-Za-z0-9+/_-]{43}=?$/;
 const UNIX_SECONDS = /^\d{1,12}$/;
 
-function headerValue(headers: RequestHeaders, name: string): string | undefined {
-	// Node lower-cases incoming header names; users type them as the service's settings show them.
+type HeaderReading = { value: string } | { missing: true } | { repeated: true };
+
+/**
+ * One header's value. Node lower-cases incoming header names, while users type them as the
+ * service's settings show them. A header sent more than once is refused rather than read: which
+ * copy a proxy or a framework keeps varies, and a check must not depend on that.
+ */
+function readHeader(headers: RequestHeaders, name: string): HeaderReading {
 	const value = headers[name.trim().toLowerCase()];
-	const first = Array.isArray(value) ? value[0] : value;
-	const trimmed = first?.trim();
-	return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+	if (Array.isArray(value) && value.length > 1) return { repeated: true };
+	const first = (Array.isArray(value) ? value[0] : value)?.trim();
+	return first === undefined || first === '' ? { missing: true } : { value: first };
+}
+
+function refusal(what: string, reading: Exclude<HeaderReading, { value: string }>): CallerVerdict {
+	const reason = 'repeated' in reading ? `${what} header sent more than once` : `${what} header missing`;
+	return { ok: false, status: 401, reason };
 }
 
 function sha256(value: string | Buffer): Buffer {
@@ -73,10 +88,10 @@ function checkHeaderSecret(
 	check: Extract<CallerCheck, { mode: 'headerSecret' }>,
 	headers: RequestHeaders,
 ): CallerVerdict {
-	const sent = headerValue(headers, check.headerName);
-	if (sent === undefined) return { ok: false, status: 401, reason: 'secret header missing' };
+	const sent = readHeader(headers, check.headerName);
+	if (!('value' in sent)) return refusal('secret', sent);
 	// Hashing first gives both sides the same length, which timingSafeEqual requires.
-	return timingSafeEqual(sha256(sent), sha256(check.secret))
+	return timingSafeEqual(sha256(sent.value), sha256(check.secret))
 		? { ok: true }
 		: { ok: false, status: 401, reason: 'secret does not match' };
 }
@@ -87,9 +102,9 @@ function checkSignature(
 	rawBody: Buffer,
 	nowSeconds: number,
 ): CallerVerdict {
-	const sent = headerValue(headers, check.headerName);
-	if (sent === undefined) return { ok: false, status: 401, reason: 'signature header missing' };
-	const claimed = decodeSignature(sent, check.encoding);
+	const sent = readHeader(headers, check.headerName);
+	if (!('value' in sent)) return refusal('signature', sent);
+	const claimed = decodeSignature(sent.value, check.encoding);
 	if (claimed === undefined) {
 		const reason = `signature is not a ${check.encoding} SHA-256 digest`;
 		return { ok: false, status: 401, reason };
@@ -97,10 +112,9 @@ function checkSignature(
 
 	let timestamp: string | undefined;
 	if (check.timestamp) {
-		timestamp = headerValue(headers, check.timestamp.headerName);
-		if (timestamp === undefined) {
-			return { ok: false, status: 401, reason: 'timestamp header missing' };
-		}
+		const sentTimestamp = readHeader(headers, check.timestamp.headerName);
+		if (!('value' in sentTimestamp)) return refusal('timestamp', sentTimestamp);
+		timestamp = sentTimestamp.value;
 		if (!UNIX_SECONDS.test(timestamp)) {
 			return { ok: false, status: 401, reason: 'timestamp is not in unix seconds' };
 		}
@@ -131,7 +145,8 @@ export function verifyCaller(
 	nowSeconds: number,
 ): CallerVerdict {
 	if (check.mode === 'none') return { ok: true };
-	// An empty secret would make any caller that sends an empty header "authentic".
+	// An empty secret would make any caller that sends an empty header "authentic". The settings
+	// never hand one over; this keeps verifyCaller safe on its own.
 	if (check.secret === '') return { ok: false, status: 401, reason: 'no secret is configured' };
 	if (check.mode === 'headerSecret') return checkHeaderSecret(check, headers);
 	return checkSignature(check, headers, rawBody, nowSeconds);

@@ -1,13 +1,21 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	request as httpRequest,
+	type IncomingMessage,
+	type OutgoingHttpHeaders,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { WebhookContext } from 'n8n-core';
+import { HookContext, WebhookContext } from 'n8n-core';
 import {
 	ICredentialsHelper,
 	Workflow,
+	type WorkflowActivateMode,
 	type ICredentialDataDecryptedObject,
 	type ICredentials,
 	type IDataObject,
@@ -87,6 +95,11 @@ export interface TriggerHarness {
 	/** Every line the node logged through n8n's Logger while this harness ran. */
 	logs: LogEntry[];
 	post(body: string | object, headers?: Record<string, string>): Promise<PostResult>;
+	/**
+	 * Posts exactly these bytes with exactly these headers (no default content type). Header
+	 * values given as arrays go out as repeated header lines, which `fetch` cannot send.
+	 */
+	postRaw(body: Buffer | string, headers?: OutgoingHttpHeaders): Promise<PostResult>;
 	/** Waits until `count` calls have finished (for callers that post from elsewhere). */
 	waitForCalls(count: number): Promise<TriggerCall[]>;
 	close(): Promise<void>;
@@ -209,27 +222,49 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
 	});
 }
 
-type WebhookRequest = IncomingMessage & { rawBody?: Buffer; body?: unknown; contentType?: string };
+type WebhookRequest = IncomingMessage & {
+	rawBody?: Buffer;
+	body?: unknown;
+	contentType?: string;
+	encoding?: BufferEncoding;
+};
 
 /**
- * What n8n's webhook layer does before a v1 node runs: keep the raw bytes, then parse by content
- * type. n8n answers 422 itself when a body labelled application/json does not parse, before the
- * node is called; the harness does the same so tests show the real behaviour.
+ * What n8n's webhook layer does before a v1 node runs (n8n 2.40's `rawBodyReader` and
+ * `parseBody`): keep the raw bytes, read the media type (lower-cased, not trimmed) and the
+ * charset (default utf-8), then parse by media type with that charset, a UTF-8 byte-order mark
+ * stripped for JSON. When that fails n8n answers 422 itself, before the node is called; the
+ * harness does the same so tests show the real behaviour. Multipart bodies are consumed by n8n's
+ * form parser, so the node finds no raw body; XML and compressed bodies are not reproduced.
  */
 async function prepareRequest(req: WebhookRequest, res: ServerResponse): Promise<boolean> {
+	const header = req.headers['content-type'];
+	if (header) {
+		const [type, ...parameters] = header.split(';');
+		req.contentType = type.toLowerCase();
+		const charset = parameters
+			.map((parameter) => parameter.split('='))
+			.find(([name]) => name.trim().toLowerCase() === 'charset')?.[1];
+		req.encoding = (charset?.trim().replace(/^"|"$/g, '') ?? 'utf-8').toLowerCase() as BufferEncoding;
+	}
+	if (req.contentType?.startsWith('multipart/')) {
+		req.body = {};
+		req.resume();
+		return true;
+	}
 	req.rawBody = await readAll(req);
-	req.contentType = req.headers['content-type']?.split(';')[0].trim().toLowerCase();
 	if (req.rawBody.length === 0) return true;
-	if (req.contentType === 'application/json') {
-		try {
-			req.body = JSON.parse(req.rawBody.toString('utf8'));
-		} catch {
-			res.writeHead(422, { 'Content-Type': 'application/json' });
-			res.end(JSON.stringify({ code: 422, message: 'Failed to parse request body' }));
-			return false;
+	const stripBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+	try {
+		if (req.contentType === 'application/json') {
+			req.body = JSON.parse(stripBom(req.rawBody.toString(req.encoding)));
+		} else if (req.contentType === 'text/plain') {
+			req.body = req.rawBody.toString(req.encoding);
 		}
-	} else if (req.contentType === 'text/plain') {
-		req.body = req.rawBody.toString('utf8');
+	} catch {
+		res.writeHead(422, { 'Content-Type': 'application/json' });
+		res.end(JSON.stringify({ code: 422, message: 'Failed to parse request body' }));
+		return false;
 	}
 	return true;
 }
@@ -396,6 +431,40 @@ export async function startTriggerHarness(
 		};
 	};
 
+	const postRaw = async (body: Buffer | string, headers: OutgoingHttpHeaders = {}) => {
+		const id = `post-${++sequence}`;
+		const response = await new Promise<{ status: number; text: string; type: string | null }>(
+			(resolve, reject) => {
+				const outgoing = httpRequest(
+					url,
+					{ method: 'POST', headers: { ...headers, [CALL_ID_HEADER]: id } },
+					(incoming) => {
+						readAll(incoming).then(
+							(bytes) =>
+								resolve({
+									status: incoming.statusCode ?? 0,
+									text: bytes.toString('utf8'),
+									type: incoming.headers['content-type'] ?? null,
+								}),
+							reject,
+						);
+					},
+				);
+				outgoing.on('error', reject);
+				outgoing.end(body);
+			},
+		);
+		let parsed: unknown = response.text;
+		try {
+			parsed = JSON.parse(response.text);
+		} catch {
+			// Left as text: the assertion will show what came back.
+		}
+		const call = await finished.get(id)!;
+		finished.delete(id);
+		return { status: response.status, body: parsed, contentType: response.type, call };
+	};
+
 	const waitForCalls = async (count: number): Promise<TriggerCall[]> => {
 		while (calls.length < count) {
 			await new Promise<void>((resolve) => waiters.push(resolve));
@@ -409,5 +478,117 @@ export async function startTriggerHarness(
 			server.close((error) => (error ? reject(error) : resolve()));
 		});
 
-	return { url, server, workflow, node: workflowNode, calls, logs, post, waitForCalls, close };
+	return {
+		url,
+		server,
+		workflow,
+		node: workflowNode,
+		calls,
+		logs,
+		post,
+		postRaw,
+		waitForCalls,
+		close,
+	};
+}
+
+export interface ActivationOptions extends TriggerHarnessOptions {
+	/** Why n8n registers the webhook: `activate` when published, `manual` for Listen for test event. */
+	activation?: WorkflowActivateMode;
+}
+
+export interface ActivationResult {
+	/** What checkExists, then create when checkExists said false, returned. */
+	registered?: boolean;
+	/** What they threw: n8n shows this to the user and does not register the webhook. */
+	error?: Error;
+	logs: LogEntry[];
+}
+
+/** A context whose logger the test reads, as ObservedWebhookContext does for calls. */
+class ObservedHookContext extends HookContext {
+	observedLogger?: CapturingLogger;
+
+	override get logger(): HookContext['logger'] {
+		return this.observedLogger as unknown as HookContext['logger'];
+	}
+}
+
+/**
+ * What n8n's WebhookService.createWebhookIfNotExists does when a workflow is published, or when
+ * the user clicks Listen for test event: run the node's checkExists through n8n-core's real
+ * HookContext, and create when it answers false. An error thrown here stops n8n from registering
+ * the webhook and is shown to the user.
+ */
+export async function checkActivation(options: ActivationOptions = {}): Promise<ActivationResult> {
+	useTemporaryN8nFolder();
+	const logs: LogEntry[] = [];
+	const nodeType = new ChatMessagingTrigger();
+	const node: INode = {
+		id: 'b7c5a3d2-0000-4000-8000-000000000002',
+		name: TRIGGER_NODE_NAME,
+		type: TRIGGER_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: WEBHOOK_PATH,
+		parameters: options.parameters ?? {},
+		...(options.secret === undefined
+			? {}
+			: { credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Chat Messaging Webhook' } } }),
+	};
+	const workflow = new Workflow({
+		id: 'wf-chat-trigger-activation',
+		name: 'Chat Messaging Trigger activation test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: new SingleNodeTypes(nodeType),
+	});
+	const workflowNode = workflow.getNode(TRIGGER_NODE_NAME)!;
+	const credentialsHelper = new TestCredentialsHelper(
+		options.secret === undefined ? undefined : { secret: options.secret },
+	);
+	const baseUrl = 'http://127.0.0.1:5678';
+	const partial: Partial<IWorkflowExecuteAdditionalData> = {
+		credentialsHelper,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: `${baseUrl}/rest`,
+		instanceBaseUrl: baseUrl,
+		webhookBaseUrl: `${baseUrl}/webhook`,
+		webhookWaitingBaseUrl: `${baseUrl}/webhook-waiting`,
+		webhookTestBaseUrl: `${baseUrl}/webhook-test`,
+	};
+	const additionalData = partial as IWorkflowExecuteAdditionalData;
+	const webhookDescription = nodeType.description.webhooks![0];
+	const webhookData: IWebhookData = {
+		httpMethod: 'POST',
+		node: TRIGGER_NODE_NAME,
+		path: `${WEBHOOK_PATH}/webhook`,
+		webhookDescription,
+		workflowId: workflow.id,
+		workflowExecuteAdditionalData: additionalData,
+		webhookId: WEBHOOK_PATH,
+	};
+	const activation = options.activation ?? 'activate';
+	const mode = options.mode ?? (activation === 'manual' ? 'manual' : 'webhook');
+	const context = () => {
+		const hook = new ObservedHookContext(
+			workflow,
+			workflowNode,
+			additionalData,
+			mode,
+			activation,
+			webhookData,
+		);
+		hook.observedLogger = new CapturingLogger(logs);
+		return hook;
+	};
+	const methods = nodeType.webhookMethods!.default;
+	try {
+		const exists = await methods.checkExists.call(context());
+		const registered = exists ? true : await methods.create.call(context());
+		return { registered, logs };
+	} catch (error) {
+		return { error: error as Error, logs };
+	}
 }
