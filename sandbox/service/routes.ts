@@ -1,0 +1,137 @@
+import type { z } from 'zod';
+import { describeIssues } from '../../nodes/shared/schemas';
+
+/*
+ * A tiny route table for the send-side endpoints: patterns with `:name` segments, the query as
+ * URLSearchParams and the parsed JSON body. server.ts keeps the HTTP plumbing, auth and faults;
+ * these handlers only say what the service does with a request that reached it.
+ */
+
+export interface RouteRequest {
+	params: Record<string, string>;
+	query: URLSearchParams;
+	/** The parsed JSON body; undefined when the request had none. */
+	body: unknown;
+}
+
+export interface RouteAnswer {
+	status: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+}
+
+export type RouteHandler = (request: RouteRequest) => RouteAnswer;
+
+export interface Route {
+	method: string;
+	/** e.g. `/api/v1/broadcasts/:id/cancel` */
+	pattern: string;
+	handler: RouteHandler;
+}
+
+export type RouteMatch =
+	| { handler: RouteHandler; params: Record<string, string> }
+	| { error: RouteAnswer };
+
+/** The `:name` values of a path, or undefined when the path does not fit the pattern. */
+export function matchPattern(pattern: string, path: string): Record<string, string> | undefined {
+	const wanted = pattern.split('/');
+	const given = path.split('/');
+	if (wanted.length !== given.length) return undefined;
+	const params: Record<string, string> = {};
+	for (let i = 0; i < wanted.length; i++) {
+		if (wanted[i].startsWith(':')) {
+			if (given[i] === '') return undefined;
+			try {
+				params[wanted[i].slice(1)] = decodeURIComponent(given[i]);
+			} catch {
+				return undefined; // a broken %-escape names nothing the service holds
+			}
+		} else if (wanted[i] !== given[i]) return undefined;
+	}
+	return params;
+}
+
+/** The handler for a request, or the 404 / 405 a server answers without one (as http.ts does). */
+export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch {
+	const allowed: string[] = [];
+	for (const route of routes) {
+		const params = matchPattern(route.pattern, path);
+		if (params === undefined) continue;
+		if (route.method === method) return { handler: route.handler, params };
+		if (!allowed.includes(route.method)) allowed.push(route.method);
+	}
+	if (allowed.length === 0) return { error: notFound() };
+	return {
+		error: {
+			status: 405,
+			body: { message: 'Method Not Allowed' },
+			headers: { allow: allowed.join(', ') },
+		},
+	};
+}
+
+export function notFound(): RouteAnswer {
+	return { status: 404, body: { message: 'Not Found' } };
+}
+
+export function ok(body: unknown, status = 200): RouteAnswer {
+	return { status, body };
+}
+
+/** The 422 the service answers: `code` says which kind of refusal, `errors` names the fields. */
+export function parameterError(
+	errors: Record<string, string[]>,
+	code = 'invalid_parameters',
+): RouteAnswer {
+	return { status: 422, body: { message: 'Parameter Error', code, errors } };
+}
+
+/** An action the object's state does not allow (cancel a sent broadcast, pause a draft). */
+export function invalidState(message: string): RouteAnswer {
+	return parameterError({ status: [message] }, 'invalid_state');
+}
+
+export type Checked<T> = { value: T } | { error: RouteAnswer };
+
+export function checkBody<S extends z.ZodTypeAny>(schema: S, body: unknown): Checked<z.infer<S>> {
+	const result = schema.safeParse(body);
+	if (result.success) return { value: result.data };
+	return { error: parameterError(describeIssues(result.error)) };
+}
+
+/** Action endpoints (archive, cancel, …) take no body; `{}` is tolerated, anything else refused. */
+export function checkEmptyBody(schema: z.ZodTypeAny, body: unknown): RouteAnswer | undefined {
+	if (body === undefined || body === null) return undefined;
+	const checked = checkBody(schema, body);
+	return 'error' in checked ? checked.error : undefined;
+}
+
+/**
+ * The query against a strict schema. Unknown and repeated parameters are refused by name, so a
+ * test can prove the node sends a filter only when the user set it.
+ */
+export function checkQuery<S extends z.ZodTypeAny>(
+	schema: S,
+	query: URLSearchParams,
+): Checked<z.infer<S>> {
+	const values: Record<string, string> = {};
+	const errors: Record<string, string[]> = {};
+	for (const [name, value] of query) {
+		if (name in values) errors[name] = ['is given more than once'];
+		values[name] = value;
+	}
+	const result = schema.safeParse(values);
+	if (!result.success) {
+		for (const issue of result.error.issues) {
+			if (issue.code === 'unrecognized_keys') {
+				for (const key of issue.keys) (errors[key] ??= []).push('is not a parameter of this endpoint');
+			} else {
+				const name = issue.path.join('.') || '(query)';
+				(errors[name] ??= []).push(issue.message);
+			}
+		}
+	}
+	if (Object.keys(errors).length > 0) return { error: parameterError(errors) };
+	return { value: (result as { data: z.infer<S> }).data };
+}

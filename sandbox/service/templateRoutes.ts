@@ -1,0 +1,89 @@
+import {
+	createTemplateBody,
+	listTemplatesQuery,
+	templateActionBody,
+	updateTemplateBody,
+} from '../../nodes/shared/schemas/templates';
+import { paginate } from './pagination';
+import {
+	checkBody,
+	checkEmptyBody,
+	checkQuery,
+	notFound,
+	ok,
+	parameterError,
+	type Route,
+	type RouteAnswer,
+} from './routes';
+import type { Outcome, TemplateAction, TemplateStore } from './templateStore';
+
+/*
+ * `/api/v1/whats_app_templates`. The list is a bare array, as the reference shows; `page` is
+ * accepted (one client sends it) and then cuts the array into pages of the shared size, so a
+ * client paging until an empty array stops.
+ */
+
+const BASE = '/api/v1/whats_app_templates';
+
+function answer(outcome: Outcome, status = 200): RouteAnswer {
+	if ('template' in outcome) return ok(outcome.template, status);
+	return parameterError(outcome.refused.errors, outcome.refused.state ? 'invalid_state' : undefined);
+}
+
+export function templateRoutes(store: TemplateStore): Route[] {
+	const action = (name: TemplateAction): Route => ({
+		method: 'PATCH',
+		pattern: `${BASE}/:id/${name}`,
+		handler: ({ params, body }) => {
+			// Changes go by id only: a name can stand for several templates, one per language.
+			const template = store.byId(params.id);
+			if (template === undefined) return notFound();
+			return checkEmptyBody(templateActionBody, body) ?? answer(store.act(template, name));
+		},
+	});
+
+	return [
+		{
+			method: 'GET',
+			pattern: BASE,
+			handler: ({ query }) => {
+				const checked = checkQuery(listTemplatesQuery, query);
+				if ('error' in checked) return checked.error;
+				const { status, page } = checked.value;
+				const matching = store.all().filter((t) => status === undefined || t.status === status);
+				return ok(page === undefined ? matching : paginate(matching, { page }).items);
+			},
+		},
+		{
+			method: 'GET',
+			pattern: `${BASE}/:idOrName`,
+			handler: ({ params }) => {
+				const template = store.find(params.idOrName);
+				return template === undefined ? notFound() : ok(template);
+			},
+		},
+		{
+			method: 'POST',
+			pattern: BASE,
+			handler: ({ body }) => {
+				const checked = checkBody(createTemplateBody, body);
+				if ('error' in checked) return checked.error;
+				return answer(store.create(checked.value), 201);
+			},
+		},
+		{
+			method: 'PATCH',
+			pattern: `${BASE}/:id`,
+			handler: ({ params, body }) => {
+				const template = store.byId(params.id);
+				if (template === undefined) return notFound();
+				const checked = checkBody(updateTemplateBody, body);
+				if ('error' in checked) return checked.error;
+				return answer(store.update(template, checked.value));
+			},
+		},
+		action('archive'),
+		action('pause'),
+		action('submit'),
+	];
+}
