@@ -4,7 +4,12 @@ import { describeIssues } from '../nodes/shared/schemas';
 import { injectFaultsBody } from './faults';
 import { findHandler, readBody, sendJson } from './http';
 import type { StandInService } from './server';
-import { deliveryConfigBody, sendWebhookBody, type WebhookSender } from './webhookSender';
+import {
+	deliveryConfigBody,
+	NoWebhookTargetError,
+	sendWebhookBody,
+	type WebhookSender,
+} from './webhookSender';
 
 /*
  * The control API under /_sandbox/: a thin HTTP face over the StandInService object, so a user
@@ -91,6 +96,12 @@ const routes: Record<string, Record<string, ControlRoute>> = {
 				try {
 					return { status: 200, body: await webhooks.send(request) };
 				} catch (error) {
+					if (error instanceof NoWebhookTargetError) {
+						return {
+							status: 400,
+							body: { message: 'Invalid control request', errors: { url: [error.message] } },
+						};
+					}
 					const reason = error instanceof Error ? error.message : String(error);
 					return {
 						status: 502,

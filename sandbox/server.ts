@@ -62,7 +62,10 @@ export interface StandInService {
 		url: string | null,
 		options?: { auth?: WebhookAuth; statuses?: DeliveryStatus[] },
 	): DeliveryConfig;
-	/** Posts one webhook now and resolves with the receiver's answer. */
+	/**
+	 * Posts one webhook now and resolves with the receiver's answer. Without `url` or `auth` it
+	 * uses the webhook target's (setWebhookTarget), as the control API does.
+	 */
 	sendWebhook(request: SendWebhookRequest): Promise<WebhookResult>;
 	/** Every webhook posted, oldest first. */
 	readonly sentWebhooks: SentWebhook[];

@@ -31,6 +31,7 @@ const eventSchemas: Record<string, z.ZodTypeAny> = {
 export interface ServiceAnswer {
 	status: number;
 	body: unknown;
+	headers?: Record<string, string>;
 	messageId?: string;
 	/** An accepted template message, for the delivery-status webhooks that follow it. */
 	acceptedTemplateMessage?: { messageId: string; contact: ContactBody };
@@ -61,14 +62,23 @@ export function handleEvent(body: unknown): ServiceAnswer {
 	const result = schema.safeParse(body);
 	if (!result.success) return parameterError(result.error);
 
+	/*
+	 * Every accepted command is an event the service can be asked about later (`GET
+	 * /api/v1/events/{event_id}`, docs/service-contract.md), so each answer names it in a Location
+	 * header. The stand-in's own choice: the spec shows no headers.
+	 */
+	const eventId = randomId('evt');
+	const headers = { location: `/api/v1/events/${eventId}` };
 	switch (eventType) {
 		case 'send_template_message': {
 			const messageId = randomId('cmsg');
 			const accepted = result.data as z.infer<typeof sendTemplateMessage>;
-			// The spec's 201 body repeats the request; the id travels only in a header.
+			// The spec's 201 body repeats the request. The stand-in adds the message's id, the one its
+			// delivery reports carry as data.message.id, so a send can be matched with its reports.
 			return {
 				status: 201,
-				body,
+				body: { ...(body as Record<string, unknown>), id: messageId },
+				headers,
 				messageId,
 				acceptedTemplateMessage: { messageId, contact: accepted.contact },
 			};
@@ -77,11 +87,13 @@ export function handleEvent(body: unknown): ServiceAnswer {
 			// It sends a template message too, so it gets a message id like any other send.
 			return {
 				status: 200,
-				body: { status: 'success', event_id: randomId('evt') },
+				body: { status: 'success', event_id: eventId },
+				headers,
 				messageId: randomId('cmsg'),
 			};
 		default:
-			return { status: 200, body: {} };
+			// The spec's answer is an empty object; the event is named only in the header.
+			return { status: 200, body: {}, headers };
 	}
 }
 

@@ -56,10 +56,12 @@ export const DEFAULT_DELIVERY_STATUSES: readonly DeliveryStatus[] = ['sent', 'de
 
 export const sendWebhookBody = z
 	.object({
-		url: webhookUrl,
+		/** Where to post; the configured trigger (`deliveryWebhookUrl`) when omitted. */
+		url: webhookUrl.optional(),
 		kind: webhookKind,
 		event: z.string().min(1),
 		data: z.record(z.unknown()).optional(),
+		/** How to prove the caller; the configured `webhookAuth` when omitted. */
 		auth: webhookAuth.optional(),
 	})
 	.strict();
@@ -74,10 +76,25 @@ export const deliveryConfigBody = z
 	.strict();
 export type DeliveryConfigChange = z.infer<typeof deliveryConfigBody>;
 
+/*
+ * The stand-in's webhook settings, as a service account holds one webhook URL and one secret:
+ * delivery reports go to `deliveryWebhookUrl` with `webhookAuth`, and so does a webhook asked for
+ * through the control API without its own `url` or `auth`. `npm start` sets them to the trigger
+ * example and its secret, so a hand-sent test webhook passes the example's check without the user
+ * having to find the secret.
+ */
 export interface DeliveryConfig {
 	deliveryWebhookUrl: string | null;
 	webhookAuth: WebhookAuth;
 	deliveryStatuses: DeliveryStatus[];
+}
+
+/** A webhook asked for with no `url` while no trigger is configured: the caller's mistake (400). */
+export class NoWebhookTargetError extends Error {
+	constructor() {
+		super('give "url", or set a deliveryWebhookUrl with POST /_sandbox/config first');
+		this.name = 'NoWebhookTargetError';
+	}
 }
 
 /** One webhook the stand-in posted, and what the receiver made of it. */
@@ -140,11 +157,16 @@ export class WebhookSender {
 		};
 	}
 
-	/** Posts one webhook and waits for the receiver's answer; a failed post rejects. */
+	/**
+	 * Posts one webhook and waits for the receiver's answer; a failed post rejects. Without `url` or
+	 * `auth`, the configured ones are used (see DeliveryConfig); `auth: {mode: 'none'}` sends none.
+	 */
 	async send(request: SendWebhookRequest): Promise<WebhookResult> {
+		const url = request.url ?? this.config.deliveryWebhookUrl;
+		if (url === null) throw new NoWebhookTargetError();
 		const body = buildWebhookBody(request.kind, request.event, request.data as JsonObject);
 		const record = await this.track(
-			this.post(request.url, body, request.auth ?? { mode: 'none' }, 'request'),
+			this.post(url, body, request.auth ?? this.config.webhookAuth, 'request'),
 		);
 		if (record.error !== undefined) throw new Error(record.error);
 		return { status: record.status!, body: record.responseBody, sent: body };

@@ -4,15 +4,18 @@ import { join } from 'node:path';
 
 import { startStandInService, type StandInService } from '../sandbox/server';
 import { bootN8nWithPackage } from './n8n/boot';
-import { provisionExamples } from './n8n/examples';
+import { pointStandInAtTrigger, provisionExamples } from './n8n/examples';
 import { PROJECT_ROOT } from './n8n/install';
 import type { RealN8n } from './n8n/real-n8n';
+import { parseReportTo, startSummary, type ReportTo } from './n8n/startSummary';
 
 /*
  * `npm start` (after start.sh built the package): the stand-in service and a real n8n with this
  * package installed the user's way, an owner account, credentials pointing at the stand-in and the
  * examples imported, the trigger example active. Everything lives in .n8n-local/ (git-ignored), so a
  * second run signs in to the same owner and updates the same credentials and workflows.
+ * REPORT_TO=test sends the stand-in's delivery reports to the trigger's test URL, so they show in
+ * the editor while it listens; the default, production, lists them under Executions.
  */
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
@@ -45,6 +48,14 @@ function loadState(): LocalState {
 }
 
 async function main(): Promise<void> {
+	let reportTo: ReportTo;
+	try {
+		// Checked before anything starts: a typo must not cost a minute of booting n8n.
+		reportTo = parseReportTo(process.env.REPORT_TO);
+	} catch (error) {
+		console.error((error as Error).message);
+		process.exit(1);
+	}
 	const state = loadState();
 	let standIn: StandInService | undefined;
 	let n8n: RealN8n | undefined;
@@ -80,26 +91,25 @@ async function main(): Promise<void> {
 			standInApiKey: state.standInApiKey,
 			webhookSecret: state.webhookSecret,
 		});
-		// Every template the stand-in accepts is followed by delivery reports to the trigger example.
-		standIn.setWebhookTarget(examples.triggerUrl, {
-			auth: { mode: 'headerSecret', secret: state.webhookSecret },
-		});
+		// Every template the stand-in accepts is followed by delivery reports to the trigger example,
+		// with its secret; so is a webhook asked of the stand-in's control API without url or auth.
+		pointStandInAtTrigger(standIn, examples, state.webhookSecret, reportTo);
 
 		console.log(
-			[
-				'',
-				'  n8n with Chat Messaging is running.',
-				'',
-				`  Editor:            ${n8n.baseUrl}`,
-				`  Login:             ${OWNER_EMAIL} / ${state.password}`,
-				`  Sign-up form:      ${examples.formUrl}   (the form example; sends a template)`,
-				`  Stand-in service:  ${standIn.url}   (API key ${state.standInApiKey})`,
-				`  Request log:       ${standIn.url}/_sandbox/requests`,
-				`  n8n log:           ${n8n.options.logFile}`,
-				'',
-				'  Ctrl-C stops everything.',
-				'',
-			].join('\n'),
+			startSummary({
+				editorUrl: n8n.baseUrl,
+				ownerEmail: OWNER_EMAIL,
+				password: state.password,
+				formUrl: examples.formUrl,
+				standInUrl: standIn.url,
+				standInApiKey: state.standInApiKey,
+				n8nLogFile: n8n.options.logFile,
+				triggerWorkflowName: examples.workflows.deliveryStatusBranch.workflow.name,
+				productionUrl: examples.triggerUrl,
+				testUrl: examples.triggerTestUrl,
+				webhookSecret: state.webhookSecret,
+				reportTo,
+			}),
 		);
 	} catch (error) {
 		console.error(error instanceof Error ? error.message : error);

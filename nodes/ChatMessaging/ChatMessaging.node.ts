@@ -18,7 +18,11 @@ export class ChatMessaging implements INodeType {
 		icon: { light: 'file:../../icons/chatMessaging.svg', dark: 'file:../../icons/chatMessaging.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// The canvas shows the operation by its name ("Send Template"), not its value
+		// ("sendTemplate"). Each operation's name is its value in words, so the subtitle spells the
+		// value out; a unit test holds every option to that. It must stay a string literal (the
+		// nodes-base lint reads it), and the options stay inline so that lint checks their wording.
+		subtitle: '={{ String($parameter["operation"]).replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^[a-z]/, (first) => first.toUpperCase()) }}',
 		description:
 			'Send WhatsApp-style template messages, hand contacts to AI or human agents, and create contacts in bulk',
 		defaults: { name: 'Chat Messaging' },

@@ -39,10 +39,16 @@ export const contact = z
 	})
 	.strict();
 
+/**
+ * A link the service downloads media from. z.string().url() alone takes javascript:, data: and
+ * file: URLs too; only http(s) is ever a public link.
+ */
+const mediaLink = z.string().url('must be a URL').regex(/^https?:\/\//i, 'must be a public http(s) URL');
+
 /** `header_media` in `liquid_values`: a URL, or a link with an optional file name (documents only). */
 export const headerMedia = z.union([
-	z.string().url('must be a URL'),
-	z.object({ link: z.string().url('must be a URL'), filename: z.string().min(1).optional() }).strict(),
+	mediaLink,
+	z.object({ link: mediaLink, filename: z.string().min(1).optional() }).strict(),
 ]);
 
 export const liquidValues = z
@@ -168,8 +174,31 @@ export const eventsBody = z.discriminatedUnion('event_type', [
 	z.object({ event_type: z.literal('assign_agent') }).passthrough(),
 ]);
 
-/** Answers the spec promises. */
-export const connectToAiAgentResponse = z.object({ status: z.string(), event_id: z.string() });
+/*
+ * Success answers the spec promises (§4.1-4.4). A 2xx that differs is not taken as success. Only
+ * what the node relies on is required: a field the service adds later is no failure.
+ */
+export const connectToAiAgentResponse = z
+	.object({ status: z.string().min(1), event_id: z.string().min(1) })
+	.passthrough();
+/** A JSON object of any shape; an answer that is not a JSON object is read as one without fields. */
+const anyObject = z.object({}).passthrough();
+
+export interface PromisedAnswer {
+	statusCode: number;
+	body: z.ZodTypeAny;
+}
+
+export const promisedAnswers = {
+	/** 201, the request repeated: "queued for delivery". */
+	sendTemplateMessage: { statusCode: 201, body: anyObject },
+	/** 200 `{status, event_id}`, both required. */
+	connectToAiAgent: { statusCode: 200, body: connectToAiAgentResponse },
+	/** 200 `{}`. */
+	assignAgent: { statusCode: 200, body: anyObject },
+	/** 201 with a single contact object, whatever the batch size. */
+	createContacts: { statusCode: 201, body: anyObject },
+} satisfies Record<string, PromisedAnswer>;
 
 /** `a.b[2].c`: how a field is named in error messages, in the service's own wire names. */
 export function fieldPath(path: ReadonlyArray<string | number>): string {

@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { StandInService } from '../../sandbox/server';
 import { PROJECT_ROOT } from './install';
 import type { RealN8n, WorkflowJson } from './real-n8n';
 
@@ -61,6 +62,16 @@ export function triggerProductionUrl(baseUrl: string, workflow: WorkflowJson): s
 	return `${baseUrl}/webhook/${String(trigger.webhookId)}/webhook`;
 }
 
+/**
+ * The trigger's test URL, /webhook-test/<webhookId>/webhook. n8n serves it only while the trigger
+ * listens ("Listen for test event" in the editor), for one started run per click, and shows that run
+ * in the editor; otherwise it answers 404 "The requested webhook … is not registered".
+ */
+export function triggerTestUrl(baseUrl: string, workflow: WorkflowJson): string {
+	const trigger = nodeOfType(workflow, 'n8n-nodes-chat-messaging.chatMessagingTrigger');
+	return `${baseUrl}/webhook-test/${String(trigger.webhookId)}/webhook`;
+}
+
 /** The Form Trigger's production form: /form/<Form Path>, else /form/<webhookId>. */
 export function formProductionUrl(baseUrl: string, workflow: WorkflowJson): string {
 	const form = nodeOfType(workflow, 'n8n-nodes-base.formTrigger');
@@ -81,7 +92,10 @@ export interface ProvisionedExamples {
 		webhook: { id: string; name: string; type: 'chatMessagingWebhookApi' };
 	};
 	workflows: Record<ExampleName, { id: string; workflow: WorkflowJson }>;
+	/** The trigger example's production URL (runs are listed under Executions). */
 	triggerUrl: string;
+	/** The trigger example's test URL (runs show in the editor while it listens). */
+	triggerTestUrl: string;
 	formUrl: string;
 }
 
@@ -117,10 +131,30 @@ export async function provisionExamples(
 	}
 
 	const triggerUrl = triggerProductionUrl(n8n.baseUrl, workflows.deliveryStatusBranch.workflow);
+	const testUrl = triggerTestUrl(n8n.baseUrl, workflows.deliveryStatusBranch.workflow);
 	const formUrl = formProductionUrl(n8n.baseUrl, workflows.formToSendTemplate.workflow);
 	await n8n.activateWorkflow(workflows.deliveryStatusBranch.id);
 	await n8n.activateWorkflow(workflows.formToSendTemplate.id);
 	await n8n.waitForProductionWebhook(triggerUrl);
 	await n8n.waitForProductionWebhook(formUrl, 'get');
-	return { credentials: { api, webhook }, workflows, triggerUrl, formUrl };
+	return { credentials: { api, webhook }, workflows, triggerUrl, triggerTestUrl: testUrl, formUrl };
+}
+
+/** Where the stand-in sends the delivery reports that follow each template it accepts. */
+export type ReportTo = 'production' | 'test';
+
+/**
+ * Points the stand-in at the trigger example the way `npm start` does: delivery reports go to its
+ * production or test URL, and every webhook the stand-in posts (reports, and control-API requests
+ * without their own url or auth) carries the example's secret, so none is refused for lack of it.
+ */
+export function pointStandInAtTrigger(
+	standIn: StandInService,
+	examples: ProvisionedExamples,
+	webhookSecret: string,
+	reportTo: ReportTo,
+) {
+	return standIn.setWebhookTarget(reportTo === 'test' ? examples.triggerTestUrl : examples.triggerUrl, {
+		auth: { mode: 'headerSecret', headerName: WEBHOOK_SECRET_HEADER, secret: webhookSecret },
+	});
 }

@@ -351,6 +351,32 @@ export class RealN8n {
 	}
 
 	/**
+	 * What "Listen for test event" does in the editor: n8n registers the trigger's test URL
+	 * (/webhook-test/…) until one call starts a run, or for two minutes. Runs it starts are
+	 * manual executions, the ones the editor shows.
+	 */
+	async listenForTestEvent(workflowId: string, triggerName: string): Promise<void> {
+		const answer = await this.rest<{ waitingForWebhook?: boolean }>(
+			'POST',
+			`/workflows/${workflowId}/run`,
+			{ triggerToStartFrom: { name: triggerName } },
+		);
+		if (answer.waitingForWebhook !== true) {
+			throw new Error(`n8n did not start listening for a test event: ${JSON.stringify(answer)}`);
+		}
+	}
+
+	/** What closing the editor's listening does: the test URL is not registered any more. */
+	async stopListening(workflowId: string): Promise<void> {
+		const { status, text } = await this.request(
+			`${this.baseUrl}/rest/test-webhook/${workflowId}`,
+			'DELETE',
+			{ Cookie: this.cookie },
+		);
+		if (status >= 400) throw new HttpError(status, text, `DELETE /rest/test-webhook/${workflowId}`);
+	}
+
+	/**
 	 * Runs a saved workflow once from its manual trigger with `n8n execute`, in a second n8n
 	 * process beside the server (same database, its own task runner port). The execution is stored,
 	 * so it is also listed by the public API afterwards.

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import type { RealN8n } from '../../scripts/n8n/real-n8n';
@@ -10,8 +10,9 @@ import { BOOT_TIMEOUT_MS, E2E_OWNER, useN8n } from './setup/sharedN8n';
 
 /*
  * What a person sees: Chromium signs in to the real n8n editor and opens the parameter panel of
- * every operation and of the trigger; each panel is saved as a screenshot and must show the
- * fields the user fills in, by their labels.
+ * every operation and of the trigger; each panel, once settled (no "Loading fields..."), is saved
+ * as a screenshot and must show the fields the user fills in, by their labels. The canvas must
+ * name each operation in words.
  */
 
 const SCREENSHOTS = join(PROJECT_ROOT, 'test-output', 'screenshots');
@@ -94,13 +95,42 @@ afterAll(async () => {
 	await release?.();
 });
 
-async function panelText(nodeId: string, screenshot: string): Promise<string> {
+/**
+ * Waits until the open panel has settled: n8n renders a node's parameters asynchronously and
+ * shows "Loading fields..." meanwhile, so a screenshot taken as soon as the first input appears
+ * can show placeholders. Settled = no "Loading" text, every expected label present, and the same
+ * text on two reads 300 ms apart (nothing still being added).
+ */
+async function settledText(panel: Locator, labels: string[], timeoutMs = 30_000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	let previous = '';
+	for (;;) {
+		const text = await panel.innerText();
+		const missing = labels.filter((label) => !text.includes(label));
+		if (!/Loading/i.test(text) && missing.length === 0 && text === previous) return text;
+		if (Date.now() > deadline) {
+			const why = /Loading/i.test(text) ? 'still loading' : `missing ${missing.join(', ')}`;
+			throw new Error(`the panel did not settle within ${timeoutMs} ms (${why}):\n${text}`);
+		}
+		previous = text;
+		await page.waitForTimeout(300);
+	}
+}
+
+/** Opens a node's panel, waits for it to settle, then screenshots it; the text is what it shows. */
+async function panelText(nodeId: string, screenshot: string, labels: string[]): Promise<string> {
 	await page.goto(`${n8n.baseUrl}/workflow/${workflowId}/${nodeId}`);
 	const panel = page.locator('[data-test-id="ndv"]').first();
 	await panel.waitFor({ state: 'visible' });
 	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input"]').first().waitFor();
+	const settled = await settledText(panel, labels);
 	await page.screenshot({ path: join(SCREENSHOTS, screenshot) });
-	return await panel.innerText();
+	// Read again after the screenshot: this is what the picture shows, and it must not be loading.
+	const shown = await panel.innerText();
+	expect(shown).not.toMatch(/Loading/i);
+	expect(await page.locator('[data-test-id="ndv"] .async-notice').count()).toBe(0);
+	expect(shown).toBe(settled);
+	return shown;
 }
 
 test('the editor signs the owner in', async () => {
@@ -114,21 +144,40 @@ test('the editor signs the owner in', async () => {
 }, 60_000);
 
 test.each(panels.map((panel, index) => [panel.node, index] as const))(
-	'the %s panel shows its fields',
+	'the %s panel shows its fields, settled before the screenshot',
 	async (_name, index) => {
 		const panel = panels[index];
 		const file = `chat-messaging-${panel.parameters.resource}-${panel.parameters.operation}.png`;
-		const text = await panelText(`panel-${index}`, file);
-		for (const label of [...panel.labels, 'Resource', 'Operation']) expect(text).toContain(label);
-		expect(text).toContain('Credential');
+		const labels = [...panel.labels, 'Resource', 'Operation', 'Credential'];
+		const text = await panelText(`panel-${index}`, file, labels);
+		for (const label of labels) expect(text).toContain(label);
 	},
 	60_000,
 );
 
 test('the trigger panel shows its events, authentication and webhook URL', async () => {
-	const text = await panelText('panel-trigger', 'chat-messaging-trigger.png');
-	for (const label of ['Events', 'Authentication', 'Header Name', 'Delivery Statuses']) {
-		expect(text).toContain(label);
-	}
+	const labels = ['Events', 'Authentication', 'Header Name', 'Delivery Statuses'];
+	const text = await panelText('panel-trigger', 'chat-messaging-trigger.png', labels);
+	for (const label of labels) expect(text).toContain(label);
 	expect(text).toMatch(/Webhook URLs?/i);
+}, 60_000);
+
+test('the canvas names each operation in words, not by its internal value', async () => {
+	await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`);
+	const subtitleOf = (name: string) =>
+		page.locator(`div[data-node-name="${name}"][data-node-type] [class*="subtitle"]`).first();
+	const expected: Record<string, string> = {
+		'Send Template': 'Send Template',
+		'Connect Contact to AI Agent': 'Connect Contact',
+		'Assign Agent': 'Assign Agent',
+		'Create Contacts': 'Create Many',
+	};
+	for (const [node, subtitle] of Object.entries(expected)) {
+		await subtitleOf(node).waitFor();
+		expect((await subtitleOf(node).innerText()).trim()).toBe(subtitle);
+	}
+	// The trigger's subtitle is its own engineer's wording; here only: no internal value shows.
+	const trigger = (await subtitleOf('Chat Messaging Trigger').innerText()).trim();
+	expect(trigger).not.toMatch(/messageDelivery|flowExecution|aiAgentExecution|Events:/);
+	await page.screenshot({ path: join(SCREENSHOTS, 'canvas.png') });
 }, 60_000);

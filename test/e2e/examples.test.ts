@@ -1,8 +1,16 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 
 import { startStandInService, type StandInService } from '../../sandbox/server';
-import { provisionExamples, type ProvisionedExamples } from '../../scripts/n8n/examples';
+import {
+	pointStandInAtTrigger,
+	provisionExamples,
+	type ProvisionedExamples,
+	type ReportTo,
+} from '../../scripts/n8n/examples';
 import type { ExecutionSummary, RealN8n } from '../../scripts/n8n/real-n8n';
+import { startCommands, TEST_EVENT } from '../../scripts/n8n/startSummary';
 import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
 
 /*
@@ -198,3 +206,122 @@ test('contacts example: the listed contacts are created in one request, one outp
 	const stored = await n8n.executions(id);
 	expect(stored[0]).toMatchObject({ status: 'success', mode: 'cli', finished: true });
 }, 60_000);
+
+/*
+ * What `npm start` prints (issue 17 points 1 and 2), against this real n8n: the commands are the
+ * printed ones, run with bash as a user pastes them; "Listen for test event" is the editor's own
+ * REST call.
+ */
+const sh = promisify(execFile);
+const TRIGGER_NODE = 'Chat Messaging Trigger';
+
+/** The commands `npm start` would print for this n8n and stand-in. */
+function printedCommands(reportTo: ReportTo = 'production') {
+	return startCommands({
+		editorUrl: n8n.baseUrl,
+		ownerEmail: 'owner@example.com',
+		password: '-',
+		formUrl: examples.formUrl,
+		standInUrl: standIn.url,
+		standInApiKey: apiKey,
+		n8nLogFile: n8n.options.logFile,
+		triggerWorkflowName: examples.workflows.deliveryStatusBranch.workflow.name,
+		productionUrl: examples.triggerUrl,
+		testUrl: examples.triggerTestUrl,
+		webhookSecret,
+		reportTo,
+	});
+}
+
+async function paste(command: string): Promise<string> {
+	return (await sh('bash', ['-c', command])).stdout;
+}
+
+test('npm start: the stand-in posts a webhook with the example\'s secret unless told otherwise', async () => {
+	const { id } = examples.workflows.deliveryStatusBranch;
+	pointStandInAtTrigger(standIn, examples, webhookSecret, 'production');
+	const before = await executionIds(id);
+
+	// The control API as a user calls it with curl: no url, no auth.
+	const response = await fetch(`${standIn.url}/_sandbox/webhooks`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ kind: 'message_delivery', event: 'delivered' }),
+	});
+	const answer = (await response.json()) as { status: number; body: unknown; sent: { data: any } };
+	expect(response.status).toBe(200);
+	expect(answer.status).toBe(200);
+	expect(answer.body).toEqual({ received: true, started: true });
+
+	const [run] = await waitForNewExecutions(id, before, 1);
+	expect(run.mode).toBe('webhook');
+	expect(outputOf(run, 'Record Delivery')).toEqual([
+		{ outcome: 'delivered', messageId: answer.sent.data.message.id, phone: '+14155550123' },
+	]);
+}, 60_000);
+
+test('npm start: the printed test-event command gets 404 until the trigger listens, then one test run', async () => {
+	const { id } = examples.workflows.deliveryStatusBranch;
+	const commands = printedCommands();
+	const before = await executionIds(id);
+	try {
+		const notListening = await paste(commands.testEvent);
+		expect(notListening).toContain('is not registered');
+		expect(notListening).toMatch(/\(HTTP 404\)\n$/);
+
+		await n8n.listenForTestEvent(id, TRIGGER_NODE);
+		expect(await paste(commands.testEvent)).toBe('{"received":true,"started":true} (HTTP 200)\n');
+		const [run] = await waitForNewExecutions(id, before, 1);
+		// A manual run is the one the editor shows while it listens.
+		expect(run.mode).toBe('manual');
+		expect(outputOf(run, TRIGGER_NODE)[0]).toMatchObject({ kind: 'messageDelivery', body: TEST_EVENT });
+		expect(outputOf(run, 'Record Delivery')).toEqual([
+			{ outcome: 'delivered', messageId: 'cmsg_test_event', phone: '+14155550123' },
+		]);
+
+		// One run per click: the test URL is gone again until the next "Listen for test event".
+		expect(await paste(commands.testEvent)).toMatch(/is not registered.*\(HTTP 404\)\n$/s);
+
+		// The other printed way: the stand-in sends a realistic report with the secret it holds.
+		pointStandInAtTrigger(standIn, examples, webhookSecret, 'production');
+		await n8n.listenForTestEvent(id, TRIGGER_NODE);
+		const byStandIn = JSON.parse((await paste(commands.standInTestEvent)).replace(/ \(HTTP \d+\)\n$/, ''));
+		expect(byStandIn).toMatchObject({ status: 200, body: { received: true, started: true } });
+		const runs = await waitForNewExecutions(id, before, 2);
+		expect(runs.map((e) => e.mode)).toEqual(['manual', 'manual']);
+	} finally {
+		await n8n.stopListening(id);
+	}
+}, 90_000);
+
+test('REPORT_TO=test: the form\'s delivery report reaches the listening trigger as a test run', async () => {
+	const form = examples.workflows.formToSendTemplate;
+	const trigger = examples.workflows.deliveryStatusBranch;
+	pointStandInAtTrigger(standIn, examples, webhookSecret, 'test');
+	const beforeForm = await executionIds(form.id);
+	const beforeTrigger = await executionIds(trigger.id);
+	try {
+		await n8n.listenForTestEvent(trigger.id, TRIGGER_NODE);
+		const submission = new FormData();
+		submission.append('field-0', 'Katherine Johnson');
+		submission.append('field-1', '+1 757 555 0199');
+		await fetch(examples.formUrl, { method: 'POST', body: submission });
+		await waitForNewExecutions(form.id, beforeForm, 1);
+		await standIn.webhooksSettled();
+
+		const [send] = standIn.acceptedSends('/api/v1/events');
+		const reports = standIn.sentWebhooks.filter((w) => w.messageId === send.messageId);
+		expect(reports.map((w) => [w.url, w.body.type, w.responseBody])).toEqual([
+			// "sent" is not one of the example's statuses: answered, nothing started, n8n keeps listening.
+			[examples.triggerTestUrl, 'message_delivery.sent', expect.objectContaining({ started: false })],
+			[examples.triggerTestUrl, 'message_delivery.delivered', { received: true, started: true }],
+		]);
+		const [run] = await waitForNewExecutions(trigger.id, beforeTrigger, 1);
+		expect(run.mode).toBe('manual');
+		expect(outputOf(run, 'Record Delivery')).toEqual([
+			{ outcome: 'delivered', messageId: send.messageId, phone: '+17575550199' },
+		]);
+	} finally {
+		await n8n.stopListening(trigger.id);
+	}
+}, 90_000);

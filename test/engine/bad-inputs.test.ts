@@ -74,7 +74,8 @@ const badInputs: BadInput[] = [
 	{ case: 'phone number too short', operation: 'sendTemplate', parameters: phone, good: '+14155550123', bad: '+123456', label: 'Phone Number', reason: /7 to 15 digits/ },
 	{ case: 'phone number too long', operation: 'sendTemplate', parameters: phone, good: '+14155550123', bad: '+1234567890123456', label: 'Phone Number', reason: /7 to 15 digits/ },
 	{ case: 'phone number from an expression that gives no value', operation: 'sendTemplate', parameters: phone, good: '+14155550123', label: 'Phone Number', reason: /is required/ },
-	{ case: 'phone number that is a negative number', operation: 'sendTemplate', parameters: phone, good: 14155550123, bad: -14155550123, label: 'Phone Number', reason: /not a phone number/ },
+	// The good value is text: a positive number is refused too, as it cannot say its country (issue 9).
+	{ case: 'phone number that is a negative number', operation: 'sendTemplate', parameters: phone, good: '+14155550123', bad: -14155550123, label: 'Phone Number', reason: /not a phone number/ },
 	{ case: 'business phone number with letters', operation: 'sendTemplate', parameters: { additionalFields: { businessPhoneNumber: fromItem } }, good: '+1 415 555 0100', bad: '1415CALLNOW', label: 'Business Phone Number', reason: /made of digits/ },
 	{ case: 'Retry Until in the past', operation: 'sendTemplate', parameters: { additionalFields: { retryUntil: fromItem } }, good: '2099-01-01T00:00:00Z', bad: '2001-01-01T00:00:00Z', label: 'Retry Until', reason: /not in the future/ },
 	{ case: 'Retry Until that is not a date', operation: 'sendTemplate', parameters: { additionalFields: { retryUntil: fromItem } }, good: '2099-01-01T00:00:00Z', bad: 'next tuesday', label: 'Retry Until', reason: /not a date and time/ },

@@ -289,7 +289,10 @@ describe('createMany without Continue On Fail', () => {
 		expect(result.output).toBeUndefined();
 		const error = result.error as unknown as { message: string; description: string };
 		expect(error.message).toMatch(/\(500\).* \[item 2\] — may have been sent$/);
-		expect(error.description).toContain('Batch 2 of 4 failed; 1 batch(es) were created, the rest were not sent.');
+		expect(error.description).toContain(
+			'Accepted by the service: 2 (items 0-1). Failed: 2 (items 2-3: may have been sent). Never attempted: 3 (items 4-6).',
+		);
+		expect(error.description).toContain('About item 2 (batch 2 of 4)');
 		expect(service.requests).toHaveLength(2);
 		expect(expectNoDuplicateSends(path)).toEqual([0, 1]);
 	});

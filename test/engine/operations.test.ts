@@ -46,6 +46,9 @@ describe('Message → Send Template', () => {
 					event_type: 'send_template_message',
 					contact: { phone_number: '+14155550123' },
 					template_message: { chat_template_id: 'wat_welcome' },
+					// The ids the stand-in returns: the message's (as its delivery reports carry it) and the event's.
+					id: expect.stringMatching(/^cmsg_/),
+					location: expect.stringMatching(/^\/api\/v1\/events\/evt_/),
 					statusCode: 201,
 					retries: 0,
 				},
@@ -226,6 +229,7 @@ describe('Conversation → Assign Agent', () => {
 					agentEmail: 'support@example.com',
 					openChatOnAssignment: false,
 					response: {},
+					location: expect.stringMatching(/^\/api\/v1\/events\/evt_/),
 					statusCode: 200,
 					retries: 0,
 				},

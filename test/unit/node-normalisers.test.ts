@@ -47,8 +47,7 @@ describe('normalisePhoneNumber', () => {
 		['+33\u00a01\u00a023\u00a045\u00a067\u00a089', '+33123456789'],
 		['+1234567', '+1234567'],
 		['+123456789012345', '+123456789012345'],
-		[14155550123, '+14155550123'],
-		[442079460958, '+442079460958'],
+		['tel:+14155550123', '+14155550123'],
 	])('accepts %j as %s', (input, expected) => {
 		expect(normalisePhoneNumber(input, 'Phone Number')).toBe(expected);
 	});
@@ -58,7 +57,9 @@ describe('normalisePhoneNumber', () => {
 		['(415) 555-0123', 'must start with +'],
 		['+1 415 CALL NOW', 'contains characters that are not part of a phone number'],
 		['+1415555012x', 'contains characters that are not part of a phone number'],
-		['tel:+14155550123', 'contains characters that are not part of a phone number'],
+		// A numeric cell carries no + or country code: the country is never guessed (issue 9).
+		[14155550123, 'the country cannot be known'],
+		[442079460958, 'the country cannot be known'],
 		['+123456', 'is not a valid international phone number'],
 		['+1234567890123456', 'is not a valid international phone number'],
 		['+0123456789', 'is not a valid international phone number'],

@@ -89,6 +89,9 @@ describe('phone number normalisers (properties)', () => {
 						.map((digit, index) => `${digit}${decorations[index]}`)
 						.join('');
 					const typed = `${withDoubleZero ? '00' : '+'}${decorated}`;
+					// A 0 in brackets, "(0)", is not decoration: it is the trunk prefix, dropped right
+					// after the country code and refused elsewhere (test/unit/phone-numbers.test.ts).
+					fc.pre(!typed.includes('(0)'));
 					expect(normalisePhoneNumber(` ${typed} `, 'Phone Number')).toBe(`+${digits}`);
 				},
 			),

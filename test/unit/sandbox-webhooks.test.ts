@@ -181,6 +181,49 @@ describe('POST /_sandbox/webhooks', () => {
 	});
 });
 
+describe('POST /_sandbox/webhooks without url or auth: the configured trigger and its secret', () => {
+	it('posts to the configured trigger, proving itself with the configured secret', async () => {
+		service.setWebhookTarget(receiver.url, {
+			auth: { mode: 'headerSecret', secret: 'the-example-secret-0123' },
+		});
+		const answer = await control('POST', '/webhooks', {
+			kind: 'message_delivery',
+			event: 'delivered',
+		});
+		expect(answer.status).toBe(200);
+		expect(answer.body.status).toBe(200);
+		expect(receiver.received).toHaveLength(1);
+		expect(receiver.received[0].headers['x-webhook-secret']).toBe('the-example-secret-0123');
+		expect(receiver.received[0].body.type).toBe('message_delivery.delivered');
+		const sent = await control('GET', '/webhooks/sent');
+		expect(sent.body[0]).toMatchObject({ reason: 'request', url: receiver.url });
+		expect(JSON.stringify(sent.body)).not.toContain('the-example-secret-0123');
+	});
+
+	it('uses the configured secret for a url given by the caller too', async () => {
+		service.setWebhookTarget('http://127.0.0.1:9/never-called', {
+			auth: { mode: 'hmac', secret: 'configured-hmac-secret' },
+		});
+		await control('POST', '/webhooks', { url: receiver.url, kind: 'order', event: 'completed' });
+		const [posted] = receiver.received;
+		const expected = createHmac('sha256', 'configured-hmac-secret').update(posted.raw).digest('hex');
+		expect(posted.headers['x-signature-256']).toBe(expected);
+	});
+
+	it('sends no secret when the caller asks for none', async () => {
+		service.setWebhookTarget(receiver.url, { auth: { mode: 'headerSecret', secret: 'not-this-one-1234' } });
+		await control('POST', '/webhooks', { kind: 'order', event: 'completed', auth: { mode: 'none' } });
+		expect(receiver.received[0].headers['x-webhook-secret']).toBeUndefined();
+	});
+
+	it('answers 400 naming url when no url is given and no trigger is configured', async () => {
+		const answer = await control('POST', '/webhooks', { kind: 'order', event: 'completed' });
+		expect(answer.status).toBe(400);
+		expect(Object.keys(answer.body.errors)).toEqual(['url']);
+		expect(service.sentWebhooks).toEqual([]);
+	});
+});
+
 describe('delivery reports after an accepted send', () => {
 	it('posts sent then delivered for the message, after answering the send', async () => {
 		const config = await control('POST', '/config', {

@@ -96,11 +96,12 @@ describe('authentication', () => {
 });
 
 describe('send_template_message', () => {
-	it('answers 201 with the request repeated and the message id only in X-Message-Id', async () => {
+	it('answers 201 with the request repeated plus the message id, and the event in Location', async () => {
 		const answer = await sendEvent(fullSend);
 		expect(answer.status).toBe(201);
-		expect(answer.body).toEqual(fullSend);
 		const messageId = answer.headers.get('x-message-id');
+		expect(answer.body).toEqual({ ...fullSend, id: messageId });
+		expect(answer.headers.get('location')).toMatch(/^\/api\/v1\/events\/evt_[0-9a-f]{16}$/);
 		expect(messageId).toMatch(/^cmsg_[0-9a-f]{16}$/);
 		expect(service.requests[0].messageId).toBe(messageId);
 		expect(service.acceptedSends('/api/v1/events')).toHaveLength(1);
@@ -122,7 +123,7 @@ describe('send_template_message', () => {
 		});
 		const answer = await sendEvent(body);
 		expect(answer.status).toBe(201);
-		expect(answer.body).toEqual(body);
+		expect(answer.body).toEqual({ ...body, id: answer.headers.get('x-message-id') });
 	});
 });
 
@@ -138,6 +139,7 @@ describe('connect_to_ai_agent and assign_agent', () => {
 		expect(Object.keys(answer.body).sort()).toEqual(['event_id', 'status']);
 		expect(answer.body.status).toBe('success');
 		expect(answer.body.event_id).toMatch(/^evt_[0-9a-f]{16}$/);
+		expect(answer.headers.get('location')).toBe(`/api/v1/events/${answer.body.event_id}`);
 		expect(service.requests[0].messageId).toMatch(/^cmsg_/);
 	});
 
@@ -161,6 +163,7 @@ describe('connect_to_ai_agent and assign_agent', () => {
 		expect(answer.status).toBe(200);
 		expect(answer.body).toEqual({});
 		expect(answer.headers.get('x-message-id')).toBeNull();
+		expect(answer.headers.get('location')).toMatch(/^\/api\/v1\/events\/evt_[0-9a-f]{16}$/);
 	});
 
 	it('refuses an assignment whose two shapes disagree', async () => {

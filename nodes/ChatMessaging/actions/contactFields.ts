@@ -1,7 +1,14 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { EMAIL_PATTERN } from '../../shared/schemas';
-import { InvalidParameter, checkKeyName, normalisePhoneNumber, optionalText } from '../../shared/validation';
+import {
+	InvalidParameter,
+	checkKeyName,
+	inexactNumberReason,
+	normalisePhoneNumber,
+	optionalText,
+	valueAsText,
+} from '../../shared/validation';
 
 /* Contact fields as every operation shows them, with the readers that turn them into wire values. */
 
@@ -16,7 +23,7 @@ export function phoneNumberField(displayOptions: IDisplayOptions, description?: 
 		displayOptions,
 		description:
 			description ??
-			'The contact\'s phone number in international format with the country code. Spaces, dashes and brackets are fine; they are removed.',
+			'The contact\'s phone number in international format: + (or 00) and the country code, e.g. +14155550123. Spaces, dashes and brackets are removed. A number without its country code is refused, never guessed.',
 	};
 }
 
@@ -62,12 +69,42 @@ export function keyValueField(
 	};
 }
 
+/*
+ * E-mail addresses: one address with nothing around it. The wire schema's pattern is deliberately
+ * loose, and "ada@example.com," or "mailto:ada@example.com" pass it, yet name no one (or, for Assign
+ * Agent, maybe another agent). Letters of every script are allowed, so internationalised addresses
+ * still work.
+ */
+const EMAIL_ATOM = /^[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+$/u;
+const DOMAIN_LABEL = /^[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]*[\p{L}\p{M}\p{N}])?$/u;
+const TOP_LEVEL_DOMAIN = /^(?:[\p{L}\p{M}]{2,}|xn--[a-z0-9-]+)$/iu;
+
+function isEmailAddress(address: string): boolean {
+	if (!EMAIL_PATTERN.test(address)) return false;
+	const [local, domain] = address.split('@');
+	const labels = domain.split('.');
+	return (
+		local.split('.').every((atom) => EMAIL_ATOM.test(atom)) &&
+		labels.length >= 2 &&
+		labels.every((label) => DOMAIN_LABEL.test(label)) &&
+		TOP_LEVEL_DOMAIN.test(labels[labels.length - 1])
+	);
+}
+
 export function readEmail(value: unknown, parameter: string): string | undefined {
 	const email = optionalText(value, parameter);
-	if (email !== undefined && !EMAIL_PATTERN.test(email)) {
-		throw new InvalidParameter(parameter, `"${email}" is not an e-mail address`);
+	if (email !== undefined && !isEmailAddress(email)) {
+		throw new InvalidParameter(
+			parameter,
+			`${JSON.stringify(email)} is not an e-mail address: give one address such as name@example.com, with nothing around it`,
+		);
 	}
 	return email;
+}
+
+/** Keys as people vary them: "Phone Number", "phone_number" and "phoneNumber" are the same key. */
+function comparableKey(key: string): string {
+	return key.toLowerCase().replace(/[\s_-]/g, '');
 }
 
 /** Key/value rows → an object of strings; blank keys are refused rather than silently dropped. */
@@ -79,18 +116,33 @@ export function readKeyValues(
 	const rows = ((collection as IDataObject | undefined)?.property ?? []) as IDataObject[];
 	if (!Array.isArray(rows) || rows.length === 0) return undefined;
 	const result: Record<string, string> = {};
+	const seen = new Map<string, string>();
+	const reserved = new Map(reservedKeys.map((key) => [comparableKey(key), key]));
 	rows.forEach((row, index) => {
 		const key = typeof row.key === 'string' ? row.key.trim() : '';
 		if (!key) throw new InvalidParameter(parameter, `row ${index + 1} has no key`);
 		checkKeyName(key, parameter);
-		if (reservedKeys.includes(key)) {
-			throw new InvalidParameter(parameter, `"${key}" has its own field; set it there instead`);
+		const comparable = comparableKey(key);
+		const ownField = reserved.get(comparable);
+		if (ownField !== undefined) {
+			// "Phone Number" next to the contact's phone_number could be read as the number to use.
+			throw new InvalidParameter(
+				parameter,
+				`"${key}" has its own field${key === ownField ? '' : ` (${ownField})`}; set it there instead`,
+			);
 		}
 		if (Object.prototype.hasOwnProperty.call(result, key)) throw new InvalidParameter(parameter, `key "${key}" is given twice`);
-		const value = row.value;
-		if (typeof value === 'string') result[key] = value;
-		else if (typeof value === 'number' || typeof value === 'boolean') result[key] = String(value);
-		else throw new InvalidParameter(parameter, `the value of "${key}" must be text`);
+		const earlier = seen.get(comparable);
+		if (earlier !== undefined) {
+			throw new InvalidParameter(parameter, `keys "${earlier}" and "${key}" differ only in case or spacing; give each key once`);
+		}
+		seen.set(comparable, key);
+		const text = valueAsText(row.value);
+		if (text === undefined) {
+			const reason = typeof row.value === 'number' ? inexactNumberReason(row.value) : undefined;
+			throw new InvalidParameter(parameter, `the value of "${key}" must be text${reason ? `: ${reason}` : ''}`);
+		}
+		result[key] = text;
 	});
 	return result;
 }

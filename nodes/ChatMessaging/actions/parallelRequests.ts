@@ -7,7 +7,9 @@ import type { ServiceClient } from '../../shared/transport';
  * The pool is polite: when the service throttles any request (429, or 503 with Retry-After), it
  * halves how many requests it keeps in flight, and earns the slots back one at a time as requests
  * succeed. A worker that returns a value other than undefined stops new tasks from starting (used
- * to stop at the first failure when Continue On Fail is off); tasks already started finish.
+ * to stop at the first failure when Continue On Fail is off); tasks already started finish. A worker
+ * that throws stops the pool too, which rejects once the tasks in flight have finished, so no request
+ * is still under way when the node reports its error.
  */
 export async function runInParallel<Task, Result>(
 	tasks: readonly Task[],
@@ -22,6 +24,7 @@ export async function runInParallel<Task, Result>(
 	let next = 0;
 	let active = 0;
 	let stopped = false;
+	let thrown: { error: unknown } | undefined;
 	let successesAtLimit = 0;
 	const sharedClient: ServiceClient = {
 		...client,
@@ -50,11 +53,15 @@ export async function runInParallel<Task, Result>(
 					},
 					(error) => {
 						stopped = true;
-						reject(error);
+						thrown ??= { error };
+						active--;
+						launch();
 					},
 				);
 			}
-			if (active === 0 && (stopped || next >= tasks.length)) resolve(results);
+			if (active > 0 || (!stopped && next < tasks.length)) return;
+			if (thrown) reject(thrown.error);
+			else resolve(results);
 		};
 		launch();
 	});

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { PromisedAnswer } from '../../shared/schemas';
 import type { ServiceAnswer } from '../../shared/transport';
 
 export type ChatMessagingResource = 'message' | 'aiAgent' | 'conversation' | 'contact';
@@ -25,4 +26,6 @@ export interface PerItemOperation {
 	prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest;
 	/** Turns the service's answer into the item the user maps in later nodes. */
 	toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject;
+	/** The success answer the spec promises; any other 2xx is reported as "may have been sent". */
+	answer?: PromisedAnswer;
 }

@@ -1,10 +1,10 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { ConnectToAiAgentBody } from '../../../shared/schemas';
-import { connectToAiAgent } from '../../../shared/schemas';
+import { connectToAiAgent, promisedAnswers } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { answerFields } from '../../../shared/transport';
-import { checkBody, requiredText } from '../../../shared/validation';
+import { checkBody, readIdentifier } from '../../../shared/validation';
 import {
 	buildContact,
 	contactEmailField,
@@ -92,11 +92,11 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 			event_type: 'connect_to_ai_agent',
 			contact,
 			template_message: {
-				chat_template_id: requiredText(this.getNodeParameter('templateId', itemIndex), 'Template ID'),
+				chat_template_id: readIdentifier(this.getNodeParameter('templateId', itemIndex), 'Template ID', 'template'),
 				// Required by the service even when the template has no variables.
 				liquid_values: readTemplateVariables.call(this, itemIndex, false),
 			},
-			ai_agent: { id: requiredText(this.getNodeParameter('aiAgentId', itemIndex), 'AI Agent ID') },
+			ai_agent: { id: readIdentifier(this.getNodeParameter('aiAgentId', itemIndex), 'AI Agent ID', 'aiAgent') },
 		},
 		labels,
 	);
@@ -115,4 +115,9 @@ function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject 
 	};
 }
 
-export const connectContact: PerItemOperation = { description: properties, prepare, toOutput };
+export const connectContact: PerItemOperation = {
+	description: properties,
+	prepare,
+	toOutput,
+	answer: promisedAnswers.connectToAiAgent,
+};

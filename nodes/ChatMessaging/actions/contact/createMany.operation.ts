@@ -7,14 +7,21 @@ import type {
 } from 'n8n-workflow';
 
 import type { ContactBody } from '../../../shared/schemas';
-import { contact as contactSchema } from '../../../shared/schemas';
-import type { ServiceAnswer, ServiceClient } from '../../../shared/transport';
-import { ServiceRequestFailed, answerFields, postToService, toNodeApiError } from '../../../shared/transport';
+import { contact as contactSchema, promisedAnswers } from '../../../shared/schemas';
+import type { ServiceAnswer, ServiceClient, ServiceFailure } from '../../../shared/transport';
+import { ServiceRequestFailed, answerFields, postToService } from '../../../shared/transport';
 import { InvalidParameter, checkBody } from '../../../shared/validation';
 import { runInParallel } from '../parallelRequests';
 import { buildContact, contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../contactFields';
 import { optionsCollection, readWholeNumberOption } from '../requestOptions';
-import { failureItem, invalidItem, type OperationRun } from '../runItems';
+import {
+	failureItem,
+	promisedAnswerOrFailure,
+	readEveryItem,
+	stoppedRunError,
+	type OperationRun,
+} from '../runItems';
+import { answerIds } from '../serviceAnswers';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['contact'], operation: ['createMany'] } };
 
@@ -127,10 +134,22 @@ function comparableFieldName(name: string): string {
  */
 function contactFromInput(json: IDataObject): ContactBody {
 	const found: Partial<Record<keyof typeof INPUT_FIELD_NAMES, unknown>> = {};
+	const foundIn: Partial<Record<keyof typeof INPUT_FIELD_NAMES, string>> = {};
 	for (const [field, value] of Object.entries(json)) {
 		const comparable = comparableFieldName(field);
 		for (const [target, names] of Object.entries(INPUT_FIELD_NAMES) as Array<[keyof typeof INPUT_FIELD_NAMES, readonly string[]]>) {
-			if (names.includes(comparable) && found[target] === undefined) found[target] = value;
+			if (!names.includes(comparable)) continue;
+			if (found[target] === undefined) {
+				found[target] = value;
+				foundIn[target] = field;
+			} else if (JSON.stringify(found[target]) !== JSON.stringify(value)) {
+				// Two fields for one contact field ("phone" and "phone_number") that disagree: picking
+				// either could message the wrong person, so neither is.
+				throw new InvalidParameter(
+					labels[{ phoneNumber: 'phone_number', name: 'name', email: 'email', metadata: 'metadata' }[target]],
+					`is given twice in the input item, differently: "${foundIn[target]}" and "${field}"; keep one (Contact Fields: Map Automatically From Input)`,
+				);
+			}
 		}
 	}
 	if (found.phoneNumber === undefined || found.phoneNumber === null || found.phoneNumber === '') {
@@ -160,23 +179,28 @@ function readContact(this: IExecuteFunctions, itemIndex: number): ContactBody {
 	return checkBody(contactSchema, contact, labels);
 }
 
+/*
+ * The service answers a batch with one object (the spec shows a single contact), so nothing in it
+ * can be presented as this contact's own: each item gets the contact as sent, and the answer under
+ * names that say it is the batch's.
+ */
 function createdItem(
 	contact: ContactBody,
 	answer: ServiceAnswer,
 	batch: { number: number; size: number },
 	itemIndex: number,
 ): INodeExecutionData {
-	return {
-		json: {
-			created: true,
-			contact,
-			batch,
-			statusCode: answer.statusCode,
-			response: answerFields(answer),
-			retries: answer.retries,
-		},
-		pairedItem: { item: itemIndex },
+	const json: IDataObject = {
+		created: true,
+		contact,
+		batch,
+		statusCode: answer.statusCode,
+		batchResponse: answerFields(answer),
+		retries: answer.retries,
 	};
+	const { location } = answerIds(answer);
+	if (location !== undefined) json.batchLocation = location;
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 export async function createContacts(this: IExecuteFunctions, run: OperationRun): Promise<INodeExecutionData[]> {
@@ -192,20 +216,11 @@ export async function createContacts(this: IExecuteFunctions, run: OperationRun)
 		throw run.optionError(error as InvalidParameter);
 	}
 
-	// One pass over all items before the first request: with an invalid contact and no Continue On
-	// Fail, nothing is sent, so fixing the data and running again cannot create duplicates.
 	const output: INodeExecutionData[] = new Array(items.length);
-	const valid: Array<{ itemIndex: number; contact: ContactBody }> = [];
 	const mapAutomatically = this.getNodeParameter('contactFields', 0, 'defineBelow') === 'autoMapInputData';
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const contact = mapAutomatically ? contactFromInput(items[itemIndex].json) : readContact.call(this, itemIndex);
-			valid.push({ itemIndex, contact });
-		} catch (error) {
-			if (!(error instanceof InvalidParameter) || !continueOnFail) throw run.itemError(error, itemIndex);
-			output[itemIndex] = invalidItem(error, itemIndex);
-		}
-	}
+	const valid = readEveryItem<ContactBody>(run, output, properties, (itemIndex) =>
+		mapAutomatically ? contactFromInput(items[itemIndex].json) : readContact.call(this, itemIndex),
+	).map(({ itemIndex, value }) => ({ itemIndex, contact: value }));
 
 	const batches: Array<typeof valid> = [];
 	for (let start = 0; start < valid.length; start += batchSize) batches.push(valid.slice(start, start + batchSize));
@@ -213,12 +228,15 @@ export async function createContacts(this: IExecuteFunctions, run: OperationRun)
 	const failures = await runInParallel(batches, batchesInParallel, client, async (batch, batchIndex, sharedClient: ServiceClient) => {
 		const info = { number: batchIndex + 1, size: batch.length };
 		try {
-			const answer = await postToService.call(this, sharedClient, '/subscribers', batch.map((entry) => entry.contact));
+			const answer = promisedAnswerOrFailure(
+				await postToService.call(this, sharedClient, '/subscribers', batch.map((entry) => entry.contact)),
+				promisedAnswers.createContacts,
+			);
 			for (const entry of batch) output[entry.itemIndex] = createdItem(entry.contact, answer, info, entry.itemIndex);
 			return undefined;
 		} catch (error) {
 			if (!(error instanceof ServiceRequestFailed)) throw run.itemError(error, batch[0].itemIndex);
-			if (!continueOnFail) return { batchIndex, failure: error.failure, firstItem: batch[0].itemIndex };
+			if (!continueOnFail) return { batchIndex, failure: error.failure };
 			for (const entry of batch) {
 				output[entry.itemIndex] = failureItem(error.failure, entry.itemIndex, {
 					contact: entry.contact,
@@ -229,14 +247,26 @@ export async function createContacts(this: IExecuteFunctions, run: OperationRun)
 		}
 	});
 
-	const firstFailure = failures
-		.filter((failure) => failure !== undefined)
-		.sort((a, b) => a!.batchIndex - b!.batchIndex)[0];
-	if (firstFailure) {
-		const { failure, batchIndex, firstItem } = firstFailure;
-		const created = batches.filter((batch) => output[batch[0].itemIndex]?.json.created === true).length;
-		failure.description = `${failure.description} Batch ${batchIndex + 1} of ${batches.length} failed; ${created} batch(es) were created, the rest were not sent. Turn on "Continue On Fail" to get one result per contact.`;
-		throw toNodeApiError(this.getNode(), failure, firstItem);
+	const failed = failures
+		.filter((failure): failure is { batchIndex: number; failure: ServiceFailure } => failure !== undefined)
+		.sort((a, b) => a.batchIndex - b.batchIndex);
+	if (failed.length > 0) {
+		const itemsOf = (batch: typeof valid) => batch.map((entry) => entry.itemIndex);
+		const failedBatches = new Set(failed.map((stop) => stop.batchIndex));
+		const { failure, batchIndex } = failed[0];
+		throw stoppedRunError(run.node, {
+			failure,
+			itemIndex: batches[batchIndex][0].itemIndex,
+			request: `batch ${batchIndex + 1} of ${batches.length}`,
+			accepted: batches.filter((batch) => output[batch[0].itemIndex]?.json.created === true).flatMap(itemsOf),
+			failed: failed.flatMap((stop) =>
+				itemsOf(batches[stop.batchIndex]).map((itemIndex) => ({ itemIndex, outcome: stop.failure.outcome })),
+			),
+			failedRequests: failed.length,
+			neverAttempted: batches
+				.filter((batch, index) => !failedBatches.has(index) && output[batch[0].itemIndex] === undefined)
+				.flatMap(itemsOf),
+		});
 	}
 	return output;
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { AssignAgentBody } from '../../../shared/schemas';
-import { assignAgent as assignAgentSchema } from '../../../shared/schemas';
+import { assignAgent as assignAgentSchema, promisedAnswers } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { answerFields } from '../../../shared/transport';
 import { InvalidParameter, checkBody, normalisePhoneNumber, requiredText } from '../../../shared/validation';
@@ -112,4 +112,9 @@ function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject 
 	};
 }
 
-export const assignAgent: PerItemOperation = { description: properties, prepare, toOutput };
+export const assignAgent: PerItemOperation = {
+	description: properties,
+	prepare,
+	toOutput,
+	answer: promisedAnswers.assignAgent,
+};

@@ -2,7 +2,7 @@ import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties }
 import { DateTime } from 'luxon';
 
 import type { SendTemplateMessageBody } from '../../../shared/schemas';
-import { TIME_OF_DAY_PATTERN, sendTemplateMessage } from '../../../shared/schemas';
+import { TIME_OF_DAY_PATTERN, promisedAnswers, sendTemplateMessage } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { answerFields } from '../../../shared/transport';
 import {
@@ -10,8 +10,11 @@ import {
 	checkBody,
 	describeType,
 	normaliseBusinessPhoneNumber,
+	normaliseTimeZone,
 	optionalText,
-	requiredText,
+	readHeaderMediaFileName,
+	readHeaderMediaUrl,
+	readIdentifier,
 } from '../../../shared/validation';
 import { buildContact, contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../contactFields';
 import { optionsCollection, requestsInParallelField } from '../requestOptions';
@@ -83,7 +86,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: '14155550100',
 				description:
-					'Send from this business number instead of the account\'s default. Spaces, dashes, brackets and a leading + are removed.',
+					'Send from this business number instead of the account\'s default, country code first (e.g. 14155550100 or +1 415 555 0100). Spaces, dashes, brackets and a leading + or 00 are removed.',
 			},
 			contactEmailField,
 			keyValueField('Contact Metadata', 'contactMetadata', 'Key/value text stored on the contact'),
@@ -118,7 +121,7 @@ const properties: INodeProperties[] = [
 						values: [
 							{ displayName: 'Start At', name: 'startAt', type: 'string', default: '09:00', placeholder: '09:00', description: '24-hour time, HH:MM' },
 							{ displayName: 'End At', name: 'endAt', type: 'string', default: '18:00', placeholder: '18:00', description: '24-hour time, HH:MM. An end earlier than the start spans midnight.' },
-							{ displayName: 'Time Zone', name: 'timezone', type: 'string', default: '', placeholder: 'Europe/Berlin', description: 'IANA time zone; empty uses the account\'s default time zone' },
+							{ displayName: 'Time Zone', name: 'timezone', type: 'string', default: '', placeholder: 'Europe/Berlin', description: 'IANA time zone such as Europe/Berlin (letter case is corrected); empty uses the account\'s default time zone' },
 						],
 					},
 				],
@@ -143,13 +146,20 @@ const labels: Record<string, string> = {
 	'template_message.reply_automation': 'Reply Automation App ID',
 };
 
-/** A date-time from the picker, an expression's DateTime or Date, or typed text → ISO 8601 with offset. */
+/** An offset or Z at the end of a written date-time: then the moment is fixed whatever the zone. */
+const WRITTEN_OFFSET = /T.*(?:Z|[+-]\d\d(?::?\d\d)?)$/i;
+
+/**
+ * A date-time from the picker, an expression's DateTime or Date, or typed text → ISO 8601 with
+ * offset. Text without an offset is read in the workflow's time zone; a time that zone skips
+ * (clocks go forward) or passes twice (clocks go back) is refused rather than moved or picked.
+ */
 export function readRetryUntil(value: unknown, timezone: string, now: number): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	let moment: DateTime;
 	if (DateTime.isDateTime(value)) moment = value;
 	else if (value instanceof Date) moment = DateTime.fromJSDate(value);
-	else if (typeof value === 'string') moment = DateTime.fromISO(value.trim(), { zone: timezone, setZone: true });
+	else if (typeof value === 'string') moment = readWrittenMoment(value.trim(), timezone);
 	else throw new InvalidParameter('Retry Until', `must be a date and time, not ${describeType(value)}`);
 	if (!moment.isValid) {
 		throw new InvalidParameter('Retry Until', `"${String(value)}" is not a date and time (use e.g. 2030-01-31T18:00:00)`);
@@ -158,6 +168,32 @@ export function readRetryUntil(value: unknown, timezone: string, now: number): s
 		throw new InvalidParameter('Retry Until', `${moment.toISO()} is not in the future`);
 	}
 	return moment.toISO({ suppressMilliseconds: true }) ?? undefined;
+}
+
+function readWrittenMoment(text: string, timezone: string): DateTime {
+	// A calendar date first: luxon would read "18:00" as today and "2030" as New Year's Day.
+	if (!/^\d{4}-\d{2}-\d{2}(?:$|T)/.test(text)) {
+		throw new InvalidParameter('Retry Until', `"${text}" is not a date and time with a calendar date (use e.g. 2030-01-31T18:00:00)`);
+	}
+	const moment = DateTime.fromISO(text, { zone: timezone, setZone: true });
+	if (!moment.isValid || WRITTEN_OFFSET.test(text)) return moment;
+	const wallClock = DateTime.fromISO(text, { zone: 'UTC' });
+	const format = "yyyy-MM-dd'T'HH:mm:ss.SSS";
+	if (wallClock.isValid && wallClock.toFormat(format) !== moment.toFormat(format)) {
+		throw new InvalidParameter(
+			'Retry Until',
+			`${text} does not exist in ${timezone}: the clocks skip it when summer time begins. Give another time, or add the offset (e.g. ${text}+01:00)`,
+		);
+	}
+	const offsets = moment.getPossibleOffsets();
+	if (offsets.length > 1) {
+		const choices = offsets.map((possible) => possible.toISO({ suppressMilliseconds: true })).join(' or ');
+		throw new InvalidParameter(
+			'Retry Until',
+			`${text} happens twice in ${timezone} (the clocks go back): add the offset to say which, ${choices}`,
+		);
+	}
+	return moment;
 }
 
 function readRetryWindow(collection: unknown): IDataObject | undefined {
@@ -178,24 +214,19 @@ function readRetryWindow(collection: unknown): IDataObject | undefined {
 		throw new InvalidParameter('Retry Window', 'start and end are the same time, which leaves no time to retry');
 	}
 	const timezone = optionalText(window.timezone, 'Retry Window: Time Zone');
-	if (timezone !== undefined) {
-		if (!DateTime.local().setZone(timezone).isValid) {
-			throw new InvalidParameter('Retry Window: Time Zone', `"${timezone}" is not an IANA time zone such as Europe/Berlin`);
-		}
-		result.timezone = timezone;
-	}
+	if (timezone !== undefined) result.timezone = normaliseTimeZone(timezone, 'Retry Window: Time Zone');
 	return result;
 }
 
+/** The Header Media fields; the template variable header_media is read by the same two readers. */
 function readHeaderMedia(this: IExecuteFunctions, itemIndex: number): string | IDataObject | undefined {
 	const kind = this.getNodeParameter('headerMedia', itemIndex, 'none') as string;
 	if (kind === 'none') return undefined;
-	const link = requiredText(this.getNodeParameter('headerMediaUrl', itemIndex, ''), 'Header Media URL');
-	if (!/^https?:\/\/\S+$/i.test(link)) {
-		throw new InvalidParameter('Header Media URL', `"${link}" must be a public http(s) URL`);
-	}
+	const link = readHeaderMediaUrl(this.getNodeParameter('headerMediaUrl', itemIndex, ''));
+	// Only document headers take a file name (spec §2.2); an image or video is sent as its link.
 	if (kind === 'url') return link;
-	const filename = optionalText(this.getNodeParameter('headerMediaFilename', itemIndex, ''), 'File Name');
+	const raw = this.getNodeParameter('headerMediaFilename', itemIndex, '');
+	const filename = readHeaderMediaFileName(typeof raw === 'string' && raw.trim() === '' ? undefined : raw);
 	return filename === undefined ? { link } : { link, filename };
 }
 
@@ -214,7 +245,7 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 	);
 
 	const templateMessage: IDataObject = {
-		chat_template_id: requiredText(this.getNodeParameter('templateId', itemIndex), 'Template ID'),
+		chat_template_id: readIdentifier(this.getNodeParameter('templateId', itemIndex), 'Template ID', 'template'),
 	};
 	const liquidValues: IDataObject = readTemplateVariables.call(this, itemIndex, true);
 	const headerMedia = readHeaderMedia.call(this, itemIndex);
@@ -223,8 +254,6 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 			throw new InvalidParameter('Template Variables', 'has a variable named header_media and Header Media is set too; keep one');
 		}
 		liquidValues.header_media = headerMedia;
-	} else if ('header_media' in liquidValues && typeof liquidValues.header_media !== 'string') {
-		throw new InvalidParameter('Template Variables', 'header_media must be a URL; use the Header Media field for documents');
 	}
 	if (Object.keys(liquidValues).length > 0) templateMessage.liquid_values = liquidValues;
 
@@ -239,7 +268,9 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 		);
 	}
 	const appId = optionalText(additional.replyAutomationAppId, 'Reply Automation App ID');
-	if (appId !== undefined) templateMessage.reply_automation = { app_id: appId };
+	if (appId !== undefined) {
+		templateMessage.reply_automation = { app_id: readIdentifier(appId, 'Reply Automation App ID', 'replyApp') };
+	}
 
 	const body: SendTemplateMessageBody = checkBody(
 		// Built once at load: compiling the schema per item cost more than everything else per item.
@@ -268,4 +299,5 @@ export const sendTemplate: PerItemOperation = {
 	description: properties,
 	prepare,
 	toOutput,
+	answer: promisedAnswers.sendTemplateMessage,
 };

@@ -1,0 +1,99 @@
+import type { IDataObject } from 'n8n-workflow';
+import type { z } from 'zod';
+
+import type { PromisedAnswer } from '../../shared/schemas';
+import type { ServiceAnswer, ServiceFailure } from '../../shared/transport';
+import { serviceMessage } from '../../shared/transport';
+
+/** Words in an answer's `status` that can only mean the service did not do what was asked. */
+const FAILURE_STATUS = /^(error|errored|fail|failed|failure|rejected|refused|invalid|denied|unauthori[sz]ed|forbidden)$/i;
+
+function bodyFields(answer: ServiceAnswer): Record<string, unknown> {
+	const { body } = answer;
+	return answer.bodyIsJson && body !== null && typeof body === 'object' && !Array.isArray(body)
+		? (body as Record<string, unknown>)
+		: {};
+}
+
+/** What in a 2xx answer says the request failed after all, in the user's words. */
+function failureSign(fields: Record<string, unknown>): string | undefined {
+	if (typeof fields.status === 'string' && FAILURE_STATUS.test(fields.status.trim())) {
+		return `it reports status "${fields.status}"`;
+	}
+	if (fields.success === false) return 'it reports success: false';
+	const { error } = fields;
+	if ((typeof error === 'string' && error.trim() !== '') || (error !== null && typeof error === 'object')) {
+		return 'it reports an error';
+	}
+	return undefined;
+}
+
+function describeIssue(issue: z.ZodIssue): string {
+	const field = issue.path.join('.');
+	if (issue.code === 'invalid_type' && issue.received === 'undefined') return `it has no ${field}`;
+	return field ? `${field} ${issue.message.toLowerCase()}` : issue.message;
+}
+
+/** The service's own words, or its answer as compact JSON when it used none we recognise. */
+function quote(answer: ServiceAnswer): string {
+	const said = serviceMessage(answer.body);
+	if (said !== undefined) return `: ${said}`;
+	if (answer.body === null || answer.body === undefined) return ', with an empty body';
+	const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+	return `: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+}
+
+/**
+ * A 2xx answer that is not what the spec promises for the request. The service received the request
+ * and its answer does not confirm it was accepted, so the outcome is "may have been sent", and the
+ * caller must not send it again.
+ */
+export function checkAnswer(answer: ServiceAnswer, promised: PromisedAnswer): ServiceFailure | undefined {
+	const fields = bodyFields(answer);
+	let problem: string | undefined;
+	if (answer.statusCode !== promised.statusCode) {
+		problem = `${answer.statusCode} where the service documents ${promised.statusCode}`;
+	} else {
+		problem = failureSign(fields);
+		if (problem === undefined) {
+			const result = promised.body.safeParse(fields);
+			if (!result.success) problem = result.error.issues.map(describeIssue).join(', ');
+		}
+	}
+	if (problem === undefined) return undefined;
+	return {
+		outcome: 'may have been sent',
+		statusCode: answer.statusCode,
+		serviceBody: answer.body,
+		retries: answer.retries,
+		message: `The service answered ${answer.statusCode} but not as documented (${problem})${quote(answer)}`,
+		description:
+			'The message may have been sent: the service received the request, but its answer does not confirm it was accepted, so it was not repeated. Check the conversation or the delivery webhooks before running this item again.',
+	};
+}
+
+/** Objects in an answer whose `id` names something the request created, and the flat name it gets. */
+const NESTED_IDS: Record<string, string> = { message: 'message_id', event: 'event_id' };
+
+/**
+ * Every identifier a success answer carries, flat, so a send can be matched with its delivery report
+ * or polled later: the body's `id` and `…_id` fields, the ids of a nested `message` or `event`, and
+ * the `Location` header.
+ */
+export function answerIds(answer: ServiceAnswer): IDataObject {
+	const ids: IDataObject = {};
+	const fields = bodyFields(answer);
+	for (const [name, value] of Object.entries(fields)) {
+		if ((name === 'id' || name.endsWith('_id')) && (typeof value === 'string' || typeof value === 'number')) {
+			ids[name] = value;
+		}
+	}
+	for (const [name, flatName] of Object.entries(NESTED_IDS)) {
+		const nested = fields[name];
+		const id = nested !== null && typeof nested === 'object' ? (nested as Record<string, unknown>).id : undefined;
+		if ((typeof id === 'string' || typeof id === 'number') && ids[flatName] === undefined) ids[flatName] = id;
+	}
+	const location = answer.headers?.location;
+	if (location) ids.location = location;
+	return ids;
+}

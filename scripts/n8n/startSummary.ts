@@ -1,0 +1,142 @@
+import { WEBHOOK_CREDENTIAL_NAME, WEBHOOK_SECRET_HEADER, type ReportTo } from './examples';
+
+export type { ReportTo } from './examples';
+
+/*
+ * What `npm start` prints once everything runs, and the commands in it. Kept apart from start.ts
+ * (which starts processes when loaded) so a unit test can read the text and the end-to-end tests
+ * can run the very commands a user is told to paste.
+ */
+
+/** `REPORT_TO` as the user typed it; unset means production, which needs nothing open in the editor. */
+export function parseReportTo(value: string | undefined): ReportTo {
+	const given = (value ?? '').trim().toLowerCase();
+	if (given === '' || given === 'production') return 'production';
+	if (given === 'test') return 'test';
+	throw new Error(`REPORT_TO must be "production" or "test", not "${value}"`);
+}
+
+/**
+ * The event the printed command sends: a delivery report the trigger example starts a run for
+ * ("delivered" is one of its Delivery Statuses), so the user sees the whole example run.
+ */
+export const TEST_EVENT = {
+	type: 'message_delivery.delivered',
+	data: {
+		message: { id: 'cmsg_test_event', status: 'delivered' },
+		contact: { phone_number: '+14155550123', name: 'Test Contact' },
+	},
+};
+
+export interface StartInfo {
+	editorUrl: string;
+	ownerEmail: string;
+	password: string;
+	formUrl: string;
+	standInUrl: string;
+	standInApiKey: string;
+	n8nLogFile: string;
+	triggerWorkflowName: string;
+	productionUrl: string;
+	testUrl: string;
+	webhookSecret: string;
+	reportTo: ReportTo;
+}
+
+export interface StartCommands {
+	/** POSTs TEST_EVENT to the trigger's test URL with the example's secret. */
+	testEvent: string;
+	/** Asks the stand-in to post a realistic delivery report there, with the secret it holds. */
+	standInTestEvent: string;
+	/** Switches the stand-in's delivery reports to the other URL, while everything runs. */
+	switchReports: string;
+}
+
+/** One shell word: the values here are URLs, hex and JSON, but a quote must never break a command. */
+function quote(value: string): string {
+	return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Prints the answer and its status on one line, so a 401 or a 404 is plain to see. */
+function curlPost(url: string, body: unknown, headers: Record<string, string> = {}): string {
+	return [
+		`curl -sS -w ${quote(' (HTTP %{http_code})\\n')} -X POST ${quote(url)}`,
+		`-H ${quote('Content-Type: application/json')}`,
+		...Object.entries(headers).map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`),
+		`-d ${quote(JSON.stringify(body))}`,
+	].join(' ');
+}
+
+export function startCommands(info: StartInfo): StartCommands {
+	const other = info.reportTo === 'test' ? info.productionUrl : info.testUrl;
+	return {
+		testEvent: curlPost(info.testUrl, TEST_EVENT, { [WEBHOOK_SECRET_HEADER]: info.webhookSecret }),
+		standInTestEvent: curlPost(`${info.standInUrl}/_sandbox/webhooks`, {
+			url: info.testUrl,
+			kind: 'message_delivery',
+			event: 'delivered',
+		}),
+		switchReports: curlPost(`${info.standInUrl}/_sandbox/config`, { deliveryWebhookUrl: other }),
+	};
+}
+
+/** Where the reports go, and where the user will see the runs they start. */
+function reportsLines(info: StartInfo): string[] {
+	if (info.reportTo === 'test') {
+		return [
+			'  Delivery reports:  after each template the form sends, the stand-in reports "sent" and "delivered"',
+			'                     to the TEST URL (REPORT_TO=test): the run shows in the editor while the',
+			'                     trigger listens ("Listen for test event"); when it does not, n8n answers the',
+			'                     stand-in 404 and nothing runs (see the request log\'s /_sandbox/webhooks/sent).',
+		];
+	}
+	return [
+		'  Delivery reports:  after each template the form sends, the stand-in reports "sent" and "delivered"',
+		'                     to the PRODUCTION URL: the runs appear under Executions, not in the editor.',
+		'                     To see them in the editor instead, start with REPORT_TO=test npm start.',
+	];
+}
+
+export function startSummary(info: StartInfo): string {
+	const commands = startCommands(info);
+	const otherName = info.reportTo === 'test' ? 'Production' : 'Test';
+	return [
+		'',
+		'  n8n with Chat Messaging is running.',
+		'',
+		`  Editor:            ${info.editorUrl}`,
+		`  Login:             ${info.ownerEmail} / ${info.password}`,
+		`  Sign-up form:      ${info.formUrl}   (the form example; sends a template)`,
+		`  Stand-in service:  ${info.standInUrl}   (API key ${info.standInApiKey})`,
+		`  Request log:       ${info.standInUrl}/_sandbox/requests`,
+		`  n8n log:           ${info.n8nLogFile}`,
+		'',
+		`  Trigger example:   "${info.triggerWorkflowName}"`,
+		`  Production URL:    ${info.productionUrl}`,
+		`  Test URL:          ${info.testUrl}`,
+		`  Webhook secret:    ${info.webhookSecret}`,
+		`                     (header ${WEBHOOK_SECRET_HEADER}; n8n credential "${WEBHOOK_CREDENTIAL_NAME}")`,
+		...reportsLines(info),
+		'',
+		'  Send a test event:',
+		'    1. In the editor, open the trigger example, open its "Chat Messaging Trigger" node and click',
+		'       "Listen for test event".',
+		'    2. Paste:',
+		'',
+		`  ${commands.testEvent}`,
+		'',
+		'       It answers {"received":true,"started":true} (HTTP 200) and the event shows in the editor.',
+		'       n8n listens for one run per click; when it is not listening, the Test URL answers',
+		'       (HTTP 404) "The requested webhook … is not registered".',
+		'    Or let the stand-in send one (it adds the webhook secret itself):',
+		'',
+		`  ${commands.standInTestEvent}`,
+		'',
+		`  Send delivery reports to the ${otherName} URL from now on:`,
+		'',
+		`  ${commands.switchReports}`,
+		'',
+		'  Ctrl-C stops everything.',
+		'',
+	].join('\n');
+}
