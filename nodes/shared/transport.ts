@@ -339,32 +339,74 @@ export async function createServiceClient(
 	};
 }
 
-/**
- * POSTs a JSON body and returns the answer, retrying only what the service surely did not process.
- * Throws ServiceRequestFailed with a safe description otherwise.
- */
+export type ServiceMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One call to the service, as an operation describes it. */
+export interface ServiceRequest {
+	method: ServiceMethod;
+	/** Path below the Base URL, starting with '/', with path segments already URL-encoded. */
+	path: string;
+	/** JSON body; left out of the request when undefined. */
+	body?: unknown;
+	/** Query parameters: only those the user set. */
+	qs?: IDataObject;
+	/**
+	 * Asked before every attempt, the first included: a reason means the request is no longer
+	 * wanted (for example its retry_until passed while it waited out throttling). It is then not
+	 * sent, and fails as "not sent" with that reason.
+	 */
+	stillWanted?: () => string | undefined;
+}
+
+/** POSTs a JSON body: the form every operation before the list operations used. */
 export async function postToService(
 	this: IExecuteFunctions,
 	client: ServiceClient,
 	path: string,
 	body: unknown,
 ): Promise<ServiceAnswer> {
+	return await callService.call(this, client, { method: 'POST', path, body });
+}
+
+/**
+ * Makes one call and returns the answer, retrying only what the service surely did not process.
+ * Throws ServiceRequestFailed with a safe description otherwise.
+ */
+export async function callService(
+	this: IExecuteFunctions,
+	client: ServiceClient,
+	request: ServiceRequest,
+): Promise<ServiceAnswer> {
 	const { policy } = client;
+	const { method, path, body, qs } = request;
 	let retries = 0;
 	let waitedMs = 0;
 	for (;;) {
+		const notWanted = request.stillWanted?.();
+		if (notWanted !== undefined) {
+			throw new ServiceRequestFailed({
+				outcome: 'not sent',
+				retries,
+				message: notWanted,
+				description: `Nothing was sent for this item${retries ? ` (it had waited ${Math.round(waitedMs / 1000)} s for the service)` : ''}.`,
+			});
+		}
 		const options: IHttpRequestOptions = {
-			method: 'POST',
+			method,
 			url: `${client.baseUrl}${path}`,
-			body: body as IDataObject,
 			json: true,
 			// Raw text, parsed here: a success answer that is not JSON must still reach the user.
 			encoding: 'text',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: policy.timeoutMs,
-			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+			headers: { Accept: 'application/json' },
 		};
+		if (body !== undefined) {
+			options.body = body as IDataObject;
+			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
+		}
+		if (qs !== undefined && Object.keys(qs).length > 0) options.qs = qs;
 		let waitMs: number | undefined;
 		let failure: ServiceFailure;
 		try {
