@@ -167,6 +167,26 @@ describe('failures after the service may have acted are never repeated', () => {
 	});
 });
 
+describe('answers the node never waits out or follows', () => {
+	test('a redirect from the Base URL: not followed, not retried, names the Location, "not sent"', async () => {
+		service.injectFaults({ redirect: 'https://api.elsewhere.invalid/api/v1/events', status: 301 });
+		const { message, description, httpCode } = failure(await send({}, { continueOnFail: false }));
+		expect(message).toContain('redirect (301) to https://api.elsewhere.invalid/api/v1/events');
+		expect(message).toMatch(/not sent/);
+		expect(description).toMatch(/Correct the Base URL/);
+		expect(httpCode).toBe('301');
+		expect(events()).toHaveLength(1);
+	});
+
+	test('an answer that drips a byte at a time: ended at Timeout, "may have been sent", not repeated', async () => {
+		service.injectFaults({ drip: true, dripIntervalMs: 300 });
+		const { message } = failure(await send({ timeoutSeconds: 1 }));
+		expect(message).toMatch(/did not answer within 1 s/);
+		expect(message).toMatch(/may have been sent/);
+		expect(events()).toHaveLength(1);
+	}, 30_000);
+});
+
 describe('nothing reached the service: retried, then "not sent"', () => {
 	test('connection refused is retried, then reported as not sent', async () => {
 		// A port that was just free and is closed again: connecting is refused at once.

@@ -150,9 +150,11 @@ export interface RunOptions {
 	connections: IConnections;
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	timezone?: string;
+	/** Gets the running execution as soon as it starts, e.g. to cancel it as the editor's Stop does. */
+	onStarted?: (execution: { cancel(): void }) => void;
 }
 
-export async function runWorkflow({ nodes, connections, credentials = {}, timezone = 'UTC' }: RunOptions): Promise<WorkflowRun> {
+export async function runWorkflow({ nodes, connections, credentials = {}, timezone = 'UTC', onStarted }: RunOptions): Promise<WorkflowRun> {
 	const workflowData: IWorkflowBase = {
 		id: 'engine-test',
 		name: 'engine test',
@@ -221,7 +223,10 @@ export async function runWorkflow({ nodes, connections, credentials = {}, timezo
 	} as unknown as IRunExecutionData;
 
 	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData);
-	await execution.processRunExecutionData(workflow);
+	const running = execution.processRunExecutionData(workflow);
+	onStarted?.(running);
+	// After a cancel this resolves only once the node in progress has returned.
+	await running;
 	const run = await finished;
 	return {
 		run,
@@ -240,6 +245,7 @@ export async function runChatMessaging(options: {
 	apiKey: string;
 	continueOnFail?: boolean;
 	timezone?: string;
+	onStarted?: RunOptions['onStarted'];
 }): Promise<WorkflowRun & { output: INodeExecutionData[] | undefined }> {
 	const nodes: INode[] = [
 		{
@@ -266,6 +272,7 @@ export async function runChatMessaging(options: {
 		connections: { Input: { main: [[{ node: 'Chat Messaging', type: NodeConnectionTypes.Main, index: 0 }]] } },
 		credentials: { chatMessagingApi: { apiKey: options.apiKey, baseUrl: options.baseUrl } },
 		timezone: options.timezone,
+		onStarted: options.onStarted,
 	});
 	return { ...result, output: result.outputOf('Chat Messaging') };
 }

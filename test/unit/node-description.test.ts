@@ -11,7 +11,7 @@ import {
 import {
 	DEFAULT_PARALLEL_REQUESTS,
 	MAX_PARALLEL_REQUESTS,
-} from '../../nodes/ChatMessaging/actions/requestOptions';
+} from '../../nodes/ChatMessaging/actions/fields/requestOptions';
 import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/transport';
 
 const { description } = new ChatMessaging();

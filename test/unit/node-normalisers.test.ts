@@ -4,10 +4,14 @@ import { z } from 'zod';
 import { authorizationHeaderValue } from '../../credentials/ChatMessagingApi.credentials';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { readEmail, readKeyValues } from '../../nodes/ChatMessaging/actions/contactFields';
+import { readEmail, readKeyValues } from '../../nodes/ChatMessaging/actions/fields/contactFields';
 import { readRetryUntil } from '../../nodes/ChatMessaging/actions/message/sendTemplate.operation';
-import { readTemplateVariables } from '../../nodes/ChatMessaging/actions/templateVariables';
-import { createContacts, phoneNumber, sendTemplateMessageBody } from '../../nodes/shared/schemas';
+import { readTemplateVariableValues as readTemplateVariables } from '../../nodes/ChatMessaging/actions/fields/templateVariables';
+import {
+	createContactsBody as createContacts,
+	phoneNumber,
+	sendTemplateBodyCheckedAt as sendTemplateMessageBody,
+} from '../../nodes/shared/schemas';
 import {
 	InvalidParameter,
 	checkBody,

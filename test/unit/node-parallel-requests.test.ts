@@ -1,4 +1,4 @@
-import { runInParallel } from '../../nodes/ChatMessaging/actions/parallelRequests';
+import { runInParallel } from '../../nodes/ChatMessaging/actions/run/parallelRequests';
 import type { ServiceClient } from '../../nodes/shared/transport';
 import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/transport';
 

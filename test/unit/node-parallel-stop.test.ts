@@ -1,4 +1,4 @@
-import { runInParallel } from '../../nodes/ChatMessaging/actions/parallelRequests';
+import { runInParallel } from '../../nodes/ChatMessaging/actions/run/parallelRequests';
 import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/transport';
 
 /*

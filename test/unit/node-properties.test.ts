@@ -2,13 +2,13 @@ import fc from 'fast-check';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { readEmail } from '../../nodes/ChatMessaging/actions/contactFields';
-import { readTemplateVariables } from '../../nodes/ChatMessaging/actions/templateVariables';
+import { readEmail } from '../../nodes/ChatMessaging/actions/fields/contactFields';
+import { readTemplateVariableValues as readTemplateVariables } from '../../nodes/ChatMessaging/actions/fields/templateVariables';
 import {
 	BUSINESS_PHONE_PATTERN,
 	EMAIL_PATTERN,
 	PHONE_NUMBER_PATTERN,
-	connectToAiAgent,
+	connectToAiAgentBody as connectToAiAgent,
 	contact,
 	email,
 	liquidValues,

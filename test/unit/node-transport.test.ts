@@ -5,6 +5,7 @@ import {
 	answerFields,
 	type ServiceFailure,
 	describeNetworkFailure,
+	describeRedirect,
 	describeStatusFailure,
 	networkErrorCode,
 	parseServiceBody,
@@ -12,6 +13,7 @@ import {
 	serviceMessage,
 	toNodeApiError,
 } from '../../nodes/shared/transport';
+import { describeCancelled, describeDeadline, withoutSecret } from '../../nodes/shared/transport/failures';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
@@ -403,5 +405,60 @@ describe('answerFields', () => {
 		['an empty body as nothing', answer(null, false), {}],
 	])('gives %s', (_case, given, expected) => {
 		expect(answerFields(given)).toEqual(expected);
+	});
+});
+
+describe('describeRedirect', () => {
+	it.each([301, 302, 307, 308])('%i: not sent, names the Location, says to correct the Base URL', (status) => {
+		const failure = describeRedirect(status, 'https://api.example.com/api/v1/events', 0);
+		expect(failure).toMatchObject({ outcome: 'not sent', statusCode: status, retries: 0 });
+		expect(failure.message).toBe(`The Base URL answered with a redirect (${status}) to https://api.example.com/api/v1/events, which is not followed`);
+		expect(failure.description).toMatch(/did not process the request/);
+		expect(failure.description).toMatch(/Correct the Base URL/);
+	});
+
+	it('303 See Other may point at the result of a request the server handled: may have been sent', () => {
+		const failure = describeRedirect(303, '/result/1', 0);
+		expect(failure.outcome).toBe('may have been sent');
+		expect(failure.description).toMatch(/Correct the Base URL/);
+	});
+
+	it('a missing or very long Location', () => {
+		expect(describeRedirect(302, undefined, 0).message).toContain('without a Location');
+		const long = `https://x.example/${'a'.repeat(500)}`;
+		expect(describeRedirect(302, long, 0).message.length).toBeLessThan(300);
+	});
+});
+
+describe('deadline and cancellation', () => {
+	it('a deadline: may have been sent, with the Timeout in seconds', () => {
+		expect(describeDeadline(0, 2_000)).toMatchObject({ outcome: 'may have been sent', message: 'The service did not answer within 2 s' });
+	});
+
+	it('cancelled while answering may have been sent; cancelled before sending was not sent', () => {
+		expect(describeCancelled(0, true).outcome).toBe('may have been sent');
+		expect(describeCancelled(1, false)).toMatchObject({ outcome: 'not sent', retries: 1 });
+	});
+});
+
+describe('withoutSecret', () => {
+	const key = 'k3y-SECRET-abcd';
+
+	it('cuts the key out of text and out of a service body, wherever it is', () => {
+		expect(withoutSecret(`Location: https://x.example/?key=${key}`, key)).toBe('Location: https://x.example/?key=[API key hidden]');
+		const failure: ServiceFailure = {
+			outcome: 'not sent',
+			retries: 0,
+			message: `echo ${key}`,
+			description: 'd',
+			serviceBody: { headers: { authorization: key } },
+		};
+		expect(JSON.stringify(withoutSecret(failure, key))).not.toContain(key);
+	});
+
+	it('leaves everything alone when there is no usable key', () => {
+		const failure = { outcome: 'not sent' as const, retries: 0, message: 'm', description: 'd' };
+		expect(withoutSecret(failure, undefined)).toBe(failure);
+		expect(withoutSecret('abc', 'ab')).toBe('abc');
 	});
 });

@@ -5,7 +5,7 @@
  * contact properties that shadow the contact's own fields, and Retry Until times that do not exist
  * or exist twice in the workflow's time zone.
  */
-import { readEmail, readKeyValues } from '../../nodes/ChatMessaging/actions/contactFields';
+import { readEmail, readKeyValues } from '../../nodes/ChatMessaging/actions/fields/contactFields';
 import { readRetryUntil } from '../../nodes/ChatMessaging/actions/message/sendTemplate.operation';
 import { InvalidParameter, optionalText, readIdentifier, requiredText } from '../../nodes/shared/validation';
 

@@ -113,7 +113,10 @@ describe('status faults', () => {
 	});
 
 	it('refuses faults that make no sense', () => {
-		expect(() => service.injectFaults({})).toThrow(/at least one of status, delayMs or reset/);
+		expect(() => service.injectFaults({})).toThrow(/at least one of status, delayMs, reset: true, redirect or drip: true/);
+		expect(() => service.injectFaults({ redirect: 'https://x.example', status: 200 })).toThrow(/3xx status with redirect/);
+		expect(() => service.injectFaults({ drip: true, status: 500 })).toThrow(/cannot be combined/);
+		expect(() => service.injectFaults({ dripIntervalMs: 10 })).toThrow(/only for drip/);
 		expect(() => service.injectFaults({ status: 500, reset: true })).toThrow(/cannot be combined/);
 		expect(() => service.injectFaults({ status: 1000 })).toThrow();
 		expect(() => service.injectFaults({ body: { a: 1 } })).toThrow(/required when a body/);
@@ -176,6 +179,61 @@ describe('connection resets', () => {
 		await expect(post('/api/v1/events', { event_type: 'nope' })).rejects.toThrow();
 		expect(service.requests[0]).toMatchObject({ status: 422, reset: true });
 		expect(service.acceptedSends()).toEqual([]);
+	});
+});
+
+describe('redirects', () => {
+	it('answers 302 with the Location by default, unprocessed, and does not follow anything itself', async () => {
+		service.injectFaults({ redirect: 'https://elsewhere.example/api/v1/events' });
+		const response = await fetch(`${service.url}/api/v1/events`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { authorization: service.apiKey, 'content-type': 'application/json' },
+			body: JSON.stringify(send),
+		});
+		expect(response.status).toBe(302);
+		expect(response.headers.get('location')).toBe('https://elsewhere.example/api/v1/events');
+		expect(service.requests[0]).toMatchObject({ status: 302, faulted: true });
+		expect(service.acceptedSends()).toEqual([]);
+	});
+
+	it.each([301, 303, 307, 308])('answers %i when asked', async (status) => {
+		service.injectFaults({ redirect: '/elsewhere', status });
+		const response = await fetch(`${service.url}/api/v1/events`, { method: 'POST', redirect: 'manual', body: '{}' });
+		expect(response.status).toBe(status);
+		expect(response.headers.get('location')).toBe('/elsewhere');
+	});
+});
+
+describe('drip', () => {
+	it('processes the request, sends the headers at once, then the body a byte per interval', async () => {
+		service.injectFaults({ drip: true, dripIntervalMs: 5 });
+		const response = await sendMessage();
+		// The headers came before the body: the status and the message id are there already.
+		expect(response.status).toBe(201);
+		expect(response.headers.get('x-message-id')).toMatch(/^cmsg_/);
+		const reader = response.body!.getReader();
+		const chunks: number[] = [];
+		for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value.length);
+		// One byte at a time, and the whole answer in the end.
+		expect(Math.max(...chunks)).toBe(1);
+		expect(chunks.length).toBe(Number(response.headers.get('content-length')));
+		expect(service.acceptedSends()).toHaveLength(1);
+	});
+
+	it('stops dripping when the client goes away', async () => {
+		service.injectFaults({ drip: true, dripIntervalMs: 5 });
+		const aborted = new AbortController();
+		const response = await fetch(`${service.url}/api/v1/events`, {
+			method: 'POST',
+			signal: aborted.signal,
+			headers: { authorization: service.apiKey, 'content-type': 'application/json' },
+			body: JSON.stringify(send),
+		});
+		expect(response.status).toBe(201);
+		aborted.abort();
+		// The stand-in still serves the next request normally.
+		expect((await sendMessage()).status).toBe(201);
 	});
 });
 

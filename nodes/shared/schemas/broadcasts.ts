@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUSINESS_PHONE_PATTERN, isoDateTimeInFuture, liquidValues, phoneNumber } from '../schemas';
+import { BUSINESS_PHONE_PATTERN, isoDateTimeInFuture, liquidValues, nonEmpty, phoneNumber } from './fields';
 import { emptyActionBody, pageAnswer, pageParameter } from './paging';
 
 /*
@@ -12,8 +12,6 @@ export const deliveryModes = ['instant', 'gradual', 'smart'] as const;
 export type DeliveryMode = (typeof deliveryModes)[number];
 export const broadcastStatuses = ['archived', 'draft', 'queued', 'sending', 'sent'] as const;
 export type BroadcastStatus = (typeof broadcastStatuses)[number];
-
-const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
 export const broadcastContact = z
 	.object({

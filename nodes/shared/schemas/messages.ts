@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUSINESS_PHONE_PATTERN, phoneNumber } from '../schemas';
+import { BUSINESS_PHONE_PATTERN, nonEmpty, phoneNumber } from './fields';
 import { isoMomentParameter, pageAnswer, pageParameter, perParameter } from './paging';
 
 /*
@@ -11,8 +11,6 @@ import { isoMomentParameter, pageAnswer, pageParameter, perParameter } from './p
 /** `sent` and `delivered` are confirmed; `read` and `failed` are not. */
 export const deliveryStatuses = ['sent', 'delivered', 'read', 'failed'] as const;
 export const messageDirections = ['inbound', 'outbound'] as const;
-
-const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
 export const templateMessageResult = z
 	.object({

@@ -1,9 +1,8 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { ConnectToAiAgentBody } from '../../../shared/schemas';
-import { connectToAiAgent, promisedAnswers } from '../../../shared/schemas';
+import { connectToAiAgentAnswer, connectToAiAgentBody } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { answerFields } from '../../../shared/transport';
 import { checkBody, readIdentifier } from '../../../shared/validation';
 import {
 	buildContact,
@@ -12,10 +11,12 @@ import {
 	keyValueField,
 	phoneNumberField,
 	readKeyValues,
-} from '../contactFields';
-import { optionsCollection, requestsInParallelField } from '../requestOptions';
-import { readTemplateVariables, templateVariableFields } from '../templateVariables';
-import type { PerItemOperation, PreparedRequest } from '../types';
+} from '../fields/contactFields';
+import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
+import { readTemplateVariableValues, templateVariableFields } from '../fields/templateVariables';
+import { wireLabels } from '../fields/wireLabels';
+import type { PerItemOperation, PreparedRequest } from '../operationKinds';
+import { answerFields } from '../run/serviceAnswers';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['aiAgent'], operation: ['connectContact'] } };
 
@@ -62,17 +63,18 @@ const properties: INodeProperties[] = [
 	optionsCollection(displayOptions, [requestsInParallelField]),
 ];
 
-const labels: Record<string, string> = {
-	contact: 'Contact Properties',
-	'contact.phone_number': 'Phone Number',
-	'contact.name': 'Contact Name',
-	'contact.email': 'Contact Email',
-	'template_message.chat_template_id': 'Template ID',
-	'template_message.liquid_values': 'Template Variables',
-	'ai_agent.id': 'AI Agent ID',
-};
+/** Wire field → the parameter that fills it, so a schema complaint names the field the user set. */
+const labels = wireLabels(properties, {
+	contact: 'contactProperties',
+	'contact.phone_number': 'phoneNumber',
+	'contact.name': 'contactName',
+	'contact.email': 'contactEmail',
+	'template_message.chat_template_id': 'templateId',
+	'template_message.liquid_values': 'templateVariables',
+	'ai_agent.id': 'aiAgentId',
+});
 
-function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
+function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<ConnectToAiAgentBody> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const contact: IDataObject = {
 		...readKeyValues(additional.contactProperties, 'Contact Properties', ['phone_number', 'name', 'email']),
@@ -87,24 +89,23 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 	};
 
 	const body = checkBody(
-		connectToAiAgent,
+		connectToAiAgentBody,
 		{
 			event_type: 'connect_to_ai_agent',
 			contact,
 			template_message: {
 				chat_template_id: readIdentifier(this.getNodeParameter('templateId', itemIndex), 'Template ID', 'template'),
 				// Required by the service even when the template has no variables.
-				liquid_values: readTemplateVariables.call(this, itemIndex, false),
+				liquid_values: readTemplateVariableValues.call(this, itemIndex, false),
 			},
 			ai_agent: { id: readIdentifier(this.getNodeParameter('aiAgentId', itemIndex), 'AI Agent ID', 'aiAgent') },
 		},
 		labels,
 	);
-	return { path: '/api/v1/events', body };
+	return { method: 'POST', path: '/api/v1/events', body };
 }
 
-function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject {
-	const sent = request.body as ConnectToAiAgentBody;
+function toOutput(answer: ServiceAnswer, { body: sent }: PreparedRequest<ConnectToAiAgentBody>): IDataObject {
 	return {
 		...answerFields(answer),
 		phoneNumber: sent.contact.phone_number,
@@ -115,9 +116,9 @@ function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject 
 	};
 }
 
-export const connectContact: PerItemOperation = {
+export const connectContact: PerItemOperation<ConnectToAiAgentBody> = {
 	description: properties,
 	prepare,
 	toOutput,
-	answer: promisedAnswers.connectToAiAgent,
+	answer: connectToAiAgentAnswer,
 };

@@ -1,27 +1,12 @@
-import type {
-	IDataObject,
-	IDisplayOptions,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { ContactBody } from '../../../shared/schemas';
-import { contact as contactSchema, promisedAnswers } from '../../../shared/schemas';
-import type { ServiceAnswer, ServiceClient, ServiceFailure } from '../../../shared/transport';
-import { ServiceRequestFailed, answerFields, postToService } from '../../../shared/transport';
+import { contact as contactSchema, createContactsAnswer } from '../../../shared/schemas';
 import { InvalidParameter, checkBody } from '../../../shared/validation';
-import { runInParallel } from '../parallelRequests';
-import { buildContact, contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../contactFields';
-import { optionsCollection, readWholeNumberOption } from '../requestOptions';
-import {
-	failureItem,
-	promisedAnswerOrFailure,
-	readEveryItem,
-	stoppedRunError,
-	type OperationRun,
-} from '../runItems';
-import { answerIds } from '../serviceAnswers';
+import { buildContact, contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../fields/contactFields';
+import { optionsCollection } from '../fields/requestOptions';
+import { wireLabels } from '../fields/wireLabels';
+import type { BatchOperation } from '../operationKinds';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['contact'], operation: ['createMany'] } };
 
@@ -108,12 +93,13 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-const labels: Record<string, string> = {
-	phone_number: 'Phone Number',
-	name: 'Name',
-	email: 'Email',
-	metadata: 'Metadata',
-};
+/** Wire field → the parameter that fills it, so a schema complaint names the field the user set. */
+const labels = wireLabels(properties, {
+	phone_number: 'phoneNumber',
+	name: 'name',
+	email: 'email',
+	metadata: 'metadata',
+});
 
 /** Input field names, compared without case, spaces or punctuation, that fill each contact field. */
 const INPUT_FIELD_NAMES: Record<'phoneNumber' | 'name' | 'email' | 'metadata', readonly string[]> = {
@@ -179,96 +165,25 @@ function readContact(this: IExecuteFunctions, itemIndex: number): ContactBody {
 	return checkBody(contactSchema, contact, labels);
 }
 
-/*
- * The service answers a batch with one object (the spec shows a single contact), so nothing in it
- * can be presented as this contact's own: each item gets the contact as sent, and the answer under
- * names that say it is the batch's.
+/**
+ * Each input item becomes one contact; the batch runner (run/batch.ts) sends them to `/subscribers`
+ * in batches and gives every item its own output item.
  */
-function createdItem(
-	contact: ContactBody,
-	answer: ServiceAnswer,
-	batch: { number: number; size: number },
-	itemIndex: number,
-): INodeExecutionData {
-	const json: IDataObject = {
-		created: true,
-		contact,
-		batch,
-		statusCode: answer.statusCode,
-		batchResponse: answerFields(answer),
-		retries: answer.retries,
-	};
-	const { location } = answerIds(answer);
-	if (location !== undefined) json.batchLocation = location;
-	return { json, pairedItem: { item: itemIndex } };
-}
-
-export async function createContacts(this: IExecuteFunctions, run: OperationRun): Promise<INodeExecutionData[]> {
-	const { items, client, continueOnFail } = run;
-	let batchSize: number;
-	let batchesInParallel: number;
-	try {
-		batchSize = readWholeNumberOption.call(this, 'batchSize', 'Batch Size', DEFAULT_BATCH_SIZE, 1, MAX_BATCH_SIZE);
-		batchesInParallel = readWholeNumberOption.call(
-			this, 'batchesInParallel', 'Batches in Parallel', DEFAULT_PARALLEL_BATCHES, 1, MAX_PARALLEL_BATCHES,
-		);
-	} catch (error) {
-		throw run.optionError(error as InvalidParameter);
-	}
-
-	const output: INodeExecutionData[] = new Array(items.length);
-	const mapAutomatically = this.getNodeParameter('contactFields', 0, 'defineBelow') === 'autoMapInputData';
-	const valid = readEveryItem<ContactBody>(run, output, properties, (itemIndex) =>
-		mapAutomatically ? contactFromInput(items[itemIndex].json) : readContact.call(this, itemIndex),
-	).map(({ itemIndex, value }) => ({ itemIndex, contact: value }));
-
-	const batches: Array<typeof valid> = [];
-	for (let start = 0; start < valid.length; start += batchSize) batches.push(valid.slice(start, start + batchSize));
-
-	const failures = await runInParallel(batches, batchesInParallel, client, async (batch, batchIndex, sharedClient: ServiceClient) => {
-		const info = { number: batchIndex + 1, size: batch.length };
-		try {
-			const answer = promisedAnswerOrFailure(
-				await postToService.call(this, sharedClient, '/subscribers', batch.map((entry) => entry.contact)),
-				promisedAnswers.createContacts,
-			);
-			for (const entry of batch) output[entry.itemIndex] = createdItem(entry.contact, answer, info, entry.itemIndex);
-			return undefined;
-		} catch (error) {
-			if (!(error instanceof ServiceRequestFailed)) throw run.itemError(error, batch[0].itemIndex);
-			if (!continueOnFail) return { batchIndex, failure: error.failure };
-			for (const entry of batch) {
-				output[entry.itemIndex] = failureItem(error.failure, entry.itemIndex, {
-					contact: entry.contact,
-					batch: info,
-				});
-			}
-			return undefined;
+export const createMany: BatchOperation<ContactBody, ContactBody[]> = {
+	description: properties,
+	batchSize: { default: DEFAULT_BATCH_SIZE, max: MAX_BATCH_SIZE },
+	batchesInParallel: { default: DEFAULT_PARALLEL_BATCHES, max: MAX_PARALLEL_BATCHES },
+	entryReader(this: IExecuteFunctions) {
+		// One choice for the whole run: the mode decides whether expressions are read at all.
+		const items = this.getInputData();
+		if (this.getNodeParameter('contactFields', 0, 'defineBelow') === 'autoMapInputData') {
+			return (itemIndex) => contactFromInput(items[itemIndex].json);
 		}
-	});
-
-	const failed = failures
-		.filter((failure): failure is { batchIndex: number; failure: ServiceFailure } => failure !== undefined)
-		.sort((a, b) => a.batchIndex - b.batchIndex);
-	if (failed.length > 0) {
-		const itemsOf = (batch: typeof valid) => batch.map((entry) => entry.itemIndex);
-		const failedBatches = new Set(failed.map((stop) => stop.batchIndex));
-		const { failure, batchIndex } = failed[0];
-		throw stoppedRunError(run.node, {
-			failure,
-			itemIndex: batches[batchIndex][0].itemIndex,
-			request: `batch ${batchIndex + 1} of ${batches.length}`,
-			accepted: batches.filter((batch) => output[batch[0].itemIndex]?.json.created === true).flatMap(itemsOf),
-			failed: failed.flatMap((stop) =>
-				itemsOf(batches[stop.batchIndex]).map((itemIndex) => ({ itemIndex, outcome: stop.failure.outcome })),
-			),
-			failedRequests: failed.length,
-			neverAttempted: batches
-				.filter((batch, index) => !failedBatches.has(index) && output[batch[0].itemIndex] === undefined)
-				.flatMap(itemsOf),
-		});
-	}
-	return output;
-}
-
-export const createMany = { description: properties };
+		return (itemIndex) => readContact.call(this, itemIndex);
+	},
+	// Every contact was checked against the contact schema when its item was read.
+	request: (contacts) => ({ method: 'POST', path: '/subscribers', body: contacts }),
+	answer: createContactsAnswer,
+	succeeded: { created: true },
+	toOutput: (contact) => ({ contact }),
+};

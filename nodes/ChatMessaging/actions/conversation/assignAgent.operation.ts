@@ -1,13 +1,14 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { AssignAgentBody } from '../../../shared/schemas';
-import { assignAgent as assignAgentSchema, promisedAnswers } from '../../../shared/schemas';
+import { assignAgentAnswer, assignAgentBody } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { answerFields } from '../../../shared/transport';
 import { InvalidParameter, checkBody, normalisePhoneNumber, requiredText } from '../../../shared/validation';
-import { phoneNumberField, readEmail } from '../contactFields';
-import { optionsCollection, requestsInParallelField } from '../requestOptions';
-import type { PerItemOperation, PreparedRequest } from '../types';
+import { phoneNumberField, readEmail } from '../fields/contactFields';
+import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
+import { wireLabels } from '../fields/wireLabels';
+import type { PerItemOperation, PreparedRequest } from '../operationKinds';
+import { answerFields } from '../run/serviceAnswers';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['conversation'], operation: ['assignAgent'] } };
 
@@ -64,15 +65,16 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-const labels: Record<string, string> = {
-	'contact.name': 'Contact Name',
-	'contact.phone_number': 'Phone Number',
-	assign_agent: 'Agent Email',
-	agent: 'Agent Email',
-	open_chat_on_assignment: 'Open Chat on Assignment',
-};
+/** Wire field → the parameter that fills it, so a schema complaint names the field the user set. */
+const labels = wireLabels(properties, {
+	'contact.name': 'contactName',
+	'contact.phone_number': 'phoneNumber',
+	assign_agent: 'agentEmail',
+	agent: 'agentEmail',
+	open_chat_on_assignment: 'openChatOnAssignment',
+});
 
-function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
+function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<AssignAgentBody> {
 	const agentEmail = readEmail(this.getNodeParameter('agentEmail', itemIndex), 'Agent Email');
 	if (agentEmail === undefined) throw new InvalidParameter('Agent Email', 'is required and must not be empty');
 	const openChat = this.getNodeParameter('openChatOnAssignment', itemIndex, true);
@@ -94,11 +96,10 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 		body.agent = { email: agentEmail };
 		body.open_chat_on_assignment = openChat;
 	}
-	return { path: '/api/v1/events', body: checkBody(assignAgentSchema, body, labels) };
+	return { method: 'POST', path: '/api/v1/events', body: checkBody(assignAgentBody, body, labels) };
 }
 
-function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject {
-	const sent = request.body as AssignAgentBody;
+function toOutput(answer: ServiceAnswer, { body: sent }: PreparedRequest<AssignAgentBody>): IDataObject {
 	// The service answers `{}`; what is useful downstream is what was assigned to whom.
 	return {
 		assigned: true,
@@ -112,9 +113,9 @@ function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject 
 	};
 }
 
-export const assignAgent: PerItemOperation = {
+export const assignAgent: PerItemOperation<AssignAgentBody> = {
 	description: properties,
 	prepare,
 	toOutput,
-	answer: promisedAnswers.assignAgent,
+	answer: assignAgentAnswer,
 };

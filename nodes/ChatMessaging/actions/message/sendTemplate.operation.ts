@@ -1,10 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
-import type { SendTemplateMessageBody } from '../../../shared/schemas';
-import { TIME_OF_DAY_PATTERN, promisedAnswers, sendTemplateMessage } from '../../../shared/schemas';
+import type { SendTemplateBody } from '../../../shared/schemas';
+import { TIME_OF_DAY_PATTERN, sendTemplateAnswer, sendTemplateBody } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { answerFields } from '../../../shared/transport';
 import {
 	InvalidParameter,
 	checkBody,
@@ -16,135 +15,27 @@ import {
 	readHeaderMediaUrl,
 	readIdentifier,
 } from '../../../shared/validation';
-import { buildContact, contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../contactFields';
-import { optionsCollection, requestsInParallelField } from '../requestOptions';
-import { readTemplateVariables, templateVariableFields } from '../templateVariables';
-import type { PerItemOperation, PreparedRequest } from '../types';
+import { buildContact } from '../fields/contactFields';
+import { readTemplateVariableValues } from '../fields/templateVariables';
+import { wireLabels } from '../fields/wireLabels';
+import type { PerItemOperation, PreparedRequest } from '../operationKinds';
+import { answerFields } from '../run/serviceAnswers';
+import { sendTemplateDescription } from './sendTemplate.description';
 
-const displayOptions: IDisplayOptions = { show: { resource: ['message'], operation: ['sendTemplate'] } };
-
-const properties: INodeProperties[] = [
-	phoneNumberField(displayOptions, 'Who receives the message: phone number in international format, e.g. +14155550123'),
-	{
-		displayName: 'Template ID',
-		name: 'templateId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'wat_1a2b3c',
-		displayOptions,
-		description: 'ID of an approved template (the service\'s template IDs start with wat_)',
-	},
-	...templateVariableFields(displayOptions, true),
-	{
-		displayName: 'Header Media',
-		name: 'headerMedia',
-		type: 'options',
-		displayOptions,
-		options: [
-			{ name: 'None', value: 'none', description: 'The template has no media header' },
-			{ name: 'Image or Video URL', value: 'url', description: 'A public link to the header image or video' },
-			{
-				name: 'Document (Link and File Name)',
-				value: 'document',
-				description: 'A public link to a document, with the file name the contact sees',
-			},
-		],
-		default: 'none',
-		description: 'Media for templates whose header is an image, video or document',
-	},
-	{
-		displayName: 'Header Media URL',
-		name: 'headerMediaUrl',
-		type: 'string',
-		default: '',
-		placeholder: 'https://example.com/media/header.jpg',
-		displayOptions: { show: { ...displayOptions.show, headerMedia: ['url', 'document'] } },
-		description: 'Public URL the service can download the media from',
-	},
-	{
-		displayName: 'File Name',
-		name: 'headerMediaFilename',
-		type: 'string',
-		default: '',
-		placeholder: 'invoice-1042.pdf',
-		displayOptions: { show: { ...displayOptions.show, headerMedia: ['document'] } },
-		description: 'Name shown for the document. Only document headers use a file name; images and videos ignore it.',
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions,
-		options: [
-			{
-				displayName: 'Business Phone Number',
-				name: 'businessPhoneNumber',
-				type: 'string',
-				default: '',
-				placeholder: '14155550100',
-				description:
-					'Send from this business number instead of the account\'s default, country code first (e.g. 14155550100 or +1 415 555 0100). Spaces, dashes, brackets and a leading + or 00 are removed.',
-			},
-			contactEmailField,
-			keyValueField('Contact Metadata', 'contactMetadata', 'Key/value text stored on the contact'),
-			contactNameField,
-			{
-				displayName: 'Reply Automation App ID',
-				name: 'replyAutomationAppId',
-				type: 'string',
-				default: '',
-				placeholder: 'aiflw_1a2b3c',
-				description: 'ID of the AI agent or flow that handles the contact\'s replies',
-			},
-			{
-				displayName: 'Retry Until',
-				name: 'retryUntil',
-				type: 'dateTime',
-				default: '',
-				description:
-					'If delivery fails, keep trying until this moment (must be in the future when the message is sent). Without a time zone it is read in the workflow\'s time zone.',
-			},
-			{
-				displayName: 'Retry Window',
-				name: 'retryWindow',
-				type: 'fixedCollection',
-				default: {},
-				placeholder: 'Add Retry Window',
-				description: 'Daily hours in which delivery retries may happen',
-				options: [
-					{
-						name: 'window',
-						displayName: 'Window',
-						values: [
-							{ displayName: 'Start At', name: 'startAt', type: 'string', default: '09:00', placeholder: '09:00', description: '24-hour time, HH:MM' },
-							{ displayName: 'End At', name: 'endAt', type: 'string', default: '18:00', placeholder: '18:00', description: '24-hour time, HH:MM. An end earlier than the start spans midnight.' },
-							{ displayName: 'Time Zone', name: 'timezone', type: 'string', default: '', placeholder: 'Europe/Berlin', description: 'IANA time zone such as Europe/Berlin (letter case is corrected); empty uses the account\'s default time zone' },
-						],
-					},
-				],
-			},
-		],
-	},
-	optionsCollection(displayOptions, [requestsInParallelField]),
-];
-
-/** Wire field → the label the user sees, so a schema complaint names the right field. */
-const labels: Record<string, string> = {
-	'contact.phone_number': 'Phone Number',
-	'contact.name': 'Contact Name',
-	'contact.email': 'Contact Email',
-	'contact.metadata': 'Contact Metadata',
-	'template_message.chat_template_id': 'Template ID',
-	'template_message.liquid_values': 'Template Variables',
-	'template_message.liquid_values.header_media': 'Header Media URL',
-	'template_message.retry_until': 'Retry Until',
-	'template_message.retry_window': 'Retry Window',
-	'template_message.business_phone_number': 'Business Phone Number',
-	'template_message.reply_automation': 'Reply Automation App ID',
-};
+/** Wire field → the parameter that fills it, so a schema complaint names the field the user set. */
+const labels = wireLabels(sendTemplateDescription, {
+	'contact.phone_number': 'phoneNumber',
+	'contact.name': 'contactName',
+	'contact.email': 'contactEmail',
+	'contact.metadata': 'contactMetadata',
+	'template_message.chat_template_id': 'templateId',
+	'template_message.liquid_values': 'templateVariables',
+	'template_message.liquid_values.header_media': 'headerMediaUrl',
+	'template_message.retry_until': 'retryUntil',
+	'template_message.retry_window': 'retryWindow',
+	'template_message.business_phone_number': 'businessPhoneNumber',
+	'template_message.reply_automation': 'replyAutomationAppId',
+});
 
 /** An offset or Z at the end of a written date-time: then the moment is fixed whatever the zone. */
 const WRITTEN_OFFSET = /T.*(?:Z|[+-]\d\d(?::?\d\d)?)$/i;
@@ -230,7 +121,7 @@ function readHeaderMedia(this: IExecuteFunctions, itemIndex: number): string | I
 	return filename === undefined ? { link } : { link, filename };
 }
 
-function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
+function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<SendTemplateBody> {
 	const now = Date.now();
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 
@@ -247,7 +138,7 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 	const templateMessage: IDataObject = {
 		chat_template_id: readIdentifier(this.getNodeParameter('templateId', itemIndex), 'Template ID', 'template'),
 	};
-	const liquidValues: IDataObject = readTemplateVariables.call(this, itemIndex, true);
+	const liquidValues: IDataObject = readTemplateVariableValues.call(this, itemIndex, true);
 	const headerMedia = readHeaderMedia.call(this, itemIndex);
 	if (headerMedia !== undefined) {
 		if ('header_media' in liquidValues) {
@@ -272,18 +163,19 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest {
 		templateMessage.reply_automation = { app_id: readIdentifier(appId, 'Reply Automation App ID', 'replyApp') };
 	}
 
-	const body: SendTemplateMessageBody = checkBody(
-		// Built once at load: compiling the schema per item cost more than everything else per item.
+	const body = checkBody(
 		// Its retry_until rule checks against the clock at parse time, after readRetryUntil did.
-		sendTemplateMessage,
+		sendTemplateBody,
 		{ event_type: 'send_template_message', contact, template_message: templateMessage },
 		labels,
 	);
-	return { path: '/api/v1/events', body };
+	// Asked before every attempt: a retry_until that passes while the item waits out throttling is not sent.
+	const sendBefore = retryUntil === undefined ? undefined : Date.parse(retryUntil);
+	const stillWanted = sendBefore === undefined ? undefined : () => (Date.now() >= sendBefore ? `Retry Until (${retryUntil}) passed before the message could be sent` : undefined);
+	return { method: 'POST', path: '/api/v1/events', body, stillWanted };
 }
 
-function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject {
-	const sent = request.body as SendTemplateMessageBody;
+function toOutput(answer: ServiceAnswer, { body: sent }: PreparedRequest<SendTemplateBody>): IDataObject {
 	return {
 		queued: true,
 		status: 'queued',
@@ -295,9 +187,9 @@ function toOutput(answer: ServiceAnswer, request: PreparedRequest): IDataObject 
 	};
 }
 
-export const sendTemplate: PerItemOperation = {
-	description: properties,
+export const sendTemplate: PerItemOperation<SendTemplateBody> = {
+	description: sendTemplateDescription,
 	prepare,
 	toOutput,
-	answer: promisedAnswers.sendTemplateMessage,
+	answer: sendTemplateAnswer,
 };

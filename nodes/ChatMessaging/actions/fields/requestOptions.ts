@@ -1,8 +1,8 @@
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { RetryPolicy } from '../../shared/transport';
-import { DEFAULT_RETRY_POLICY } from '../../shared/transport';
-import { InvalidParameter } from '../../shared/validation';
+import type { RetryPolicy } from '../../../shared/transport';
+import { DEFAULT_RETRY_POLICY } from '../../../shared/transport';
+import { InvalidParameter } from '../../../shared/validation';
 
 /* How requests are made, shared by all operations; each may add options of its own. */
 
@@ -23,7 +23,7 @@ export const requestsInParallelField: INodeProperties = {
 		'How many items may be sent at once (1 sends one after another). Output order is the input order either way, and the node slows down by itself when the service says "too many requests".',
 };
 
-export function requestOptionFields(): INodeProperties[] {
+function requestOptionFields(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Timeout (Seconds)',
@@ -50,7 +50,7 @@ export function requestOptionFields(): INodeProperties[] {
 			typeOptions: { minValue: 0, maxValue: 600 },
 			default: 60,
 			description:
-				'Longest time one item may spend waiting between retries, including waits the service asks for with Retry-After',
+				'Longest time this run may spend waiting between retries, all items together, including waits the service asks for with Retry-After. Once it is used up, items the service still turns away fail at once as not sent.',
 		},
 	];
 }

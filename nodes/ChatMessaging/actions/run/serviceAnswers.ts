@@ -1,9 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { z } from 'zod';
 
-import type { PromisedAnswer } from '../../shared/schemas';
-import type { ServiceAnswer, ServiceFailure } from '../../shared/transport';
-import { serviceMessage } from '../../shared/transport';
+import type { PromisedAnswer } from '../../../shared/schemas';
+import type { ServiceAnswer, ServiceFailure } from '../../../shared/transport';
+import { ServiceRequestFailed, serviceMessage } from '../../../shared/transport';
+
+/* What the runners make of a service's answer: whether it is the promised success, and its fields. */
 
 /** Words in an answer's `status` that can only mean the service did not do what was asked. */
 const FAILURE_STATUS = /^(error|errored|fail|failed|failure|rejected|refused|invalid|denied|unauthori[sz]ed|forbidden)$/i;
@@ -96,4 +98,21 @@ export function answerIds(answer: ServiceAnswer): IDataObject {
 	const location = answer.headers?.location;
 	if (location) ids.location = location;
 	return ids;
+}
+
+/** The answer, if it is the success the spec promises; a failure (never re-sent) if it is not. */
+export function promisedAnswerOrFailure(answer: ServiceAnswer, promised: PromisedAnswer | undefined): ServiceAnswer {
+	const unexpected = promised ? checkAnswer(answer, promised) : undefined;
+	if (unexpected) throw new ServiceRequestFailed(unexpected);
+	return answer;
+}
+
+/**
+ * The service's answer as fields of an output item: a JSON object as it is; anything else (plain
+ * text, a list) under `rawResponse`, so no answer is dropped; an empty body adds nothing.
+ */
+export function answerFields(answer: ServiceAnswer): IDataObject {
+	const { body } = answer;
+	if (answer.bodyIsJson && body && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
+	return body === null || body === undefined ? {} : { rawResponse: body as IDataObject };
 }

@@ -1,4 +1,4 @@
-import type { ServiceClient } from '../../shared/transport';
+import type { ServiceClient } from '../../../shared/transport';
 
 /**
  * Runs `worker` over `tasks` with at most `maxParallel` under way, keeping each result at its task's

@@ -8,7 +8,7 @@ import {
 	isExactNumber,
 	readHeaderMediaFileName,
 	readHeaderMediaUrl,
-} from '../../shared/validation';
+} from '../../../shared/validation';
 
 /*
  * Template variables ("liquid values") are shared by Send Template and Connect to AI Agent. The
@@ -263,7 +263,7 @@ function headerMediaVariable(value: unknown, numbersAllowed: boolean, label: str
 }
 
 /** Reads the variables of one item as the wire's `liquid_values` (header media is added by the caller). */
-export function readTemplateVariables(
+export function readTemplateVariableValues(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	numbersAllowed: boolean,

@@ -1,6 +1,6 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { EMAIL_PATTERN } from '../../shared/schemas';
+import { EMAIL_PATTERN } from '../../../shared/schemas';
 import {
 	InvalidParameter,
 	checkKeyName,
@@ -8,7 +8,7 @@ import {
 	normalisePhoneNumber,
 	optionalText,
 	valueAsText,
-} from '../../shared/validation';
+} from '../../../shared/validation';
 
 /* Contact fields as every operation shows them, with the readers that turn them into wire values. */
 

@@ -1,0 +1,117 @@
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../fields/contactFields';
+import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
+import { templateVariableFields } from '../fields/templateVariables';
+
+/* Send Template's parameters, as the editor shows them; the request is built in sendTemplate.operation.ts. */
+
+const displayOptions: IDisplayOptions = { show: { resource: ['message'], operation: ['sendTemplate'] } };
+
+export const sendTemplateDescription: INodeProperties[] = [
+	phoneNumberField(displayOptions, 'Who receives the message: phone number in international format, e.g. +14155550123'),
+	{
+		displayName: 'Template ID',
+		name: 'templateId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'wat_1a2b3c',
+		displayOptions,
+		description: 'ID of an approved template (the service\'s template IDs start with wat_)',
+	},
+	...templateVariableFields(displayOptions, true),
+	{
+		displayName: 'Header Media',
+		name: 'headerMedia',
+		type: 'options',
+		displayOptions,
+		options: [
+			{ name: 'None', value: 'none', description: 'The template has no media header' },
+			{ name: 'Image or Video URL', value: 'url', description: 'A public link to the header image or video' },
+			{
+				name: 'Document (Link and File Name)',
+				value: 'document',
+				description: 'A public link to a document, with the file name the contact sees',
+			},
+		],
+		default: 'none',
+		description: 'Media for templates whose header is an image, video or document',
+	},
+	{
+		displayName: 'Header Media URL',
+		name: 'headerMediaUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://example.com/media/header.jpg',
+		displayOptions: { show: { ...displayOptions.show, headerMedia: ['url', 'document'] } },
+		description: 'Public URL the service can download the media from',
+	},
+	{
+		displayName: 'File Name',
+		name: 'headerMediaFilename',
+		type: 'string',
+		default: '',
+		placeholder: 'invoice-1042.pdf',
+		displayOptions: { show: { ...displayOptions.show, headerMedia: ['document'] } },
+		description: 'Name shown for the document. Only document headers use a file name; images and videos ignore it.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions,
+		options: [
+			{
+				displayName: 'Business Phone Number',
+				name: 'businessPhoneNumber',
+				type: 'string',
+				default: '',
+				placeholder: '14155550100',
+				description:
+					'Send from this business number instead of the account\'s default, country code first (e.g. 14155550100 or +1 415 555 0100). Spaces, dashes, brackets and a leading + or 00 are removed.',
+			},
+			contactEmailField,
+			keyValueField('Contact Metadata', 'contactMetadata', 'Key/value text stored on the contact'),
+			contactNameField,
+			{
+				displayName: 'Reply Automation App ID',
+				name: 'replyAutomationAppId',
+				type: 'string',
+				default: '',
+				placeholder: 'aiflw_1a2b3c',
+				description: 'ID of the AI agent or flow that handles the contact\'s replies',
+			},
+			{
+				displayName: 'Retry Until',
+				name: 'retryUntil',
+				type: 'dateTime',
+				default: '',
+				description:
+					'If delivery fails, keep trying until this moment (must be in the future when the message is sent). Without a time zone it is read in the workflow\'s time zone.',
+			},
+			{
+				displayName: 'Retry Window',
+				name: 'retryWindow',
+				type: 'fixedCollection',
+				default: {},
+				placeholder: 'Add Retry Window',
+				description: 'Daily hours in which delivery retries may happen',
+				options: [
+					{
+						name: 'window',
+						displayName: 'Window',
+						values: [
+							{ displayName: 'Start At', name: 'startAt', type: 'string', default: '09:00', placeholder: '09:00', description: '24-hour time, HH:MM' },
+							{ displayName: 'End At', name: 'endAt', type: 'string', default: '18:00', placeholder: '18:00', description: '24-hour time, HH:MM. An end earlier than the start spans midnight.' },
+							{ displayName: 'Time Zone', name: 'timezone', type: 'string', default: '', placeholder: 'Europe/Berlin', description: 'IANA time zone such as Europe/Berlin (letter case is corrected); empty uses the account\'s default time zone' },
+						],
+					},
+				],
+			},
+		],
+	},
+	optionsCollection(displayOptions, [requestsInParallelField]),
+];

@@ -1,0 +1,83 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { PromisedAnswer } from '../../shared/schemas';
+import type { ServiceAnswer, ServiceRequest } from '../../shared/transport';
+import type { OperationRun } from './run/operationRun';
+import type { PageReading } from './run/pages';
+
+/*
+ * The three kinds of operation. An operation file declares what it sends and what it outputs; the
+ * runner of its kind (run/perItem.ts, run/batch.ts, run/list.ts) owns the reading of every item
+ * first, the parallel requests, the stop at the first failure and its report. Pick the kind, fill
+ * the interface, and add one line to the resource's table: nothing else learns the operation's name.
+ */
+
+/** A request as an operation describes it: its body typed, already checked against the wire schema. */
+export type PreparedRequest<Body> = ServiceRequest & { body: Body };
+
+/** One request per input item (Send Template, Assign Agent…). */
+export interface PerItemOperation<Body> {
+	description: INodeProperties[];
+	/** Reads and checks one item's parameters; throws InvalidParameter before anything is sent. */
+	prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<Body>;
+	/** The item the user maps in later nodes; the runner adds the ids the answer carries. */
+	toOutput(answer: ServiceAnswer, request: PreparedRequest<Body>): IDataObject;
+	/** The success answer the service promises; any other 2xx is reported as "may have been sent". */
+	answer?: PromisedAnswer;
+}
+
+/** Where an entry's batch stood in the run: shown on every entry's output. */
+export interface BatchInfo {
+	/** Counting from 1, in input order. */
+	number: number;
+	size: number;
+}
+
+/**
+ * Many items in one request (Create Many; bulk upserts, preferences for many numbers, a broadcast's
+ * contacts). Each input item becomes one entry; entries go in batches; every input item gets its own
+ * output item, with its batch's status and the service's answer under `batchResponse`.
+ */
+export interface BatchOperation<Entry, Body> {
+	description: INodeProperties[];
+	/** The Batch Size option's fallback and ceiling (the option itself is in the description). */
+	batchSize: { default: number; max: number };
+	/** The Batches in Parallel option's fallback and ceiling. */
+	batchesInParallel: { default: number; max: number };
+	/**
+	 * Called once per run: returns the reader of one item. Settings that are the same for every item
+	 * (read from item 0) are read here, not per item. The reader throws InvalidParameter.
+	 */
+	entryReader(this: IExecuteFunctions): (itemIndex: number) => Entry;
+	/**
+	 * Entries with different keys never share a batch (e.g. a communication preference given per
+	 * item, when the service takes one preference per request). Without it, all may.
+	 */
+	batchKey?(entry: Entry): string;
+	/** The request for one batch, its body checked against the wire schema. */
+	request(entries: Entry[]): PreparedRequest<Body>;
+	answer?: PromisedAnswer;
+	/** What each entry's output item says about the entry itself, on success and on failure alike. */
+	toOutput(entry: Entry): IDataObject;
+	/** Output fields only a successful entry gets, before the batch's; `{ created: true }` and the like. */
+	succeeded: IDataObject;
+}
+
+/**
+ * A list read with Return All / Limit, page by page (run/pages.ts): one output item per record,
+ * paired with the input item it was read for.
+ */
+export interface ListOperation<Page, Record> {
+	description: INodeProperties[];
+	/** The first page's request without `page` or `per`: the pagination helper adds them. */
+	prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<undefined>;
+	/** How the endpoint pages: `per`, the page's schema (pageAnswer in schemas/paging.ts), its records. */
+	pages: PageReading<Page, Record>;
+	toOutput(record: Record, request: PreparedRequest<undefined>): IDataObject;
+}
+
+/** An operation as the router sees it, whatever its kind: its properties and its run. */
+export interface Action {
+	description: INodeProperties[];
+	run(this: IExecuteFunctions, run: OperationRun): Promise<INodeExecutionData[]>;
+}

@@ -1,0 +1,59 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { ServiceRequestFailed } from '../../../shared/transport';
+import type { Action, ListOperation, PreparedRequest } from '../operationKinds';
+import type { OperationRun } from './operationRun';
+import { failureItem, readEveryItem } from './operationRun';
+import { readPages, readReturnAllOrLimit } from './pages';
+
+/**
+ * A list read once per input item, page by page (run/pages.ts), one item after another: lists are
+ * read, not sent, so there is nothing to gain by pressing the service. Each record becomes one output
+ * item paired with its input item; an input item whose list is empty adds none. Every item is read
+ * first, as for the other kinds; with Continue On Fail a failed list becomes that item's error item.
+ */
+export async function runList<Page, Record>(
+	this: IExecuteFunctions,
+	operation: ListOperation<Page, Record>,
+	run: OperationRun,
+): Promise<INodeExecutionData[]> {
+	const unread: INodeExecutionData[] = new Array(run.items.length);
+	const ready = new Map(
+		readEveryItem<{ request: PreparedRequest<undefined>; limit: number | undefined }>(
+			run,
+			unread,
+			operation.description,
+			(itemIndex) => ({ request: operation.prepare.call(this, itemIndex), limit: readReturnAllOrLimit.call(this, itemIndex) }),
+		).map(({ itemIndex, value }) => [itemIndex, value]),
+	);
+
+	const readRecords = readPages<Page, Record>;
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < run.items.length; itemIndex++) {
+		const read = ready.get(itemIndex);
+		if (read === undefined) {
+			if (unread[itemIndex] !== undefined) output.push(unread[itemIndex]);
+			continue;
+		}
+		try {
+			const records = await readRecords.call(this, run.client, read.request, operation.pages, read.limit);
+			for (const record of records) {
+				output.push({ json: operation.toOutput(record, read.request), pairedItem: { item: itemIndex } });
+			}
+		} catch (error) {
+			if (!(error instanceof ServiceRequestFailed) || !run.continueOnFail) throw run.itemError(error, itemIndex);
+			output.push(failureItem(error.failure, itemIndex));
+		}
+	}
+	return output;
+}
+
+/** A list operation as an entry of a resource's table. */
+export function asList<Page, Record>(operation: ListOperation<Page, Record>): Action {
+	return {
+		description: operation.description,
+		async run(this: IExecuteFunctions, run: OperationRun) {
+			return await runList.call(this, operation, run);
+		},
+	};
+}

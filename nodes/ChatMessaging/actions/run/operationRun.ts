@@ -1,0 +1,115 @@
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ServiceClient, ServiceFailure } from '../../../shared/transport';
+import { ServiceRequestFailed, toNodeApiError } from '../../../shared/transport';
+import { InvalidParameter, toNodeOperationError } from '../../../shared/validation';
+
+/* What every runner shares: the run's setup, reading every item first, and the items a failure leaves. */
+
+/** What every operation's run shares: read once per execution, not per item. */
+export interface OperationRun {
+	items: INodeExecutionData[];
+	client: ServiceClient;
+	continueOnFail: boolean;
+	node: INode;
+	/** An option (read from item 0) is invalid: nothing was sent. */
+	optionError(error: InvalidParameter): Error;
+	/** Any error about one item, as n8n should show it. */
+	itemError(error: unknown, itemIndex: number): Error;
+}
+
+function invalidItem(error: InvalidParameter, itemIndex: number): INodeExecutionData {
+	return {
+		json: {
+			error: `${error.parameter} ${error.reason}`,
+			parameter: error.parameter,
+			outcome: 'not sent',
+		},
+		pairedItem: { item: itemIndex },
+	};
+}
+
+export function failureItem(failure: ServiceFailure, itemIndex: number, extra: IDataObject = {}): INodeExecutionData {
+	const json: IDataObject = {
+		error: failure.message,
+		description: failure.description,
+		outcome: failure.outcome,
+		retries: failure.retries,
+		...extra,
+	};
+	if (failure.statusCode !== undefined) json.statusCode = failure.statusCode;
+	if (failure.serviceBody !== undefined) json.serviceAnswer = failure.serviceBody as IDataObject;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+export function createOperationRun(
+	this: IExecuteFunctions,
+	client: ServiceClient,
+): OperationRun {
+	const node = this.getNode();
+	return {
+		items: this.getInputData(),
+		client,
+		continueOnFail: this.continueOnFail(),
+		node,
+		optionError: (error) => toNodeOperationError(node, error, 0),
+		itemError: (error, itemIndex) => {
+			if (error instanceof InvalidParameter) return toNodeOperationError(node, error, itemIndex);
+			if (error instanceof ServiceRequestFailed) return toNodeApiError(node, error.failure, itemIndex);
+			if (error instanceof NodeOperationError) return error;
+			return new NodeOperationError(node, error as Error, { itemIndex });
+		},
+	};
+}
+
+/** The editor's label of the parameter n8n names in an expression error, e.g. "Phone Number". */
+function parameterLabel(error: unknown, properties: INodeProperties[]): string | undefined {
+	const name = (error as { context?: { parameter?: unknown } }).context?.parameter;
+	if (typeof name !== 'string' || name === '') return undefined;
+	return properties.find((property) => property.name === name)?.displayName ?? name;
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Reads every item before the first request. Any error while reading one item (the node's own checks,
+ * an expression that throws, a value of the wrong type) belongs to that item alone: with Continue On
+ * Fail it becomes that item's output and the others still go; without, the node stops with nothing
+ * sent, so fixing the data and running again cannot send duplicates.
+ */
+export function readEveryItem<T>(
+	run: OperationRun,
+	output: INodeExecutionData[],
+	properties: INodeProperties[],
+	read: (itemIndex: number) => T,
+): Array<{ itemIndex: number; value: T }> {
+	const ready: Array<{ itemIndex: number; value: T }> = [];
+	for (let itemIndex = 0; itemIndex < run.items.length; itemIndex++) {
+		try {
+			ready.push({ itemIndex, value: read(itemIndex) });
+		} catch (error) {
+			if (error instanceof InvalidParameter) {
+				if (!run.continueOnFail) throw run.itemError(error, itemIndex);
+				output[itemIndex] = invalidItem(error, itemIndex);
+				continue;
+			}
+			const label = parameterLabel(error, properties);
+			const message = label ? `${label}: ${messageOf(error)}` : messageOf(error);
+			const detail = (error as { description?: unknown }).description;
+			if (!run.continueOnFail) {
+				throw new NodeOperationError(run.node, `${message} [item ${itemIndex}]`, {
+					itemIndex,
+					description: `Nothing was sent: every item is read before the first request. ${typeof detail === 'string' && detail ? `${detail} ` : ''}Fix ${label ? `"${label}"` : 'the parameters'} for item ${itemIndex} (counting from 0) and run again.`,
+				});
+			}
+			const json: IDataObject = { error: message, outcome: 'not sent' };
+			if (label) json.parameter = label;
+			if (typeof detail === 'string' && detail) json.description = detail;
+			output[itemIndex] = { json, pairedItem: { item: itemIndex } };
+		}
+	}
+	return ready;
+}

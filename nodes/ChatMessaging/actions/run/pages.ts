@@ -1,0 +1,141 @@
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { z } from 'zod';
+
+import type { ServiceAnswer, ServiceClient, ServiceFailure, ServiceRequest } from '../../../shared/transport';
+import { ServiceRequestFailed, callService } from '../../../shared/transport';
+import { InvalidParameter } from '../../../shared/validation';
+
+/*
+ * Page-based reading of the service's lists, shared by every list operation. The list endpoints take
+ * `page` (from 1) and, most of them, `per` (up to 1,000), and answer `{count, next, prev, <records>}`
+ * (docs/service-contract.md, "The operations named without detail"; nodes/shared/schemas/paging.ts).
+ *
+ * Adding a list operation (a ListOperation, run by run/list.ts, which calls readPages once per input
+ * item):
+ *   description  [...yourFilters, ...returnAllOrLimitFields(displayOptions)]
+ *   prepare      { method: 'GET', path: '/api/v1/conversations', qs: onlyTheFiltersTheUserSet, body: undefined }
+ *                (never `page` or `per`: readPages owns them)
+ *   pages        { perPage: MAX_PER_PAGE, schema: pageAnswer('conversations', conversation),
+ *                  records: (page) => page.conversations }
+ *                perPage undefined for an endpoint that takes `page` alone (conversations, per the
+ *                contract: `per` is not in its reference)
+ *   toOutput     (record) => record, or the fields the user maps
+ *   resource     listConversations: asList(listConversations)
+ *
+ * When the last page is reached: a page with no records; `next` given as null or ""; without `next`,
+ * once `count` records were read or a page came back shorter than `per`. Return All off stops at
+ * Limit and asks for no more than Limit per page.
+ */
+
+/** How one endpoint pages: what a ListOperation declares under `pages`. */
+export interface PageReading<Page, Record> {
+	/** Records per page sent as `per`, or undefined when the endpoint pages by `page` alone. */
+	perPage?: number;
+	/** One page's answer; an answer it refuses fails the item, with the service's answer quoted. */
+	schema: z.ZodType<Page>;
+	records(page: Page): Record[];
+}
+
+/** A service that keeps naming a next page is stopped here rather than read forever. */
+export const MAX_PAGES = 10_000;
+
+/** `next` and `count` of a page, when it is an object that has them. */
+function pageLinks(page: unknown): { next?: unknown; count?: number } {
+	if (page === null || typeof page !== 'object' || Array.isArray(page)) return {};
+	const { next, count } = page as IDataObject;
+	return { next, count: typeof count === 'number' ? count : undefined };
+}
+
+function notAPage(answer: ServiceAnswer, page: number, problem: string): ServiceFailure {
+	return {
+		outcome: 'not sent',
+		statusCode: answer.statusCode,
+		serviceBody: answer.body,
+		retries: answer.retries,
+		message: `The service answered page ${page} of the list with something that is not a page of records (${problem})`,
+		description:
+			'Nothing was changed: reading a list changes nothing on the service. Check the Base URL of the credential, or run again later.',
+	};
+}
+
+function tooManyPages(answer: ServiceAnswer): ServiceFailure {
+	return {
+		outcome: 'not sent',
+		statusCode: answer.statusCode,
+		retries: answer.retries,
+		message: `The service still named a next page after ${MAX_PAGES} pages`,
+		description: 'Nothing was changed. Turn off Return All and set a Limit, or narrow the list with its filters.',
+	};
+}
+
+/**
+ * Reads `request` page by page and returns the records in the service's order: all of them, or the
+ * first `limit`. Throws ServiceRequestFailed (from the transport, or for an answer that is no page).
+ */
+export async function readPages<Page, Record>(
+	this: IExecuteFunctions,
+	client: ServiceClient,
+	request: ServiceRequest,
+	reading: PageReading<Page, Record>,
+	limit: number | undefined,
+): Promise<Record[]> {
+	const per =
+		reading.perPage === undefined ? undefined : limit === undefined ? reading.perPage : Math.min(limit, reading.perPage);
+	const records: Record[] = [];
+	for (let page = 1; ; page++) {
+		const qs: IDataObject = { ...request.qs, page };
+		if (per !== undefined) qs.per = per;
+		const answer = await callService.call(this, client, { ...request, qs });
+		const parsed = reading.schema.safeParse(answer.body);
+		if (!answer.bodyIsJson || !parsed.success) {
+			const problem = parsed.success ? 'it is not JSON' : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`).join(', ');
+			throw new ServiceRequestFailed(notAPage(answer, page, problem));
+		}
+		const pageRecords = reading.records(parsed.data);
+		records.push(...(limit === undefined ? pageRecords : pageRecords.slice(0, limit - records.length)));
+
+		const { next, count } = pageLinks(parsed.data);
+		const lastPage =
+			(limit !== undefined && records.length >= limit) ||
+			pageRecords.length === 0 ||
+			next === null ||
+			next === '' ||
+			(next === undefined &&
+				((count !== undefined && records.length >= count) || (per !== undefined && pageRecords.length < per)));
+		if (lastPage) return records;
+		if (page >= MAX_PAGES) throw new ServiceRequestFailed(tooManyPages(answer));
+	}
+}
+
+/** Return All and Limit, worded as n8n's own nodes word them. */
+export function returnAllOrLimitFields(displayOptions: IDisplayOptions): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			displayOptions,
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			displayOptions: { show: { ...displayOptions.show, returnAll: [false] } },
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+		},
+	];
+}
+
+/** One item's Return All / Limit: undefined means all. */
+export function readReturnAllOrLimit(this: IExecuteFunctions, itemIndex: number): number | undefined {
+	if (this.getNodeParameter('returnAll', itemIndex, false) === true) return undefined;
+	const limit = this.getNodeParameter('limit', itemIndex, 50);
+	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+		throw new InvalidParameter('Limit', `must be a whole number of at least 1, not ${JSON.stringify(limit)}`);
+	}
+	return limit;
+}

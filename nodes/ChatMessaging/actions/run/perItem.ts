@@ -1,0 +1,81 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { ServiceFailure } from '../../../shared/transport';
+import { ServiceRequestFailed, callService } from '../../../shared/transport';
+import type { InvalidParameter } from '../../../shared/validation';
+import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, readWholeNumberOption } from '../fields/requestOptions';
+import type { Action, PerItemOperation, PreparedRequest } from '../operationKinds';
+import type { OperationRun } from './operationRun';
+import { failureItem, readEveryItem } from './operationRun';
+import { runInParallel } from './parallelRequests';
+import { answerIds, promisedAnswerOrFailure } from './serviceAnswers';
+import { stoppedRunError } from './stoppedRun';
+
+/**
+ * One request per item. Every item is read and checked before the first request. Without Continue On
+ * Fail the first failure stops new requests; those in flight finish, and the error says what
+ * happened to every item.
+ */
+export async function runPerItem<Body>(
+	this: IExecuteFunctions,
+	operation: PerItemOperation<Body>,
+	run: OperationRun,
+): Promise<INodeExecutionData[]> {
+	let requestsInParallel: number;
+	try {
+		requestsInParallel = readWholeNumberOption.call(
+			this, 'requestsInParallel', 'Requests in Parallel', DEFAULT_PARALLEL_REQUESTS, 1, MAX_PARALLEL_REQUESTS,
+		);
+	} catch (error) {
+		throw run.optionError(error as InvalidParameter);
+	}
+	const { items, continueOnFail } = run;
+	const output: INodeExecutionData[] = new Array(items.length);
+	const prepared = readEveryItem<PreparedRequest<Body>>(run, output, operation.description, (itemIndex) =>
+		operation.prepare.call(this, itemIndex),
+	);
+
+	const accepted: number[] = [];
+	const stops = await runInParallel(prepared, requestsInParallel, run.client, async ({ itemIndex, value: request }, _index, client) => {
+		try {
+			const answer = promisedAnswerOrFailure(await callService.call(this, client, request), operation.answer);
+			output[itemIndex] = {
+				json: { ...operation.toOutput(answer, request), ...answerIds(answer) },
+				pairedItem: { item: itemIndex },
+			};
+			accepted.push(itemIndex);
+			return undefined;
+		} catch (error) {
+			if (!(error instanceof ServiceRequestFailed)) throw run.itemError(error, itemIndex);
+			if (!continueOnFail) return { itemIndex, failure: error.failure };
+			output[itemIndex] = failureItem(error.failure, itemIndex);
+			return undefined;
+		}
+	});
+
+	const failed = stops
+		.filter((stop): stop is { itemIndex: number; failure: ServiceFailure } => stop !== undefined)
+		.sort((a, b) => a.itemIndex - b.itemIndex);
+	if (failed.length > 0) {
+		const attempted = new Set([...accepted, ...failed.map((stop) => stop.itemIndex)]);
+		throw stoppedRunError(run.node, {
+			failure: failed[0].failure,
+			itemIndex: failed[0].itemIndex,
+			accepted,
+			failed: failed.map((stop) => ({ itemIndex: stop.itemIndex, outcome: stop.failure.outcome })),
+			failedRequests: failed.length,
+			neverAttempted: prepared.map((entry) => entry.itemIndex).filter((itemIndex) => !attempted.has(itemIndex)),
+		});
+	}
+	return output;
+}
+
+/** A per-item operation as an entry of a resource's table. */
+export function perItem<Body>(operation: PerItemOperation<Body>): Action {
+	return {
+		description: operation.description,
+		async run(this: IExecuteFunctions, run: OperationRun) {
+			return await runPerItem.call(this, operation, run);
+		},
+	};
+}

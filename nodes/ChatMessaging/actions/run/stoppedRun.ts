@@ -1,0 +1,71 @@
+import type { INode } from 'n8n-workflow';
+
+import type { DeliveryOutcome, ServiceFailure } from '../../../shared/transport';
+import { toNodeApiError } from '../../../shared/transport';
+
+/** "item 5", "items 0-4, 7, 9-11" */
+function itemList(indexes: number[]): string {
+	const sorted = [...indexes].sort((a, b) => a - b);
+	const ranges: string[] = [];
+	for (let start = 0; start < sorted.length; ) {
+		let end = start;
+		while (end + 1 < sorted.length && sorted[end + 1] === sorted[end] + 1) end++;
+		ranges.push(end === start ? `${sorted[start]}` : `${sorted[start]}-${sorted[end]}`);
+		start = end + 1;
+	}
+	return `${sorted.length === 1 ? 'item' : 'items'} ${ranges.join(', ')}`;
+}
+
+function countedList(indexes: number[]): string {
+	return indexes.length === 0 ? 'none' : `${indexes.length} (${itemList(indexes)})`;
+}
+
+/** What happened to every item of a run that stopped at a failure. */
+export interface StoppedRun {
+	/** The earliest failed item's failure: what a sequential run would have stopped at. */
+	failure: ServiceFailure;
+	itemIndex: number;
+	/** Which request it was, when that is more than the item: "batch 2 of 4". */
+	request?: string;
+	accepted: number[];
+	failed: Array<{ itemIndex: number; outcome: DeliveryOutcome }>;
+	/** How many requests failed: items of one batch share one. */
+	failedRequests: number;
+	neverAttempted: number[];
+}
+
+/**
+ * The one report of a stopped run, for per-item and batch runs alike. With requests in parallel,
+ * others may have been accepted before or beside the failure: saying "nothing was sent" then would
+ * make the user run everything again and send those twice.
+ */
+export function stoppedRunError(node: INode, stop: StoppedRun): Error {
+	if (stop.accepted.length === 0 && stop.neverAttempted.length === 0 && stop.failedRequests === 1) {
+		// The run was this one request: its own words are the whole story.
+		return toNodeApiError(node, stop.failure, stop.itemIndex);
+	}
+	const failedByOutcome = new Map<DeliveryOutcome, number[]>();
+	for (const { itemIndex, outcome } of stop.failed) {
+		failedByOutcome.set(outcome, [...(failedByOutcome.get(outcome) ?? []), itemIndex]);
+	}
+	const failedParts = (['not sent', 'may have been sent'] as DeliveryOutcome[])
+		.filter((outcome) => failedByOutcome.has(outcome))
+		.map((outcome) => `${itemList(failedByOutcome.get(outcome)!)}: ${outcome}`);
+	const advice = failedByOutcome.has('may have been sent')
+		? 'To finish, run again with only the items not accepted; check those that may have been sent before sending them again. The accepted ones must not be sent again.'
+		: 'To finish, run again with only the failed and never attempted items; the accepted ones must not be sent again.';
+	// The failure's own text speaks of one request: "Nothing was sent" is true of it, not of the run.
+	const aboutTheFailure = stop.failure.description
+		.replace(/\bNothing was sent\b/g, 'This request was not sent')
+		.replace(/\bnothing was sent\b/g, 'this request was not sent');
+	const description = [
+		'Stopped at the first failure.',
+		`Accepted by the service: ${countedList(stop.accepted)}.`,
+		`Failed: ${stop.failed.length} (${failedParts.join('; ')}).`,
+		`Never attempted: ${countedList(stop.neverAttempted)}.`,
+		advice,
+		`About item ${stop.itemIndex}${stop.request ? ` (${stop.request})` : ''}: ${aboutTheFailure}`,
+		'Turn on "Continue On Fail" to get one result per item instead.',
+	].join(' ');
+	return toNodeApiError(node, { ...stop.failure, description }, stop.itemIndex);
+}

@@ -1,0 +1,177 @@
+import type { IDataObject, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import {
+	CREDENTIAL_TYPE,
+	networkErrorCode,
+	normaliseBaseUrl,
+	parseServiceBody,
+	serviceMessage,
+} from '../../shared/transport';
+
+/*
+ * Requests the editor makes while the user fills the panel (the template list, a template's
+ * variables). They must never hang the panel, so they follow their own, narrower policy than a
+ * send: one short timeout, no redirects followed (a redirect means a wrong Base URL, and following
+ * it could carry the key elsewhere), and one more try only when the connection was never
+ * established. They only read, so nothing here can message anyone.
+ */
+
+export const EDITOR_TIMEOUT_MS = 10_000;
+/** Pause before the one repeat of a connection that was never established. */
+const RECONNECT_WAIT_MS = 300;
+
+const NEVER_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const TIMED_OUT = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+
+export interface EditorAnswer {
+	statusCode: number;
+	body: unknown;
+}
+
+/** Why an editor request failed, in words for the panel; `statusCode` when the service answered. */
+export class EditorRequestFailed extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+		readonly statusCode?: number,
+	) {
+		super(message);
+		this.name = 'EditorRequestFailed';
+	}
+}
+
+/** Whatever text reaches the panel, the key never does, even if a service or proxy echoes it. */
+export function withoutSecret(text: string, secret: unknown): string {
+	if (typeof secret !== 'string' || secret.length < 4) return text;
+	return text.split(secret).join('[API key hidden]');
+}
+
+function describeStatus(statusCode: number, body: unknown, what: string): EditorRequestFailed {
+	const said = serviceMessage(body);
+	const quoted = said ? `: ${said}` : '';
+	if (statusCode === 401 || statusCode === 403) {
+		return new EditorRequestFailed(
+			`The service refused to show ${what} (${statusCode})${quoted}`,
+			'Check the Chat Messaging API credential: the API key, and that it may read templates in this account.',
+			statusCode,
+		);
+	}
+	if (statusCode === 404) {
+		return new EditorRequestFailed(
+			`The service does not know ${what} (404)${quoted}`,
+			'Check the template ID or name. If nothing is found at all, the Base URL in the credential is probably wrong: it is the API host only, without /api/v1.',
+			statusCode,
+		);
+	}
+	if (statusCode >= 300 && statusCode < 400) {
+		return new EditorRequestFailed(
+			`The service answered ${what} with a redirect (${statusCode}), which is not followed`,
+			'Check the Base URL in the credential: use the address the service redirects to (for example https instead of http).',
+			statusCode,
+		);
+	}
+	if (statusCode === 429) {
+		return new EditorRequestFailed(
+			`The service is rate limiting requests (429)${quoted}`,
+			'Wait a moment and open the list again.',
+			statusCode,
+		);
+	}
+	return new EditorRequestFailed(
+		`The service could not show ${what} (${statusCode})${quoted}`,
+		statusCode >= 500 ? 'The service failed; try again later.' : 'The service did not accept the request.',
+		statusCode,
+	);
+}
+
+function describeNetwork(code: string | undefined, retried: boolean): EditorRequestFailed {
+	const technical = code ? ` (network error code ${code})` : '';
+	if (code && NEVER_REACHED.has(code)) {
+		return new EditorRequestFailed(
+			'Could not reach the service',
+			`Tried ${retried ? 'twice' : 'once'}${technical}. Check the Base URL in the Chat Messaging API credential and that the service is reachable from n8n.`,
+		);
+	}
+	if (code && TIMED_OUT.has(code)) {
+		return new EditorRequestFailed(
+			`The service did not answer within ${EDITOR_TIMEOUT_MS / 1000} s`,
+			`The list was not loaded${technical}. Try again, or enter the template by ID.`,
+		);
+	}
+	return new EditorRequestFailed(
+		'The connection to the service broke before it answered',
+		`The list was not loaded${technical}. Try again later.`,
+	);
+}
+
+/**
+ * One GET from the editor. Resolves with a 2xx answer; throws EditorRequestFailed otherwise,
+ * never with the API key in its text.
+ */
+export async function editorGet(
+	this: ILoadOptionsFunctions,
+	path: string,
+	what: string,
+	qs?: IDataObject,
+): Promise<EditorAnswer> {
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
+	if (!/^https?:\/\//i.test(baseUrl)) {
+		throw new EditorRequestFailed(
+			'The credential has no usable Base URL',
+			'Open the Chat Messaging API credential and set Base URL to the service\'s address, e.g. https://api.example.com.',
+		);
+	}
+	const options: IHttpRequestOptions = {
+		method: 'GET',
+		url: `${baseUrl}${path}`,
+		encoding: 'text',
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		timeout: EDITOR_TIMEOUT_MS,
+		headers: { Accept: 'application/json' },
+	};
+	if (qs !== undefined && Object.keys(qs).length > 0) options.qs = qs;
+
+	const secret = credentials.apiKey;
+	let failure: EditorRequestFailed;
+	for (let attempt = 0; ; attempt++) {
+		try {
+			const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as {
+				statusCode: number;
+				body: unknown;
+			};
+			const { body } = parseServiceBody(response.body);
+			if (response.statusCode >= 200 && response.statusCode < 300) return { statusCode: response.statusCode, body };
+			failure = describeStatus(response.statusCode, body, what);
+			break;
+		} catch (error) {
+			const code = networkErrorCode(error);
+			if (code && NEVER_REACHED.has(code) && attempt === 0) {
+				await sleep(RECONNECT_WAIT_MS);
+				continue;
+			}
+			failure = describeNetwork(code, attempt > 0);
+			break;
+		}
+	}
+	throw new EditorRequestFailed(
+		withoutSecret(failure.message, secret),
+		withoutSecret(failure.description, secret),
+		failure.statusCode,
+	);
+}
+
+/** The panel's error for a failed editor request: a NodeOperationError with safe text only. */
+export function toPanelError(this: ILoadOptionsFunctions, error: unknown): NodeOperationError {
+	if (error instanceof NodeOperationError) return error;
+	if (error instanceof EditorRequestFailed) {
+		return new NodeOperationError(this.getNode(), error.message, { description: error.description });
+	}
+	return new NodeOperationError(this.getNode(), 'Could not load the templates', {
+		description: 'An unexpected error happened while reading the service\'s answer.',
+	});
+}

@@ -1,0 +1,146 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { TemplateVariables } from '../../shared/templateComponents';
+import { readTemplateVariables } from '../../shared/templateComponents';
+import type { ServiceClient } from '../../shared/transport';
+import { ServiceRequestFailed, callService } from '../../shared/transport';
+import { InvalidParameter } from '../../shared/validation';
+import type { ChosenTemplate } from './resourceMapping';
+import { isExpression } from './resourceMapping';
+import type { TemplateSummary } from './templates';
+import { HEADER_MEDIA_FIELD, TEMPLATES_PATH, TEMPLATE_ID_REGEX, isSendable, readTemplate } from './templates';
+
+/*
+ * The checks before a send, when the template is known at run time: every template named by the
+ * items is read once per execution (not once per item), and an item whose variables do not match
+ * its template fails before any request, naming the variable. A template that cannot be read for
+ * another reason than "it does not exist" (no permission, the service down) is not held against
+ * the send: the service checks again, and the manual fields must keep working without the list.
+ */
+
+export interface KnownTemplate {
+	template: TemplateSummary;
+	variables: TemplateVariables;
+}
+
+/** What reading one template gave: the template, "no such template", or why it could not be read. */
+export type TemplateLookup = { known: KnownTemplate } | { missing: true } | { unreadable: string };
+
+/** How a template is named in the parameters: its id, or its name (By Name). */
+export function templateKey(chosen: ChosenTemplate): string {
+	return `${chosen.mode === 'name' ? 'name' : 'id'}:${chosen.value}`;
+}
+
+/** Templates read during one execution, each at most once however many items name it. */
+export class TemplateBook {
+	private readonly lookups = new Map<string, Promise<TemplateLookup>>();
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly client: ServiceClient,
+	) {}
+
+	/** Read once: later calls for the same template share the first answer. */
+	lookup(chosen: ChosenTemplate): Promise<TemplateLookup> {
+		const key = templateKey(chosen);
+		let lookup = this.lookups.get(key);
+		if (lookup === undefined) {
+			lookup = this.read(chosen.value);
+			this.lookups.set(key, lookup);
+		}
+		return lookup;
+	}
+
+	/** How many templates were asked for: the test of "once per execution". */
+	get reads(): number {
+		return this.lookups.size;
+	}
+
+	private async read(idOrName: string): Promise<TemplateLookup> {
+		try {
+			const answer = await callService.call(this.context, this.client, {
+				method: 'GET',
+				path: `${TEMPLATES_PATH}/${encodeURIComponent(idOrName)}`,
+			});
+			const template = readTemplate(answer.body);
+			if (template === undefined) return { unreadable: 'the service\'s answer is not a template' };
+			return { known: { template, variables: readTemplateVariables(template.components) } };
+		} catch (error) {
+			if (!(error instanceof ServiceRequestFailed)) {
+				return { unreadable: error instanceof Error ? error.message : 'the request failed' };
+			}
+			if (error.failure.statusCode === 404) return { missing: true };
+			return { unreadable: error.failure.message };
+		}
+	}
+}
+
+/** The template parameter of one item, or undefined when it is an expression left unresolved. */
+export function knowableTemplate(chosen: ChosenTemplate): ChosenTemplate | undefined {
+	return isExpression(chosen.value) ? undefined : chosen;
+}
+
+function described(template: TemplateSummary): string {
+	return `${template.name}${template.language ? ` (${template.language})` : ''}`;
+}
+
+/**
+ * The id to send for the chosen template: an id as given (checked against the wat_ form), a name
+ * through the template read for it. Throws InvalidParameter when there is none to send.
+ */
+export function templateIdToSend(chosen: ChosenTemplate, lookup: TemplateLookup | undefined, label: string): string {
+	if (chosen.mode !== 'name') {
+		if (!TEMPLATE_ID_REGEX.test(chosen.value)) {
+			throw new InvalidParameter(label, `"${chosen.value}" is not a template ID: IDs start with wat_ (choose From List, or By Name for a name)`);
+		}
+		if (lookup !== undefined && 'missing' in lookup) {
+			throw new InvalidParameter(label, `the account has no template ${chosen.value}`);
+		}
+		return chosen.value;
+	}
+	if (lookup === undefined) {
+		throw new InvalidParameter(label, `the template named "${chosen.value}" could not be looked up`);
+	}
+	if ('missing' in lookup) throw new InvalidParameter(label, `the account has no template named "${chosen.value}"`);
+	if ('unreadable' in lookup) {
+		throw new InvalidParameter(
+			label,
+			`the template named "${chosen.value}" could not be looked up (${lookup.unreadable}); choose it From List or By ID instead`,
+		);
+	}
+	return lookup.known.template.id;
+}
+
+/**
+ * An item's variables against its template: every variable given (and not empty), no variable the
+ * template does not have, header media exactly when the header is media, and an approved template.
+ * Throws InvalidParameter naming the first mismatch.
+ */
+export function checkAgainstTemplate(known: KnownTemplate, values: Record<string, unknown>, label: string): void {
+	const { template, variables } = known;
+	const name = described(template);
+	if (!isSendable(template)) {
+		throw new InvalidParameter(label, `cannot be sent: the template ${name} is ${template.status}, and the service sends only approved templates`);
+	}
+	const wanted = variables.variables.map((variable) => variable.name);
+	const empty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	const missing = wanted.find((variable) => empty(values[variable]));
+	if (missing !== undefined) {
+		throw new InvalidParameter(label, `variable "${missing}" of the template ${name} has no value (the template needs ${wanted.join(', ')})`);
+	}
+	const media = variables.headerMediaType;
+	const mediaIsVariable = wanted.includes(HEADER_MEDIA_FIELD);
+	if (media !== undefined && !mediaIsVariable && empty(values[HEADER_MEDIA_FIELD])) {
+		throw new InvalidParameter(label, `the template ${name} has ${media === 'image' ? 'an' : 'a'} ${media} header: give its URL as header media`);
+	}
+	const unknown = Object.keys(values).find(
+		(key) => !wanted.includes(key) && !(key === HEADER_MEDIA_FIELD && media !== undefined),
+	);
+	if (unknown === HEADER_MEDIA_FIELD) {
+		throw new InvalidParameter(label, `header media is given, but the template ${name} has no media header`);
+	}
+	if (unknown !== undefined) {
+		const has = wanted.length ? `its variables are ${wanted.join(', ')}` : 'it has no variables';
+		throw new InvalidParameter(label, `variable "${unknown}" is not in the template ${name} (${has}): was it renamed?`);
+	}
+}

@@ -1,0 +1,168 @@
+import type { IDataObject, IDisplayOptions, INodeProperties, ResourceMapperValue } from 'n8n-workflow';
+
+import { InvalidParameter, describeType, readHeaderMediaFileName, readHeaderMediaUrl } from '../../shared/validation';
+import { TEMPLATE_PARAMETER } from './resourceMapping';
+import { HEADER_MEDIA_FIELD, HEADER_MEDIA_FILENAME_FIELD, TEMPLATE_ID_PATTERN } from './templates';
+
+/*
+ * The version 2 parameters of an operation that sends a template: Template as a resource locator
+ * (From List, By ID, By Name) and Template Variables as a resource mapper fed by the template's own
+ * variables. The manual fields of version 1 stay as the other ways to give the variables.
+ */
+
+export const MAPPER_PARAMETER = 'templateVariablesMapped';
+export const TEMPLATE_LABEL = 'Template';
+export const MAPPER_LABEL = 'Template Variables';
+
+/** Version 2 onwards, added to an operation's own display conditions. */
+export function fromVersion2(displayOptions: IDisplayOptions): IDisplayOptions {
+	return { ...displayOptions, show: { ...displayOptions.show, '@version': [{ _cnd: { gte: 2 } }] } };
+}
+
+/** Version 1 only: the parameters as they were, for workflows saved with it. */
+export function version1Only(displayOptions: IDisplayOptions): IDisplayOptions {
+	return { ...displayOptions, show: { ...displayOptions.show, '@version': [1] } };
+}
+
+export function templateLocatorField(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: TEMPLATE_LABEL,
+		name: TEMPLATE_PARAMETER,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions,
+		description: 'The template to send. Approved templates are listed first; the others cannot be sent.',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a template…',
+				typeOptions: { searchListMethod: 'searchTemplates', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'wat_1a2b3c4d5e6f7081',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: TEMPLATE_ID_PATTERN,
+							errorMessage: 'Template IDs start with wat_, followed by letters and digits',
+						},
+					},
+				],
+			},
+			{
+				displayName: 'By Name',
+				name: 'name',
+				type: 'string',
+				placeholder: 'order_update',
+				hint: 'A name used in several languages stands for one of them: choose From List or By ID to pick the language',
+			},
+		],
+	};
+}
+
+/** How the variables are given in version 2: the mapper first, the manual fields of version 1 after. */
+export function variablesInputField(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Specify Template Variables',
+		name: 'templateVariablesInput',
+		type: 'options',
+		displayOptions,
+		options: [
+			{
+				name: 'Map Template Variables',
+				value: 'mapper',
+				description: 'One field per variable of the chosen template',
+			},
+			{ name: 'Using Fields Below', value: 'fields', description: 'Variable names and values, typed in' },
+			{ name: 'Using JSON', value: 'json', description: 'An object of variable name → value' },
+		],
+		default: 'mapper',
+		description: 'How to give the values that fill the template\'s variables',
+	};
+}
+
+export function templateMapperField(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: MAPPER_LABEL,
+		name: MAPPER_PARAMETER,
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		displayOptions: { ...displayOptions, show: { ...displayOptions.show, templateVariablesInput: ['mapper'] } },
+		typeOptions: {
+			loadOptionsDependsOn: [`${TEMPLATE_PARAMETER}.value`],
+			resourceMapper: {
+				resourceMapperMethod: 'getTemplateVariables',
+				mode: 'add',
+				fieldWords: { singular: 'variable', plural: 'variables' },
+				addAllFields: true,
+				multiKeyMatch: false,
+				supportAutoMap: true,
+			},
+		},
+	};
+}
+
+const WHERE = ` (${HEADER_MEDIA_FIELD} in ${MAPPER_LABEL})`;
+
+function mappedValue(name: string, value: unknown, numbersAllowed: boolean): string | number {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return numbersAllowed ? value : String(value);
+	if (typeof value === 'boolean') return String(value);
+	throw new InvalidParameter(
+		MAPPER_LABEL,
+		`variable "${name}" must be ${numbersAllowed ? 'text or a number' : 'text'}, not ${describeType(value)}`,
+	);
+}
+
+/**
+ * The mapper's values for one item as `liquid_values`. Mapped by hand: the fields as set. Mapped
+ * automatically: the item's fields named like the template's variables (`names`, from the template
+ * read at run time, else the fields the mapper last showed). A media header's link and file name
+ * become `header_media`, a link or `{link, filename}`.
+ */
+export function readMappedVariables(
+	mapped: ResourceMapperValue | undefined,
+	item: IDataObject,
+	names: string[] | undefined,
+	numbersAllowed: boolean,
+): Record<string, string | number | IDataObject> {
+	const source: Record<string, unknown> = {};
+	if (mapped?.mappingMode === 'autoMapInputData') {
+		const wanted = names ?? (mapped.schema ?? []).filter((field) => field.removed !== true).map((field) => field.id);
+		for (const name of [...wanted, HEADER_MEDIA_FIELD, HEADER_MEDIA_FILENAME_FIELD]) {
+			if (item[name] !== undefined) source[name] = item[name];
+		}
+	} else {
+		Object.assign(source, mapped?.value ?? {});
+	}
+
+	const values: Record<string, string | number | IDataObject> = {};
+	for (const [name, value] of Object.entries(source)) {
+		if (value === null || value === undefined) continue;
+		if (name === HEADER_MEDIA_FIELD || name === HEADER_MEDIA_FILENAME_FIELD) continue;
+		values[name] = mappedValue(name, value, numbersAllowed);
+	}
+	const link = source[HEADER_MEDIA_FIELD];
+	const filename = source[HEADER_MEDIA_FILENAME_FIELD];
+	const given = (value: unknown) => value !== undefined && value !== null && String(value).trim() !== '';
+	if (given(link)) {
+		const url = readHeaderMediaUrl(link, WHERE);
+		const name = given(filename) ? readHeaderMediaFileName(filename, WHERE) : undefined;
+		if (name !== undefined && !numbersAllowed) {
+			throw new InvalidParameter(MAPPER_LABEL, `${HEADER_MEDIA_FILENAME_FIELD} cannot be sent by this operation, which takes the media link only`);
+		}
+		values[HEADER_MEDIA_FIELD] = name === undefined ? url : { link: url, filename: name };
+	} else if (given(filename)) {
+		throw new InvalidParameter(MAPPER_LABEL, `${HEADER_MEDIA_FILENAME_FIELD} is given without ${HEADER_MEDIA_FIELD}, the document's URL`);
+	}
+	return values;
+}

@@ -1,0 +1,173 @@
+import type { INodeListSearchItems, ResourceMapperField } from 'n8n-workflow';
+
+import type { TemplateComponentLike, TemplateVariables } from '../../shared/templateComponents';
+import { readTemplateVariables } from '../../shared/templateComponents';
+
+/*
+ * Templates as the picker and the mapper see them, read leniently from the service's answers
+ * (docs/service-contract.md, Templates row): `GET /api/v1/whats_app_templates` is a bare array,
+ * `GET …/{id or name}` one template. Pure functions, shared by the editor methods and the checks
+ * before a send.
+ */
+
+export const TEMPLATES_PATH = '/api/v1/whats_app_templates';
+/** The service's template ids: `wat_` and letters, digits, _ or -. */
+export const TEMPLATE_ID_PATTERN = '^wat_[A-Za-z0-9_-]+$';
+export const TEMPLATE_ID_REGEX = new RegExp(TEMPLATE_ID_PATTERN);
+
+export interface TemplateSummary {
+	id: string;
+	name: string;
+	language?: string;
+	category?: string;
+	status: string;
+	components?: TemplateComponentLike[];
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+/** One template from an answer, or undefined when it lacks an id or name. */
+export function readTemplate(raw: unknown): TemplateSummary | undefined {
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+	const record = raw as Record<string, unknown>;
+	const id = text(record.id);
+	const name = text(record.template_name) ?? text(record.name);
+	if (id === undefined || name === undefined) return undefined;
+	const components = Array.isArray(record.components) ? (record.components as TemplateComponentLike[]) : undefined;
+	return {
+		id,
+		name,
+		language: text(record.language),
+		category: text(record.category),
+		status: (text(record.status) ?? 'unknown').toLowerCase(),
+		...(components === undefined ? {} : { components }),
+	};
+}
+
+/**
+ * The templates of a list answer: the bare array the reference shows, or an array under a
+ * `whats_app_templates`, `templates` or `data` key should a service wrap it. Undefined when the
+ * answer holds no list at all.
+ */
+export function readTemplateList(body: unknown): TemplateSummary[] | undefined {
+	let list: unknown = body;
+	if (list && typeof list === 'object' && !Array.isArray(list)) {
+		const record = list as Record<string, unknown>;
+		list = record.whats_app_templates ?? record.templates ?? record.data;
+	}
+	if (!Array.isArray(list)) return undefined;
+	return list.map(readTemplate).filter((template): template is TemplateSummary => template !== undefined);
+}
+
+const CATEGORY_WORDS: Record<string, string> = {
+	MARKETING: 'Marketing',
+	UTILITY: 'Utility',
+	AUTHENTICATION: 'Authentication',
+};
+
+/** "Utility" for UTILITY; an unknown category as written. */
+export function categoryInWords(category: string | undefined): string | undefined {
+	if (category === undefined) return undefined;
+	return CATEGORY_WORDS[category.toUpperCase()] ?? category;
+}
+
+/** Why a status cannot be sent, for the mark next to a template that is not approved. */
+const STATUS_NOTES: Record<string, string> = {
+	pending: 'in review',
+	rejected: 'rejected in review',
+	paused: 'paused',
+	disabled: 'disabled',
+	draft: 'draft, not submitted',
+	archived: 'archived',
+};
+
+export function isSendable(template: Pick<TemplateSummary, 'status'>): boolean {
+	return template.status === 'approved';
+}
+
+/** Approved first, then by name, then by language; the rest in the same order after them. */
+export function compareTemplates(a: TemplateSummary, b: TemplateSummary): number {
+	return (
+		Number(isSendable(b)) - Number(isSendable(a)) ||
+		a.name.localeCompare(b.name) ||
+		(a.language ?? '').localeCompare(b.language ?? '') ||
+		a.id.localeCompare(b.id)
+	);
+}
+
+/** Whether the search text names this template: by name, id, language or category, any case. */
+export function matchesSearch(template: TemplateSummary, search: string | undefined): boolean {
+	const wanted = (search ?? '').trim().toLowerCase();
+	if (wanted === '') return true;
+	const category = template.category ?? '';
+	return [template.name, template.id, template.language ?? '', category, categoryInWords(category) ?? '']
+		.some((field) => field.toLowerCase().includes(wanted));
+}
+
+/**
+ * A list entry: `order_update (en) · Utility`, with a mark for anything that is not approved
+ * (`… — paused: cannot be sent`) and the variables in the description.
+ */
+export function toListItem(template: TemplateSummary): INodeListSearchItems {
+	const language = template.language ? ` (${template.language})` : '';
+	const category = categoryInWords(template.category);
+	const mark = isSendable(template)
+		? ''
+		: ` — ${STATUS_NOTES[template.status] ?? template.status}: cannot be sent`;
+	const item: INodeListSearchItems = {
+		name: `${template.name}${language}${category ? ` · ${category}` : ''}${mark}`,
+		value: template.id,
+	};
+	if (template.components !== undefined) {
+		const { variables, headerMediaType } = readTemplateVariables(template.components);
+		const names = variables.map((variable) => variable.name);
+		const parts = [names.length ? `Variables: ${names.join(', ')}` : 'No variables'];
+		if (headerMediaType !== undefined) parts.push(`${headerMediaType} header`);
+		item.description = parts.join(' · ');
+	}
+	return item;
+}
+
+/** The variable that carries a media header's link (spec §2.2), and the mapper's file name beside it. */
+export const HEADER_MEDIA_FIELD = 'header_media';
+export const HEADER_MEDIA_FILENAME_FIELD = 'header_media_filename';
+
+/**
+ * The mapper's fields: one per variable, every one required, named and keyed by the variable's
+ * name; then, for a media header, its link (required) and for a document its file name.
+ */
+export function toMapperFields(read: TemplateVariables): ResourceMapperField[] {
+	const field = (id: string, displayName: string, required: boolean): ResourceMapperField => ({
+		id,
+		displayName,
+		required,
+		defaultMatch: false,
+		canBeUsedToMatch: false,
+		display: true,
+		type: 'string',
+	});
+	const fields = read.variables.map((variable) => field(variable.name, variable.name, true));
+	const taken = new Set(read.variables.map((variable) => variable.name));
+	if (read.headerMediaType !== undefined && !taken.has(HEADER_MEDIA_FIELD)) {
+		fields.push(field(HEADER_MEDIA_FIELD, `${HEADER_MEDIA_FIELD} (${read.headerMediaType} URL)`, true));
+		if (read.headerMediaType === 'document' && !taken.has(HEADER_MEDIA_FILENAME_FIELD)) {
+			fields.push(field(HEADER_MEDIA_FILENAME_FIELD, `${HEADER_MEDIA_FILENAME_FIELD} (shown to the contact)`, false));
+		}
+	}
+	return fields;
+}
+
+/** What the mapper says instead of fields, or alongside them, about the template it read. */
+export function mapperNotice(template: TemplateSummary, read: TemplateVariables): string | undefined {
+	const notes: string[] = [];
+	if (!isSendable(template)) notes.push(`The template is ${template.status}: the service sends only approved templates.`);
+	if (read.problems.length > 0) {
+		notes.push(
+			`Some placeholders of the template are malformed and are not listed (${read.problems.join('; ')}). Fix the template, or fill the variables with the manual fields.`,
+		);
+	}
+	if (read.variables.length === 0 && read.problems.length === 0) {
+		notes.push('This template has no variables: nothing to fill.');
+	}
+	return notes.length ? notes.join(' ') : undefined;
+}

@@ -1,0 +1,28 @@
+/*
+ * The transport's public face: operations import from here ('../../shared/transport'), never from
+ * the files behind it. requestLoop.ts makes the calls, retryPolicy.ts decides what is repeated and
+ * for how long, failures.ts words every failure and builds the errors n8n shows.
+ */
+export type { ServiceAnswer, ServiceClient, ServiceMethod, ServiceRequest } from './requestLoop';
+export {
+	CREDENTIAL_TYPE,
+	callService,
+	createServiceClient,
+	normaliseBaseUrl,
+	parseServiceBody,
+	postToService,
+} from './requestLoop';
+export type { RetryPolicy } from './retryPolicy';
+export { DEFAULT_RETRY_POLICY, WaitBudget, retryAfterMs } from './retryPolicy';
+export type { DeliveryOutcome, ServiceFailure } from './failures';
+export {
+	ServiceRequestFailed,
+	describeNetworkFailure,
+	describeRedirect,
+	describeStatusFailure,
+	networkErrorCode,
+	serviceMessage,
+	toNodeApiError,
+} from './failures';
+// Belongs with the operations; see answerFields.ts.
+export { answerFields } from './answerFields';

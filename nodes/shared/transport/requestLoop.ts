@@ -1,0 +1,256 @@
+import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import type { ServiceFailure } from './failures';
+import {
+	NEVER_REACHED_CODES,
+	ServiceRequestFailed,
+	describeCancelled,
+	describeDeadline,
+	describeNetworkFailure,
+	describeRedirect,
+	describeStatusFailure,
+	networkErrorCode,
+	withoutSecret,
+} from './failures';
+import type { RetryPolicy } from './retryPolicy';
+import { DEFAULT_RETRY_POLICY, WaitBudget, backoffMs, retryAfterMs, waitUnlessCancelled } from './retryPolicy';
+
+/*
+ * The only place that talks HTTP to the service. It owns the base URL, authentication (through n8n's
+ * credential layer) and the loop of attempts; the retry policy decides what is repeated, and every
+ * failure leaves here as a ServiceRequestFailed that says whether the service may have acted.
+ */
+
+export const CREDENTIAL_TYPE = 'chatMessagingApi';
+
+export interface ServiceAnswer {
+	statusCode: number;
+	/** Parsed JSON, or the raw text when the service answered something that is not JSON. */
+	body: unknown;
+	bodyIsJson: boolean;
+	headers: Record<string, string>;
+	/** Attempts beyond the first. */
+	retries: number;
+}
+
+/** Per-execution connection facts, read once rather than per item. */
+export interface ServiceClient {
+	baseUrl: string;
+	policy: RetryPolicy;
+	/**
+	 * The credential as decrypted once for this run. n8n would otherwise look it up and decrypt it
+	 * again for every request, which measured as the largest cost of a send after expressions.
+	 */
+	credentials?: ICredentialsDecrypted;
+	/** Called before each wait so a caller sharing the client can slow everyone down. */
+	onThrottle?: (waitMs: number) => void;
+	/** The run's shared wait budget; without one, each request gets Maximum Total Wait of its own. */
+	waitBudget?: WaitBudget;
+	/** Fires when the execution is cancelled: waits end, no new attempt starts, one under way is dropped. */
+	cancelSignal?: AbortSignal;
+}
+
+export function normaliseBaseUrl(value: unknown): string {
+	return String(value ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+}
+
+export async function createServiceClient(
+	this: IExecuteFunctions,
+	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): Promise<ServiceClient> {
+	const data = await this.getCredentials(CREDENTIAL_TYPE);
+	const stored = this.getNode().credentials?.[CREDENTIAL_TYPE];
+	// Not offered by the n8n versions before execution cancellation reached nodes.
+	const cancelSignal = typeof this.getExecutionCancelSignal === 'function' ? this.getExecutionCancelSignal() : undefined;
+	return {
+		baseUrl: normaliseBaseUrl(data.baseUrl),
+		policy,
+		credentials: { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data },
+		waitBudget: new WaitBudget(policy.maxTotalWaitMs),
+		cancelSignal,
+	};
+}
+
+export type ServiceMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One call to the service, as an operation describes it. */
+export interface ServiceRequest {
+	method: ServiceMethod;
+	/** Path below the Base URL, starting with '/', with path segments already URL-encoded. */
+	path: string;
+	/** JSON body; left out of the request when undefined. */
+	body?: unknown;
+	/** Query parameters: only those the user set. */
+	qs?: IDataObject;
+	/**
+	 * Asked before every attempt, the first included: a reason means the request is no longer
+	 * wanted (for example its retry_until passed while it waited out throttling). It is then not
+	 * sent, and fails as "not sent" with that reason.
+	 */
+	stillWanted?: () => string | undefined;
+}
+
+export function parseServiceBody(raw: unknown): { body: unknown; bodyIsJson: boolean } {
+	if (typeof raw !== 'string') return { body: raw ?? null, bodyIsJson: raw !== undefined && raw !== null };
+	if (raw.trim() === '') return { body: null, bodyIsJson: false };
+	try {
+		return { body: JSON.parse(raw), bodyIsJson: true };
+	} catch {
+		return { body: raw, bodyIsJson: false };
+	}
+}
+
+function lowerCaseHeaders(headers: unknown): Record<string, string> {
+	const result: Record<string, string> = {};
+	if (headers && typeof headers === 'object') {
+		for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+			if (value !== undefined && value !== null) result[name.toLowerCase()] = String(value);
+		}
+	}
+	return result;
+}
+
+/**
+ * The HTTP client's timeout only bounds silence on the socket: a server that sends a byte a second
+ * never trips it. An AbortSignal.timeout is a deadline for the complete answer, and no timer of our
+ * own. Where the platform lacks it, the client's timeout still applies.
+ */
+function attemptSignals(timeoutMs: number, cancelSignal: AbortSignal | undefined) {
+	const deadline = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(timeoutMs) : undefined;
+	const both = [deadline, cancelSignal].filter((signal): signal is AbortSignal => signal !== undefined);
+	const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
+	const signal = both.length > 1 && typeof any === 'function' ? any(both) : both[0];
+	return { deadline, signal };
+}
+
+/**
+ * n8n's helper replaces the request's `abortSignal` with whatever the context's
+ * getExecutionCancelSignal() returns, which would drop the deadline. The context it is called with
+ * therefore hands out the signal that carries both; everything else is the real context, as in
+ * n8n's own RoutingNode, which calls helpers with a context derived the same way.
+ */
+function withAbortSignal(context: IExecuteFunctions, signal: AbortSignal | undefined): IExecuteFunctions {
+	if (signal === undefined) return context;
+	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteFunctions;
+}
+
+function requestOptions(client: ServiceClient, request: ServiceRequest, signal: AbortSignal | undefined): IHttpRequestOptions {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${client.baseUrl}${request.path}`,
+		json: true,
+		// Raw text, parsed here: a success answer that is not JSON must still reach the user.
+		encoding: 'text',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		// The API has no redirects; following one would carry the Authorization header to its Location.
+		disableFollowRedirect: true,
+		maxRedirects: 0,
+		sendCredentialsOnCrossOriginRedirect: false,
+		timeout: client.policy.timeoutMs,
+		headers: { Accept: 'application/json' },
+	};
+	if (signal) options.abortSignal = signal;
+	if (request.body !== undefined) {
+		options.body = request.body as IDataObject;
+		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
+	}
+	if (request.qs !== undefined && Object.keys(request.qs).length > 0) options.qs = request.qs;
+	return options;
+}
+
+/** POSTs a JSON body: the form every operation before the list operations used. */
+export async function postToService(
+	this: IExecuteFunctions,
+	client: ServiceClient,
+	path: string,
+	body: unknown,
+): Promise<ServiceAnswer> {
+	return await callService.call(this, client, { method: 'POST', path, body });
+}
+
+/**
+ * Makes one call and returns the answer, retrying only what the service surely did not process.
+ * Throws ServiceRequestFailed with a safe description otherwise.
+ */
+export async function callService(
+	this: IExecuteFunctions,
+	client: ServiceClient,
+	request: ServiceRequest,
+): Promise<ServiceAnswer> {
+	const { policy, cancelSignal } = client;
+	const budget = client.waitBudget ?? new WaitBudget(policy.maxTotalWaitMs);
+	const fail = (failure: ServiceFailure): never => {
+		// A service or proxy could echo the key back; nothing of it may reach the user or the log.
+		throw new ServiceRequestFailed(withoutSecret(failure, client.credentials?.data?.apiKey));
+	};
+	let retries = 0;
+	let waitedMs = 0;
+	for (;;) {
+		if (cancelSignal?.aborted) fail(describeCancelled(retries, false));
+		const notWanted = request.stillWanted?.();
+		if (notWanted !== undefined) {
+			fail({
+				outcome: 'not sent',
+				retries,
+				message: notWanted,
+				description: `Nothing was sent for this item${retries ? ` (it had waited ${Math.round(waitedMs / 1000)} s for the service)` : ''}.`,
+			});
+		}
+		const { deadline, signal } = attemptSignals(policy.timeoutMs, cancelSignal);
+		let waitMs: number | undefined;
+		let failure: ServiceFailure;
+		try {
+			const response = (await this.helpers.httpRequestWithAuthentication.call(
+				withAbortSignal(this, signal),
+				CREDENTIAL_TYPE,
+				requestOptions(client, request, signal),
+				client.credentials ? { credentialsDecrypted: client.credentials } : undefined,
+			)) as { statusCode: number; body: unknown; headers: unknown };
+			const headers = lowerCaseHeaders(response.headers);
+			const { body: parsed, bodyIsJson } = parseServiceBody(response.body);
+			if (response.statusCode >= 200 && response.statusCode < 300) {
+				return { statusCode: response.statusCode, body: parsed, bodyIsJson, headers, retries };
+			}
+			const askedToWait = retryAfterMs(headers['retry-after']);
+			// A 503 without Retry-After may come from a proxy after the service acted; only a 503 that
+			// says when to come back is a clear "not now".
+			const throttled =
+				response.statusCode === 429 || (response.statusCode === 503 && askedToWait !== undefined);
+			failure =
+				response.statusCode >= 300 && response.statusCode < 400
+					? describeRedirect(response.statusCode, headers.location, retries)
+					: describeStatusFailure(response.statusCode, parsed, request.path, retries, throttled);
+			if (throttled) waitMs = askedToWait ?? backoffMs(retries);
+		} catch (error) {
+			const code = networkErrorCode(error);
+			if (cancelSignal?.aborted) failure = describeCancelled(retries, true);
+			else if (deadline?.aborted) failure = describeDeadline(retries, policy.timeoutMs);
+			else {
+				failure = describeNetworkFailure(code, retries, policy.timeoutMs);
+				if (code && NEVER_REACHED_CODES.has(code)) waitMs = backoffMs(retries);
+			}
+		}
+		if (waitMs === undefined) return fail(failure);
+		if (retries >= policy.maxRetries || !budget.reserve(waitMs)) {
+			const runSpent = client.waitBudget !== undefined && retries < policy.maxRetries;
+			failure.description = `${failure.description} ${
+				runSpent
+					? `This item did not wait: the run has used ${Math.round(budget.spentMs / 1000)} s of its ${Math.round(policy.maxTotalWaitMs / 1000)} s wait budget (Maximum Total Wait, shared by all items) and the service asked for ${Math.round(waitMs / 1000)} s more.`
+					: `Gave up after ${retries} retr${retries === 1 ? 'y' : 'ies'} and ${Math.round(waitedMs / 1000)} s of waiting (limits: ${policy.maxRetries} retries, ${Math.round(policy.maxTotalWaitMs / 1000)} s for the run).`
+			}`;
+			return fail(failure);
+		}
+		client.onThrottle?.(waitMs);
+		try {
+			await waitUnlessCancelled(waitMs, cancelSignal);
+		} catch {
+			// A wait ends early only when the execution is cancelled.
+			return fail(describeCancelled(retries, false));
+		}
+		waitedMs += waitMs;
+		retries++;
+	}
+}

@@ -1,0 +1,45 @@
+import { InvalidParameter, describeType } from './invalidParameter';
+import { requiredText } from './text';
+
+/*
+ * Header media. The service downloads the file and sends it to the contact, so only a public
+ * http(s) link is ever sent: never javascript:, data:, file: or anything a client could run or
+ * read locally. Both ways of giving it (the Header Media fields, or the template variable
+ * header_media) go through these two readers, so they are checked alike and named alike.
+ */
+export const HEADER_MEDIA_URL = 'Header Media URL';
+export const HEADER_MEDIA_FILE_NAME = 'File Name';
+
+/** `where` tells the user where the value came from when it was not the field itself. */
+export function readHeaderMediaUrl(value: unknown, where = ''): string {
+	const link = requiredText(value, HEADER_MEDIA_URL);
+	const refuse = () =>
+		new InvalidParameter(HEADER_MEDIA_URL, `${JSON.stringify(link)}${where} must be a public http(s) URL: http:// or https://, then the host`);
+	// What the user wrote is what is sent, so it must already be a whole URL: the WHATWG parser
+	// would otherwise quietly repair "https:example.com" or "https:///x" into another address.
+	if (/[\s\p{C}\\]/u.test(link) || !/^https?:\/\/[^/?#@]/i.test(link)) throw refuse();
+	let url: URL;
+	try {
+		url = new URL(link);
+	} catch {
+		throw refuse();
+	}
+	if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw refuse();
+	return link;
+}
+
+/** The name a document header shows; one line of text. */
+export function readHeaderMediaFileName(value: unknown, where = ''): string | undefined {
+	if (value !== undefined && typeof value !== 'string') {
+		throw new InvalidParameter(HEADER_MEDIA_FILE_NAME, `${where ? `${where.trim()} ` : ''}must be text, not ${describeType(value)}`);
+	}
+	if (value === undefined) return undefined;
+	const filename = value.trim();
+	if (filename === '' || /\p{C}/u.test(filename)) {
+		throw new InvalidParameter(
+			HEADER_MEDIA_FILE_NAME,
+			`${JSON.stringify(value)}${where} must be a file name on one line, such as invoice-1042.pdf`,
+		);
+	}
+	return filename;
+}
