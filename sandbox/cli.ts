@@ -17,6 +17,8 @@ async function main(): Promise<void> {
 	});
 	console.log(`Stand-in service listening on ${service.url} (API key: ${service.apiKey})`);
 	console.log(`Request log: ${service.url}/_sandbox/requests`);
+	console.log('Endpoints (API key in Authorization):');
+	for (const endpoint of service.endpoints) console.log(`  ${endpoint}`);
 
 	let stopping = false;
 	const stop = (signal: NodeJS.Signals) => {

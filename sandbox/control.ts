@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { describeIssues } from '../nodes/shared/schemas';
-import { injectFaultsBody } from './faults';
+import { injectFaultsBody, type FaultSpec, type PendingFault } from './faults';
 import { findHandler, readBody, sendJson } from './http';
-import type { StandInService } from './server';
+import type { RecordedRequest } from './requestLog';
 import {
 	deliveryConfigBody,
 	NoWebhookTargetError,
@@ -23,13 +23,26 @@ export function isControlPath(path: string): boolean {
 	return path.startsWith(CONTROL_PREFIX) || path === '/_sandbox';
 }
 
+/** What the control API steers: the running service (server.ts's StandInService is one). */
+export interface ControlledService {
+	readonly requests: RecordedRequest[];
+	clearRequests(): void;
+	injectFaults(faults: FaultSpec[]): void;
+	clearFaults(): void;
+	pendingFaults(): PendingFault[];
+}
+
 export interface ControlTarget {
-	service: StandInService;
+	service: ControlledService;
 	webhooks: WebhookSender;
 }
 
 type ControlAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
-type ControlRoute = (body: unknown, url: URL, target: ControlTarget) => Promise<ControlAnswer>;
+type ControlRoute = (
+	body: unknown,
+	url: URL,
+	target: ControlTarget,
+) => ControlAnswer | Promise<ControlAnswer>;
 
 export function isLoopback(address: string | undefined): boolean {
 	if (address === undefined) return false;
@@ -47,43 +60,43 @@ function parsed<T>(
 	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
 	body: unknown,
 	then: (value: T) => Promise<ControlAnswer> | ControlAnswer,
-): Promise<ControlAnswer> {
+): Promise<ControlAnswer> | ControlAnswer {
 	const result = schema.safeParse(body);
-	return Promise.resolve(result.success ? then(result.data) : invalid(result.error));
+	return result.success ? then(result.data) : invalid(result.error);
 }
 
 const routes: Record<string, Record<string, ControlRoute>> = {
 	'/_sandbox/health': {
-		GET: async () => ({ status: 200, body: { ok: true } }),
+		GET: () => ({ status: 200, body: { ok: true } }),
 	},
 	'/_sandbox/requests': {
-		GET: async (_body, url, { service }) => {
+		GET: (_body, url, { service }) => {
 			const path = url.searchParams.get('path');
 			const list =
 				path === null ? service.requests : service.requests.filter((r) => r.path === path);
 			return { status: 200, body: list };
 		},
-		DELETE: async (_body, _url, { service }) => {
+		DELETE: (_body, _url, { service }) => {
 			const cleared = service.requests.length;
 			service.clearRequests();
 			return { status: 200, body: { cleared } };
 		},
 	},
 	'/_sandbox/faults': {
-		GET: async (_body, _url, { service }) => ({ status: 200, body: service.pendingFaults() }),
+		GET: (_body, _url, { service }) => ({ status: 200, body: service.pendingFaults() }),
 		POST: (body, _url, { service }) =>
 			parsed(injectFaultsBody, body, ({ faults }) => {
 				service.injectFaults(faults);
 				return { status: 201, body: { pending: service.pendingFaults() } };
 			}),
-		DELETE: async (_body, _url, { service }) => {
+		DELETE: (_body, _url, { service }) => {
 			const cleared = service.pendingFaults().length;
 			service.clearFaults();
 			return { status: 200, body: { cleared } };
 		},
 	},
 	'/_sandbox/config': {
-		GET: async (_body, _url, { webhooks }) => ({ status: 200, body: webhooks.currentConfig() }),
+		GET: (_body, _url, { webhooks }) => ({ status: 200, body: webhooks.currentConfig() }),
 		POST: (body, _url, { webhooks }) =>
 			parsed(deliveryConfigBody, body, (change) => ({
 				status: 200,
@@ -111,8 +124,8 @@ const routes: Record<string, Record<string, ControlRoute>> = {
 			}),
 	},
 	'/_sandbox/webhooks/sent': {
-		GET: async (_body, _url, { webhooks }) => ({ status: 200, body: webhooks.sent }),
-		DELETE: async (_body, _url, { webhooks }) => ({
+		GET: (_body, _url, { webhooks }) => ({ status: 200, body: webhooks.sent }),
+		DELETE: (_body, _url, { webhooks }) => ({
 			status: 200,
 			body: { cleared: webhooks.clearSent() },
 		}),

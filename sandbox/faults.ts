@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { z } from 'zod';
 
 /*
@@ -15,17 +15,38 @@ const faultSpec = z
 		retryAfter: z.union([z.string().min(1), z.number().nonnegative()]).optional(),
 		delayMs: z.number().int().nonnegative().max(600_000).optional(),
 		reset: z.boolean().optional(),
+		/** Answers a redirect to this Location (302 unless a 3xx `status` is given); nothing is processed. */
+		redirect: z.string().min(1).optional(),
+		/** Processes the request, sends the headers, then the body one byte per `dripIntervalMs`. */
+		drip: z.boolean().optional(),
+		dripIntervalMs: z.number().int().positive().max(60_000).optional(),
 		count: z.number().int().positive().default(1),
 		path: z.string().startsWith('/').optional(),
 	})
 	.strict()
 	.superRefine((fault, ctx) => {
-		if (fault.status === undefined && fault.delayMs === undefined && fault.reset !== true) {
+		if (
+			fault.status === undefined &&
+			fault.delayMs === undefined &&
+			fault.reset !== true &&
+			fault.redirect === undefined &&
+			fault.drip !== true
+		) {
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
 				path: [],
-				message: 'a fault needs at least one of status, delayMs or reset: true',
+				message: 'a fault needs at least one of status, delayMs, reset: true, redirect or drip: true',
 			});
+		}
+		if (fault.redirect !== undefined && fault.status !== undefined && (fault.status < 300 || fault.status > 399)) {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['status'], message: 'must be a 3xx status with redirect' });
+		}
+		if (fault.drip === true && (fault.status !== undefined || fault.reset === true || fault.redirect !== undefined)) {
+			// A drip answers what the service decided, slowly: anything else would be ignored or ambiguous.
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['drip'], message: 'cannot be combined with status, reset or redirect' });
+		}
+		if (fault.dripIntervalMs !== undefined && fault.drip !== true) {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['dripIntervalMs'], message: 'is only for drip: true' });
 		}
 		if (fault.reset === true && fault.status !== undefined) {
 			// A reset never answers, so a status would silently be ignored: refuse the ambiguity.
@@ -49,7 +70,9 @@ const faultSpec = z
 				message: 'is required when a body is given',
 			});
 		}
-	});
+	})
+	// A redirect is a status fault: the server answers it without processing anything.
+	.transform((fault) => (fault.redirect !== undefined && fault.status === undefined ? { ...fault, status: 302 } : fault));
 
 export const injectFaultsBody = z.object({ faults: z.array(faultSpec).min(1) }).strict();
 
@@ -115,5 +138,40 @@ export function faultAnswer(fault: Fault & { status: number }): FaultAnswer {
 		headers['content-type'] = fault.contentType ?? 'application/json; charset=utf-8';
 	}
 	if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+	if (fault.redirect !== undefined) headers.location = fault.redirect;
 	return { status: fault.status, headers, payload };
+}
+
+export const DEFAULT_DRIP_INTERVAL_MS = 1_000;
+
+/**
+ * Sends the headers at once and then the body one byte per interval, as a slow or hostile server
+ * can: every byte resets a client's idle timeout, so only a deadline for the whole answer ends it.
+ * Stops when the client goes away or the stand-in closes the connection.
+ */
+export function dripAnswer(
+	response: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string>,
+	intervalMs: number = DEFAULT_DRIP_INTERVAL_MS,
+): void {
+	const payload = Buffer.from(body === undefined ? '' : JSON.stringify(body));
+	response.writeHead(status, {
+		'content-type': 'application/json; charset=utf-8',
+		'content-length': String(payload.length),
+		...headers,
+	});
+	response.flushHeaders();
+	let sent = 0;
+	const timer = setInterval(() => {
+		if (response.destroyed || sent >= payload.length) {
+			clearInterval(timer);
+			if (!response.destroyed) response.end();
+			return;
+		}
+		response.write(payload.subarray(sent, sent + 1));
+		sent++;
+	}, intervalMs);
+	response.on('close', () => clearInterval(timer));
 }

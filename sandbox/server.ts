@@ -6,11 +6,13 @@ import {
 	type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { findHandler, readBody, sendJson, type ReadBody } from './http';
 import { handleControl, isControlPath } from './control';
-import { faultAnswer, FaultQueue, parseFaults, type FaultSpec, type PendingFault } from './faults';
+import { dripAnswer, faultAnswer, FaultQueue, parseFaults, type FaultSpec, type PendingFault } from './faults';
+import { readBody, sendJson, type ReadBody } from './http';
 import { isAcceptedSend, redactHeaders, type RecordedRequest } from './requestLog';
-import { handleCreateContacts, handleEvent, type ServiceAnswer } from './serviceEndpoints';
+import { serviceTable, type ServicePart } from './service/parts';
+import { matchRoute, type RouteAnswer } from './service/routes';
+import { createServiceParts } from './serviceParts';
 import {
 	DEFAULT_DELIVERY_STATUSES,
 	deliveryConfigBody,
@@ -27,9 +29,9 @@ import type { WebhookAuth } from './webhooks';
 
 /*
  * A strict local stand-in for the messaging service, for development and tests only. It answers
- * the endpoints the spec details, validates bodies with the very schemas the node sends with,
- * records every request (without the key) and can be told to misbehave. Node's own http module
- * only, so it starts fast and behaves like a plain HTTP server under load.
+ * the endpoints of its parts (serviceParts.ts), validates bodies with the very schemas the node
+ * sends with, records every request (without the key) and can be told to misbehave. Node's own
+ * http module only, so it starts fast and behaves like a plain HTTP server under load.
  */
 
 export const DEFAULT_API_KEY = 'sandbox-api-key';
@@ -39,12 +41,16 @@ export interface StandInOptions {
 	/** 0 (the default) picks a free port. */
 	port?: number;
 	host?: string;
+	/** The areas of the service it answers; by default every one (serviceParts.ts), fresh. */
+	parts?: readonly ServicePart[];
 }
 
 export interface StandInService {
 	/** Base URL, e.g. http://127.0.0.1:5680; the events endpoint is `${url}/api/v1/events`. */
 	readonly url: string;
 	readonly apiKey: string;
+	/** `METHOD /pattern` of every service endpoint it answers, for people reading the start-up text. */
+	readonly endpoints: readonly string[];
 	/** Every request to the service's own endpoints, oldest first, as received. */
 	readonly requests: RecordedRequest[];
 	clearRequests(): void;
@@ -74,17 +80,30 @@ export interface StandInService {
 	close(): Promise<void>;
 }
 
-type Handler = (body: unknown) => ServiceAnswer;
-
-const serviceRoutes: Record<string, Record<string, Handler>> = {
-	'/api/v1/events': { POST: handleEvent },
-	'/subscribers': { POST: handleCreateContacts },
-};
+/** Methods whose requests may come without a body; the route says whether it needs one. */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'PATCH']);
 
 function isJsonContentType(header: string | undefined): boolean {
 	if (header === undefined) return false;
 	const mediaType = header.split(';')[0].trim().toLowerCase();
 	return mediaType === 'application/json' || /^application\/[\w.-]+\+json$/.test(mediaType);
+}
+
+/** The parsed body: none for a bodiless GET, DELETE or PATCH, otherwise strictly JSON. */
+function jsonBody(
+	method: string,
+	headers: IncomingHttpHeaders,
+	body: ReadBody,
+): { value: unknown } | { error: RouteAnswer } {
+	if (body.bytes === 0 && BODYLESS_METHODS.has(method)) return { value: undefined };
+	if (!isJsonContentType(headers['content-type'])) {
+		return { error: { status: 415, body: { message: 'Unsupported Media Type' } } };
+	}
+	try {
+		return { value: JSON.parse(body.text) };
+	} catch {
+		return { error: { status: 400, body: { message: 'Body is not JSON' } } };
+	}
 }
 
 function queryOf(url: URL): Record<string, string> {
@@ -101,6 +120,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	const faults = new FaultQueue();
 	const webhooks = new WebhookSender();
 	const delays = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
+	const table = serviceTable(options.parts ?? createServiceParts());
 	let nextRequestId = 1;
 
 	function isAuthorized(headers: IncomingHttpHeaders): boolean {
@@ -127,25 +147,18 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	/** The answer to a request no fault intercepted, checked in the order a server would. */
 	function serve(
 		method: string,
-		path: string,
+		url: URL,
 		headers: IncomingHttpHeaders,
 		body: ReadBody,
 		authorized: boolean,
-	): ServiceAnswer & { headers?: Record<string, string> } {
-		const found = findHandler(serviceRoutes, path, method);
+	): RouteAnswer {
+		const found = matchRoute(table.routes, method, url.pathname);
 		if ('error' in found) return found.error;
 		if (!authorized) return { status: 401, body: { message: 'Unauthorized' } };
 		if (body.tooLarge) return { status: 413, body: { message: 'Payload Too Large' } };
-		if (!isJsonContentType(headers['content-type'])) {
-			return { status: 415, body: { message: 'Unsupported Media Type' } };
-		}
-		let parsed: unknown;
-		try {
-			parsed = JSON.parse(body.text);
-		} catch {
-			return { status: 400, body: { message: 'Body is not JSON' } };
-		}
-		return found.handler(parsed);
+		const parsed = jsonBody(method, headers, body);
+		if ('error' in parsed) return parsed.error;
+		return found.handler({ params: found.params, query: url.searchParams, body: parsed.value });
 	}
 
 	async function handleServiceRequest(
@@ -187,7 +200,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			return;
 		}
 
-		const answer = serve(method, path, request.headers, body, authorized);
+		const answer = serve(method, url, request.headers, body, authorized);
 		record.status = answer.status;
 		if (answer.messageId !== undefined) record.messageId = answer.messageId;
 		const accepted = answer.acceptedTemplateMessage;
@@ -196,6 +209,11 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			// Processed, then the connection dies before the answer: the client cannot know the outcome.
 			record.reset = true;
 			request.socket.destroy();
+		} else if (fault?.drip === true) {
+			// Processed, then answered one byte at a time: the client cannot know the outcome in time.
+			const headers: Record<string, string> = { ...answer.headers };
+			if (answer.messageId !== undefined) headers['x-message-id'] = answer.messageId;
+			dripAnswer(response, answer.status, answer.body, headers, fault.dripIntervalMs);
 		} else {
 			const headers: Record<string, string> = { ...answer.headers };
 			if (answer.messageId !== undefined) headers['x-message-id'] = answer.messageId;
@@ -241,6 +259,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	const service: StandInService = {
 		url: `http://${shownHost}:${address.port}`,
 		apiKey,
+		endpoints: table.endpoints,
 		requests,
 		clearRequests() {
 			requests.length = 0;

@@ -1,113 +1,116 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import {
-	assignAgent,
-	connectToAiAgent,
-	createContacts,
+	assignAgentBody as assignAgent,
+	connectToAiAgentBody as connectToAiAgent,
+	createContactsBody as createContacts,
 	describeIssues,
-	eventsBody,
-	sendTemplateMessageBody,
-	type ContactBody,
+	sendTemplateBodyCheckedAt as sendTemplateMessageBody,
 } from '../nodes/shared/schemas';
+import type { ServicePart } from './service/parts';
+import type { RouteAnswer } from './service/routes';
+import type { TemplateMessageSend } from './service/sendSideService';
 
 /*
- * What the service itself does with a well-formed, authorised JSON request: the spec's answers for
- * the events endpoint and for bulk contact creation. HTTP plumbing, auth and faults live in
- * server.ts.
+ * The commands the spec details: send_template_message, connect_to_ai_agent and assign_agent on the
+ * events endpoint, and bulk contact creation. Every accepted command becomes an event that can be
+ * polled (the send side's `GET /api/v1/events/:id`), so each is handed to a recorder. HTTP
+ * plumbing, auth and faults live in server.ts.
  */
 
 /** The stand-in's own assumption: the spec documents no batch size for bulk contact creation. */
 export const MAX_CONTACTS_PER_CALL = 1000;
 
+/** What keeps accepted commands pollable: the send side (sandbox/service/sendSideService.ts). */
+export interface CommandRecorder {
+	recordTemplateMessage(send: TemplateMessageSend): unknown;
+	recordCommand(eventId: string, eventType: string): void;
+}
+
 // Compiled once: `retry_until` is still checked against the clock at each parse.
 const sendTemplateMessage = sendTemplateMessageBody();
-
-const eventSchemas: Record<string, z.ZodTypeAny> = {
-	send_template_message: sendTemplateMessage,
-	connect_to_ai_agent: connectToAiAgent,
-	assign_agent: assignAgent,
-};
-
-export interface ServiceAnswer {
-	status: number;
-	body: unknown;
-	headers?: Record<string, string>;
-	messageId?: string;
-	/** An accepted template message, for the delivery-status webhooks that follow it. */
-	acceptedTemplateMessage?: { messageId: string; contact: ContactBody };
-}
 
 export function randomId(prefix: string): string {
 	return `${prefix}_${randomBytes(8).toString('hex')}`;
 }
 
-function parameterError(error: z.ZodError): ServiceAnswer {
+function checked<S extends z.ZodTypeAny>(
+	schema: S,
+	body: unknown,
+	then: (value: z.infer<S>) => RouteAnswer,
+): RouteAnswer {
+	const result = schema.safeParse(body);
+	if (!result.success) {
+		return {
+			status: 422,
+			body: { message: 'Parameter Error', code: 'invalid_parameters', errors: describeIssues(result.error) },
+		};
+	}
+	return then(result.data as z.infer<S>);
+}
+
+/*
+ * Every accepted command is an event the service can be asked about later (`GET
+ * /api/v1/events/{event_id}`, docs/service-contract.md), so each answer names it in a Location
+ * header. The stand-in's own choice: the spec shows no headers.
+ */
+const locationOf = (eventId: string) => ({ location: `/api/v1/events/${eventId}` });
+
+export function createCommandEndpoints(recorder: CommandRecorder): ServicePart {
 	return {
-		status: 422,
-		body: { message: 'Parameter Error', code: 'invalid_parameters', errors: describeIssues(error) },
+		events: {
+			send_template_message: (body) =>
+				checked(sendTemplateMessage, body, (send) => {
+					const eventId = randomId('evt');
+					const messageId = randomId('cmsg');
+					recorder.recordTemplateMessage({ messageId, eventId, ...send });
+					// The spec's 201 body repeats the request. The stand-in adds the message's id, the one
+					// its delivery reports carry as data.message.id, so a send can be matched with them.
+					return {
+						status: 201,
+						body: { ...(body as Record<string, unknown>), id: messageId },
+						headers: locationOf(eventId),
+						messageId,
+						acceptedTemplateMessage: { messageId, contact: send.contact },
+					};
+				}),
+			connect_to_ai_agent: (body) =>
+				checked(connectToAiAgent, body, (connect) => {
+					const eventId = randomId('evt');
+					// It sends a template message too, so it gets a message id like any other send.
+					const messageId = randomId('cmsg');
+					recorder.recordTemplateMessage({
+						messageId,
+						eventId,
+						contact: connect.contact,
+						template_message: connect.template_message,
+					});
+					return {
+						status: 200,
+						body: { status: 'success', event_id: eventId },
+						headers: locationOf(eventId),
+						messageId,
+					};
+				}),
+			assign_agent: (body) =>
+				checked(assignAgent, body, () => {
+					const eventId = randomId('evt');
+					recorder.recordCommand(eventId, 'assign_agent');
+					// The spec's answer is an empty object; the event is named only in the header.
+					return { status: 200, body: {}, headers: locationOf(eventId) };
+				}),
+		},
+		routes: [{ method: 'POST', pattern: '/subscribers', handler: ({ body }) => createContactsAnswer(body) }],
 	};
 }
 
-export function handleEvent(body: unknown): ServiceAnswer {
-	const eventType =
-		typeof body === 'object' && body !== null && !Array.isArray(body)
-			? (body as { event_type?: unknown }).event_type
-			: undefined;
-	const schema = typeof eventType === 'string' ? eventSchemas[eventType] : undefined;
-	if (schema === undefined) {
-		// Only the union knows how to word "unknown or missing event_type" for every case.
-		const result = eventsBody.safeParse(body);
-		return parameterError(result.success ? unreachable() : result.error);
-	}
-	const result = schema.safeParse(body);
-	if (!result.success) return parameterError(result.error);
-
-	/*
-	 * Every accepted command is an event the service can be asked about later (`GET
-	 * /api/v1/events/{event_id}`, docs/service-contract.md), so each answer names it in a Location
-	 * header. The stand-in's own choice: the spec shows no headers.
-	 */
-	const eventId = randomId('evt');
-	const headers = { location: `/api/v1/events/${eventId}` };
-	switch (eventType) {
-		case 'send_template_message': {
-			const messageId = randomId('cmsg');
-			const accepted = result.data as z.infer<typeof sendTemplateMessage>;
-			// The spec's 201 body repeats the request. The stand-in adds the message's id, the one its
-			// delivery reports carry as data.message.id, so a send can be matched with its reports.
-			return {
-				status: 201,
-				body: { ...(body as Record<string, unknown>), id: messageId },
-				headers,
-				messageId,
-				acceptedTemplateMessage: { messageId, contact: accepted.contact },
-			};
-		}
-		case 'connect_to_ai_agent':
-			// It sends a template message too, so it gets a message id like any other send.
-			return {
-				status: 200,
-				body: { status: 'success', event_id: eventId },
-				headers,
-				messageId: randomId('cmsg'),
-			};
-		default:
-			// The spec's answer is an empty object; the event is named only in the header.
-			return { status: 200, body: {}, headers };
-	}
-}
-
-function unreachable(): never {
-	throw new Error('an event_type without a schema passed the events union');
-}
-
-export function handleCreateContacts(body: unknown): ServiceAnswer {
+function createContactsAnswer(body: unknown): RouteAnswer {
 	if (Array.isArray(body) && body.length > MAX_CONTACTS_PER_CALL) {
 		return { status: 413, body: { message: 'Payload Too Large' } };
 	}
-	const result = createContacts.safeParse(body);
-	if (!result.success) return parameterError(result.error);
-	// The spec shows a single contact object as the answer, whatever the batch size.
-	const [first] = body as Array<Record<string, unknown>>;
-	return { status: 201, body: { id: randomId('ct'), ...first } };
+	return checked(createContacts, body, () => {
+		// The spec shows a single contact object as the answer, whatever the batch size.
+		const [first] = body as Array<Record<string, unknown>>;
+		return { status: 201, body: { id: randomId('ct'), ...first } };
+	});
 }

@@ -213,33 +213,3 @@ export function webhookAuthHeaders(rawBody: string, auth: WebhookAuth): Record<s
 			throw new Error('Unknown webhook auth mode');
 	}
 }
-
-export interface PostedWebhook {
-	status: number;
-	body: unknown;
-}
-
-/**
- * Posts one webhook the way the service would: JSON, signed with `auth`. The body is serialised
- * once, and that exact string is both signed and sent, as a signature covers bytes, not objects.
- */
-export async function postWebhook(
-	url: string,
-	body: unknown,
-	auth: WebhookAuth = { mode: 'none' },
-): Promise<PostedWebhook> {
-	const rawBody = JSON.stringify(body);
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json', ...webhookAuthHeaders(rawBody, auth) },
-		body: rawBody,
-	});
-	const text = await response.text();
-	let parsed: unknown = text;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		// Not JSON: the caller sees the text as it came.
-	}
-	return { status: response.status, body: parsed };
-}

@@ -11,7 +11,9 @@ import type { Clock, Timings } from './clock';
 
 export type EventSubject =
 	| { type: 'template_message'; messageId: string }
-	| { type: 'campaign'; broadcastId: string };
+	| { type: 'campaign'; broadcastId: string }
+	/** A command with nothing to follow up (assign_agent): processed once its delay is over. */
+	| { type: 'command'; eventType: string };
 
 export interface EventResults {
 	/** The result of a processed event, and whether the event failed; undefined if its object is gone. */

@@ -66,7 +66,7 @@ function stableId(prefix: string, seed: string): string {
 	return `${prefix}_${createHash('sha256').update(seed).digest('hex').slice(0, 16)}`;
 }
 
-function conversationId(phone: string, businessNumber: string): string {
+export function conversationId(phone: string, businessNumber: string): string {
 	return stableId('conv', `${phone}|${businessNumber}`);
 }
 

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { describeIssues } from '../../nodes/shared/schemas';
+import { describeIssues, type ContactBody } from '../../nodes/shared/schemas';
 
 /*
- * A tiny route table for the send-side endpoints: patterns with `:name` segments, the query as
+ * A tiny route table for the service's endpoints: patterns with `:name` segments, the query as
  * URLSearchParams and the parsed JSON body. server.ts keeps the HTTP plumbing, auth and faults;
  * these handlers only say what the service does with a request that reached it.
  */
@@ -18,6 +18,10 @@ export interface RouteAnswer {
 	status: number;
 	body?: unknown;
 	headers?: Record<string, string>;
+	/** The `cmsg_…` id of a message this request sent: logged and answered in X-Message-Id. */
+	messageId?: string;
+	/** An accepted template message, for the delivery-status webhooks that follow it. */
+	acceptedTemplateMessage?: { messageId: string; contact: ContactBody };
 }
 
 export type RouteHandler = (request: RouteRequest) => RouteAnswer;
@@ -96,7 +100,7 @@ export type Checked<T> = { value: T } | { error: RouteAnswer };
 
 export function checkBody<S extends z.ZodTypeAny>(schema: S, body: unknown): Checked<z.infer<S>> {
 	const result = schema.safeParse(body);
-	if (result.success) return { value: result.data };
+	if (result.success) return { value: result.data as z.infer<S> };
 	return { error: parameterError(describeIssues(result.error)) };
 }
 

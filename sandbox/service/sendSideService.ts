@@ -5,6 +5,7 @@ import { DEFAULT_BUSINESS_NUMBER, DEFAULT_TIMINGS, type Clock, type Timings } fr
 import { unreachableReason } from './contactBook';
 import { createEventStore } from './events';
 import { createMessageHistory } from './messageHistory';
+import type { ServicePart } from './parts';
 import type { Route, RouteAnswer } from './routes';
 import { createTemplateMessageStore } from './templateMessages';
 import { templateRoutes } from './templateRoutes';
@@ -14,7 +15,7 @@ import { createTemplateStore, missingVariables, type TemplateStore } from './tem
  * The send-side half of the stand-in: templates, broadcasts, events and message history, with
  * their state kept per instance. server.ts serves `routes` after its own checks (auth, JSON) and
  * hands over what belongs to the events endpoint: `send_broadcast` bodies, and every accepted
- * template message so it can be polled.
+ * command (serviceEndpoints.ts) so it can be polled.
  */
 
 export interface SendSideOptions {
@@ -37,10 +38,14 @@ export interface TemplateMessageSend {
 	};
 }
 
-export interface SendSideService {
+export interface SendSideService extends ServicePart {
 	routes: Route[];
+	/** `send_broadcast`, served on the events endpoint beside the other commands. */
+	events: { send_broadcast: (body: unknown) => RouteAnswer };
 	/** Makes an accepted send pollable; answers the event id it can be polled by. */
 	recordTemplateMessage(send: TemplateMessageSend): { eventId: string };
+	/** Makes another accepted command (assign_agent) pollable by the event id it was answered with. */
+	recordCommand(eventId: string, eventType: string): void;
 	/** The answer to `POST /api/v1/events` with `event_type: send_broadcast`. */
 	handleSendBroadcast(body: unknown): RouteAnswer;
 }
@@ -65,6 +70,8 @@ export function createSendSideService(options: SendSideOptions = {}): SendSideSe
 	const broadcasts = createBroadcastStore(now, timings, templates, messages);
 	const events = createEventStore(now, timings, {
 		resultOf(subject) {
+			// The reference shows results for messages and campaigns only; a type alone is ours.
+			if (subject.type === 'command') return { result: { type: subject.eventType }, failed: false };
 			if (subject.type === 'campaign') {
 				const broadcast = broadcasts.get(subject.broadcastId);
 				if (broadcast === undefined) return undefined;
@@ -81,6 +88,7 @@ export function createSendSideService(options: SendSideOptions = {}): SendSideSe
 	});
 	const history = createMessageHistory(now, messages);
 	seedBroadcasts(broadcasts, now());
+	const handleSendBroadcast = createBroadcastLauncher({ now, templates, broadcasts, events });
 
 	return {
 		routes: [
@@ -108,6 +116,10 @@ export function createSendSideService(options: SendSideOptions = {}): SendSideSe
 			events.add(eventId, { type: 'template_message', messageId: send.messageId }, [send.messageId]);
 			return { eventId };
 		},
-		handleSendBroadcast: createBroadcastLauncher({ now, templates, broadcasts, events }),
+		recordCommand(eventId, eventType) {
+			events.add(eventId, { type: 'command', eventType });
+		},
+		handleSendBroadcast,
+		events: { send_broadcast: handleSendBroadcast },
 	};
 }

@@ -5,8 +5,9 @@ import { DAY, iso } from './clock';
  * The account's templates when the stand-in starts: enough variety for the template picker and
  * the variable mapper to meet every case (languages, categories, every status, every header kind,
  * variables with and without examples, none at all, a variable in a URL button, one name in two
- * languages, an example given only in a later component). Ids are fixed so tests and example
- * workflows can name them.
+ * languages, an example given only in a later component, a variable in a text header, a media
+ * header without any variable, and one legacy template with a malformed placeholder). Ids are fixed
+ * so tests and example workflows can name them.
  */
 
 export interface TemplateComponent {
@@ -88,6 +89,27 @@ const catalogue: Array<[string, string, string, Template['category'], TemplateSt
 	]],
 	['wat_c5364758697a8b9c', 'summer_newsletter', 'en', 'MARKETING', 'archived', [
 		text('body', "{{first_name | example: 'Ada'}}, here is what is new this summer."),
+	]],
+	['wat_d64758697a8b9cad', 'delivery_video', 'en', 'UTILITY', 'approved', [
+		media('video', 'https://cdn.example.com/templates/unboxing.mp4'),
+		text('body', "Hi {{first_name | example: 'Ada'}}, your parcel {{tracking_number}} arrives {{delivery_day | example: 'tomorrow'}}."),
+		button('url', 'https://track.example.com/{{tracking_number}}'),
+	]],
+	['wat_e758697a8b9cadbe', 'catalogue_launch', 'it', 'MARKETING', 'approved', [
+		media('image', 'https://cdn.example.com/templates/catalogo.jpg'),
+		text('body', 'Il nuovo catalogo è arrivato! Scoprilo nel nostro negozio.'),
+		button('quick_reply', 'Mostrami'),
+	]],
+	['wat_f68697a8b9cadbec', 'appointment_confirmation', 'fr', 'UTILITY', 'approved', [
+		text('header', "Rendez-vous avec {{doctor_name | example: 'Dr Martin'}}"),
+		text('body', "Bonjour {{first_name | example: 'Camille'}}, votre rendez-vous est confirmé le {{date}} à {{time | example: '09:30'}}."),
+		text('footer', 'Répondez ANNULER pour annuler.'),
+		button('phone_number', '+33 1 23 45 67 89'),
+		button('url', "https://rdv.example.com/{{booking_code | example: 'RDV-88'}}"),
+	]],
+	// Written before the service checked placeholders: one is malformed and is not a variable.
+	['wat_0797a8b9cadbecf1', 'loyalty_points', 'en', 'MARKETING', 'approved', [
+		text('body', "Hi {{first_name | example: 'Ada'}}, you have {{ points | example: '120' }} points. Use code {{promo code}} at checkout."),
 	]],
 ];
 

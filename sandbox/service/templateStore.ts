@@ -6,12 +6,7 @@ import {
 } from '../../nodes/shared/schemas/templates';
 import { describeIssues } from '../../nodes/shared/schemas';
 import { readTemplateVariables } from '../../nodes/shared/templateComponents';
-import {
-	BUSINESS_ACCOUNT_ID,
-	seedTemplates,
-	type Template,
-	type TemplateComponent,
-} from './templateCatalogue';
+import { BUSINESS_ACCOUNT_ID, seedTemplates, type Template } from './templateCatalogue';
 import { iso, newId, type Clock, type Timings } from './clock';
 
 /*
@@ -163,7 +158,7 @@ export function createTemplateStore(now: Clock, timings: Timings) {
 			}
 			template.template_name = renamed;
 			if (change.category !== undefined) template.category = change.category;
-			template.components = components as TemplateComponent[];
+			template.components = components;
 			// An approved template that changes goes back to review, as WhatsApp does.
 			return { template: touch(template, template.status === 'approved' ? 'pending' : undefined) };
 		},

@@ -1,0 +1,75 @@
+import { mediaSizeLimit } from '../../nodes/shared/schemas/media';
+import type { Clock } from './clock';
+import { createContactStore } from './contacts';
+import { createConversationStore } from './conversations';
+import { createMediaStore } from './media';
+import { createDirectUploads, DIRECT_UPLOAD_PATTERN, type RawUploadRequest } from './mediaDirectUploads';
+import { createOrderStore } from './orders';
+import type { Route, RouteAnswer } from './routes';
+
+/*
+ * The account-side half of the stand-in (issue 13): contacts, conversations, orders and media, with
+ * their state kept per instance. server.ts serves `routes` after its own checks (auth, JSON), hands
+ * over the events it does not know (`handleEvent`: `close_conversation`), and serves the direct
+ * upload's PUT apart from the JSON routes: raw bytes, any content type, no API key.
+ */
+
+export interface AccountSideTimings {
+	/** A new order is paid (`completed`) this long after it was created, unless it expires first. */
+	paymentMs: number;
+	/** How long a reserved direct upload's URL takes the bytes. */
+	directUploadTtlMs: number;
+}
+
+export const DEFAULT_ACCOUNT_SIDE_TIMINGS: AccountSideTimings = {
+	paymentMs: 2000,
+	// Active Storage's default for its direct-upload URLs.
+	directUploadTtlMs: 5 * 60_000,
+};
+
+/**
+ * The body sizes server.ts must let through for uploads, above its general 5 MiB: the largest file
+ * the schemas take (a 100 MiB document) as base64 in JSON, and as raw bytes on the direct upload.
+ */
+export const UPLOAD_BODY_LIMITS = {
+	base64Json: Math.ceil((mediaSizeLimit('application/pdf') * 4) / 3) + 64 * 1024,
+	directUpload: mediaSizeLimit('application/pdf'),
+};
+
+export interface AccountSideOptions {
+	/** The clock every status is read from; a test pins and moves it. */
+	now?: Clock;
+	timings?: Partial<AccountSideTimings>;
+}
+
+export interface AccountSideService {
+	routes: Route[];
+	/** The answer to `POST /api/v1/events` for an event type of this side; undefined for any other. */
+	handleEvent(eventType: string, body: unknown): RouteAnswer | undefined;
+	/** The event types `handleEvent` answers. */
+	eventTypes: readonly string[];
+	/** `PUT /uploads/:token`: a direct upload's bytes (see mediaDirectUploads.ts). */
+	directUpload: { method: 'PUT'; pattern: string; handler(request: RawUploadRequest): RouteAnswer };
+	/** Whether a `media://N` link names a media item of the account (for a send's `header_media`). */
+	hasMedia(mediaUrl: string): boolean;
+}
+
+export function createAccountSideService(options: AccountSideOptions = {}): AccountSideService {
+	const now = options.now ?? Date.now;
+	const timings: AccountSideTimings = { ...DEFAULT_ACCOUNT_SIDE_TIMINGS, ...options.timings };
+	const contacts = createContactStore(now);
+	const conversations = createConversationStore(now);
+	const orders = createOrderStore(now, timings.paymentMs);
+	const media = createMediaStore(now);
+	const uploads = createDirectUploads(now, media, timings.directUploadTtlMs);
+
+	return {
+		routes: [...contacts.routes, ...conversations.routes, ...orders.routes, ...uploads.routes, ...media.routes],
+		handleEvent(eventType, body) {
+			return eventType === 'close_conversation' ? conversations.handleClose(body) : undefined;
+		},
+		eventTypes: ['close_conversation'],
+		directUpload: { method: 'PUT', pattern: DIRECT_UPLOAD_PATTERN, handler: uploads.handleUpload },
+		hasMedia: (mediaUrl) => media.hasMedia(mediaUrl),
+	};
+}

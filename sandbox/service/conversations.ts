@@ -1,0 +1,137 @@
+import {
+	closeConversationBody,
+	listConversationsQuery,
+	updateConversationStatusBody,
+	type ActivityType,
+	type ConversationStatus,
+} from '../../nodes/shared/schemas/conversations';
+import { DAY, DEFAULT_BUSINESS_NUMBER, HOUR, MINUTE, iso, type Clock } from './clock';
+import { ADA, GRACE, JOAO, JONAS, LUCIA, type BookContact } from './contactBook';
+import { conversationId } from './messageHistory';
+import { paginate } from './pagination';
+import { checkBody, checkQuery, notFound, ok, type Route, type RouteAnswer } from './routes';
+
+/*
+ * `/api/v1/conversations` and the `close_conversation` command. Seeded with the five conversations
+ * of the message history, under the same `conv_…` ids, in every status. The list is most recently
+ * updated first; every filter must match. A status change (PATCH or close) is itself an activity:
+ * it moves the conversation's `updated_at` and sets `last_activity_type` to `status_change`.
+ */
+
+export interface StoredConversation {
+	id: string;
+	status: ConversationStatus;
+	escalated: boolean;
+	has_call_permission: boolean;
+	last_activity_type: ActivityType;
+	phone_number: string;
+	contact: { name: string; phone_number: string };
+	business_phone_number: string;
+	assigned_agent_email: string | null;
+	created_at: string;
+	updated_at: string;
+}
+
+const BASE = '/api/v1/conversations';
+
+interface Seed {
+	contact: BookContact;
+	businessNumber: string;
+	status: ConversationStatus;
+	escalated: boolean;
+	hasCallPermission: boolean;
+	lastActivity: ActivityType;
+	agent: string | null;
+	updatedAgo: number;
+}
+
+const seeds: Seed[] = [
+	{ contact: ADA, businessNumber: DEFAULT_BUSINESS_NUMBER, status: 'open', escalated: true, hasCallPermission: false, lastActivity: 'escalation', agent: 'support@example.com', updatedAgo: 10 * MINUTE },
+	{ contact: JOAO, businessNumber: DEFAULT_BUSINESS_NUMBER, status: 'open', escalated: false, hasCallPermission: false, lastActivity: 'message', agent: null, updatedAgo: HOUR },
+	{ contact: LUCIA, businessNumber: '34910000100', status: 'awaiting_customer_response', escalated: false, hasCallPermission: true, lastActivity: 'message', agent: 'ventas@example.com', updatedAgo: 2 * HOUR },
+	{ contact: GRACE, businessNumber: DEFAULT_BUSINESS_NUMBER, status: 'closed', escalated: false, hasCallPermission: false, lastActivity: 'status_change', agent: null, updatedAgo: DAY },
+	{ contact: JONAS, businessNumber: '493055501000', status: 'pending', escalated: true, hasCallPermission: true, lastActivity: 'assignment', agent: 'vertrieb@example.com', updatedAgo: 3 * DAY },
+];
+
+export function createConversationStore(now: Clock) {
+	const conversations = new Map<string, StoredConversation>();
+	const seededAt = now();
+	for (const seed of seeds) {
+		const id = conversationId(seed.contact.phone_number, seed.businessNumber);
+		conversations.set(id, {
+			id,
+			status: seed.status,
+			escalated: seed.escalated,
+			has_call_permission: seed.hasCallPermission,
+			last_activity_type: seed.lastActivity,
+			phone_number: seed.contact.phone_number,
+			contact: { name: seed.contact.name, phone_number: seed.contact.phone_number },
+			business_phone_number: seed.businessNumber,
+			assigned_agent_email: seed.agent,
+			created_at: iso(seededAt - 7 * DAY),
+			updated_at: iso(seededAt - seed.updatedAgo),
+		});
+	}
+
+	function changeStatus(conversation: StoredConversation, status: ConversationStatus): StoredConversation {
+		const changed = { ...conversation, status, last_activity_type: 'status_change' as const, updated_at: iso(now()) };
+		conversations.set(conversation.id, changed);
+		return changed;
+	}
+
+	/**
+	 * `close_conversation` names a contact, not a conversation: every conversation with that number is
+	 * closed. Closing what is already closed changes nothing and still succeeds, so a retried close
+	 * (after a timeout) does not fail; a number with no conversation at all is 404.
+	 */
+	function handleClose(body: unknown): RouteAnswer {
+		const checked = checkBody(closeConversationBody, body);
+		if ('error' in checked) return checked.error;
+		const phone = checked.value.contact.phone_number;
+		const matching = [...conversations.values()].filter((c) => c.phone_number === phone);
+		if (matching.length === 0) return notFound();
+		for (const conversation of matching) {
+			if (conversation.status !== 'closed') changeStatus(conversation, 'closed');
+		}
+		// As assign_agent: the answer is not shown, so the stand-in answers the same `{}`.
+		return ok({});
+	}
+
+	const routes: Route[] = [
+		{
+			method: 'GET',
+			pattern: BASE,
+			handler: ({ query }) => {
+				const checked = checkQuery(listConversationsQuery, query);
+				if ('error' in checked) return checked.error;
+				const { page, per, updated_since, activity_type, ...same } = checked.value;
+				const since = updated_since === undefined ? undefined : Date.parse(updated_since);
+				const matching = [...conversations.values()]
+					.filter(
+						(c) =>
+							Object.entries(same).every(
+								([field, wanted]) => wanted === undefined || c[field as keyof typeof same] === wanted,
+							) &&
+							(activity_type === undefined || c.last_activity_type === activity_type) &&
+							(since === undefined || Date.parse(c.updated_at) >= since),
+					)
+					.sort((a, b) => Date.parse(b.updated_at) - Date.parse(a.updated_at) || a.id.localeCompare(b.id));
+				const cut = paginate(matching, { page, per });
+				return ok({ count: cut.count, next: cut.next, prev: cut.prev, conversations: cut.items });
+			},
+		},
+		{
+			method: 'PATCH',
+			pattern: `${BASE}/:id`,
+			handler: ({ params, body }) => {
+				const conversation = conversations.get(params.id);
+				if (conversation === undefined) return notFound();
+				const checked = checkBody(updateConversationStatusBody, body);
+				if ('error' in checked) return checked.error;
+				return ok(changeStatus(conversation, checked.value.status));
+			},
+		},
+	];
+
+	return { routes, handleClose };
+}
