@@ -103,6 +103,7 @@ async function main(): Promise<void> {
 				formUrl: examples.formUrl,
 				standInUrl: standIn.url,
 				standInApiKey: state.standInApiKey,
+				standInEndpoints: standIn.endpoints,
 				n8nLogFile: n8n.options.logFile,
 				triggerWorkflowName: examples.workflows.deliveryStatusBranch.workflow.name,
 				productionUrl: examples.triggerUrl,

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { StandInService } from '../../sandbox/server';
@@ -27,11 +27,6 @@ export const WEBHOOK_SECRET_HEADER = 'X-Webhook-Secret';
 
 export function loadExample(name: ExampleName): WorkflowJson {
 	return JSON.parse(readFileSync(join(EXAMPLES_FOLDER, EXAMPLE_FILES[name]), 'utf8')) as WorkflowJson;
-}
-
-/** Every example file, including any added later without a name here. */
-export function allExampleFiles(): string[] {
-	return readdirSync(EXAMPLES_FOLDER).filter((f) => f.endsWith('.json'));
 }
 
 type CredentialRefs = Record<string, { id: string; name: string }>;
@@ -106,6 +101,8 @@ export interface ProvisionedExamples {
 export async function provisionExamples(
 	n8n: RealN8n,
 	options: ProvisionOptions,
+	/** Where production webhooks and forms are served: another process in queue mode. */
+	webhookBaseUrl: string = n8n.baseUrl,
 ): Promise<ProvisionedExamples> {
 	const api = {
 		id: await n8n.upsertCredential(API_CREDENTIAL_NAME, 'chatMessagingApi', {
@@ -130,9 +127,9 @@ export async function provisionExamples(
 		workflows[name] = { id: await n8n.upsertWorkflow(workflow), workflow };
 	}
 
-	const triggerUrl = triggerProductionUrl(n8n.baseUrl, workflows.deliveryStatusBranch.workflow);
+	const triggerUrl = triggerProductionUrl(webhookBaseUrl, workflows.deliveryStatusBranch.workflow);
 	const testUrl = triggerTestUrl(n8n.baseUrl, workflows.deliveryStatusBranch.workflow);
-	const formUrl = formProductionUrl(n8n.baseUrl, workflows.formToSendTemplate.workflow);
+	const formUrl = formProductionUrl(webhookBaseUrl, workflows.formToSendTemplate.workflow);
 	await n8n.activateWorkflow(workflows.deliveryStatusBranch.id);
 	await n8n.activateWorkflow(workflows.formToSendTemplate.id);
 	await n8n.waitForProductionWebhook(triggerUrl);

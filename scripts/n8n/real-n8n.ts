@@ -45,14 +45,29 @@ export interface ExecutionSummary {
 	status: string;
 	mode: string;
 	finished: boolean;
+	startedAt?: string;
+	stoppedAt?: string;
 	data?: {
 		resultData: {
-			runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: { message: string } }>>;
+			runData: Record<string, Array<NodeRun>>;
 			error?: { message: string };
 			lastNodeExecuted?: string;
 		};
 	};
 }
+
+/** One run of one node in an execution, as n8n stores it. */
+export interface NodeRun {
+	startTime?: number;
+	/** How long the node took, in ms, as n8n timed it. */
+	executionTime?: number;
+	data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> };
+	error?: { message: string; description?: string };
+}
+
+/** Still going: every other status means the execution ended, one way or another. */
+const UNFINISHED_STATUSES = ['new', 'running', 'waiting'];
+const isFinished = (execution: { status: string }) => !UNFINISHED_STATUSES.includes(execution.status);
 
 export interface CliExecution {
 	status: string;
@@ -177,7 +192,8 @@ export class RealN8n {
 			}
 			try {
 				const response = await fetch(`${this.baseUrl}/healthz/readiness`);
-				if (response.ok) return;
+				// n8n 1.x answers readiness before its REST routes exist: wait for those too.
+				if (response.ok && (await fetch(`${this.baseUrl}/rest/settings`)).ok) return;
 			} catch {
 				// Not listening yet.
 			}
@@ -273,29 +289,63 @@ export class RealN8n {
 			});
 			if (probe.status === 200) return previous;
 		}
-		const scopes = await this.rest<string[]>('GET', '/api-keys/scopes');
-		const created = await this.rest<{ rawApiKey: string }>('POST', '/api-keys', {
-			label: `local ${new Date().toISOString().replace(/[^0-9]/g, '').slice(0, 14)}`,
-			scopes,
-			expiresAt: null,
+		// n8n before API-key scopes (1.85) has no /api-keys/scopes: its keys can do everything.
+		const scopes = await this.rest<string[]>('GET', '/api-keys/scopes').catch((error: unknown) => {
+			if (error instanceof HttpError && error.status === 404) return undefined;
+			throw error;
 		});
+		const label = `local ${new Date().toISOString().replace(/[^0-9]/g, '').slice(0, 14)}`;
+		const created = await this.rest<{ rawApiKey: string }>(
+			'POST',
+			'/api-keys',
+			scopes ? { label, scopes, expiresAt: null } : { label, expiresAt: null },
+		);
 		this.apiKey = created.rawApiKey;
 		return this.apiKey;
 	}
 
 	/** Creates the credential, or updates the one of that name and type, and returns its id. */
 	async upsertCredential(name: string, type: string, data: Record<string, unknown>): Promise<string> {
-		const existing = await this.api<{ data: Array<{ id: string; name: string; type: string }> }>(
-			'GET',
-			'/credentials?limit=250',
+		type Listed = Array<{ id: string; name: string; type: string }>;
+		// n8n 1.x's public API can neither list nor update credentials (405): the editor's API can.
+		const notAllowed = (error: unknown) => error instanceof HttpError && error.status === 405;
+		const existing = await this.api<{ data: Listed }>('GET', '/credentials?limit=250').catch(
+			async (error: unknown) => {
+				if (!notAllowed(error)) throw error;
+				return { data: await this.rest<Listed>('GET', '/credentials') };
+			},
 		);
 		const match = existing.data.find((c) => c.name === name && c.type === type);
 		if (match) {
-			await this.api('PATCH', `/credentials/${match.id}`, { name, type, data });
+			await this.withAllowedDomains(data, (d) =>
+				this.api('PATCH', `/credentials/${match.id}`, { name, type, data: d }).catch((error: unknown) => {
+					if (!notAllowed(error)) throw error;
+					return this.rest('PATCH', `/credentials/${match.id}`, { name, type, data: d });
+				}),
+			);
 			return match.id;
 		}
-		const created = await this.api<{ id: string }>('POST', '/credentials', { name, type, data });
+		const created = await this.withAllowedDomains(data, (d) =>
+			this.api<{ id: string }>('POST', '/credentials', { name, type, data: d }),
+		);
 		return created.id;
+	}
+
+	/**
+	 * n8n 1.123's public API asks for `allowedDomains` on a credential type with `authenticate`
+	 * unless `allowedHttpRequestDomains` says otherwise; other versions reject that field. Sends the
+	 * data as given, and once more with every domain allowed (the editor's default) on that answer.
+	 */
+	private async withAllowedDomains<T>(
+		data: Record<string, unknown>,
+		send: (data: Record<string, unknown>) => Promise<T>,
+	): Promise<T> {
+		try {
+			return await send(data);
+		} catch (error) {
+			if (!(error instanceof HttpError) || error.status !== 400 || !/allowedDomains/.test(error.body)) throw error;
+			return await send({ ...data, allowedHttpRequestDomains: 'all' });
+		}
 	}
 
 	/** Imports the workflow, replacing the one of the same name, and returns its id. */
@@ -356,11 +406,16 @@ export class RealN8n {
 	 * manual executions, the ones the editor shows.
 	 */
 	async listenForTestEvent(workflowId: string, triggerName: string): Promise<void> {
-		const answer = await this.rest<{ waitingForWebhook?: boolean }>(
-			'POST',
-			`/workflows/${workflowId}/run`,
-			{ triggerToStartFrom: { name: triggerName } },
-		);
+		const run = (body: Record<string, unknown>) =>
+			this.rest<{ waitingForWebhook?: boolean }>('POST', `/workflows/${workflowId}/run`, {
+				...body,
+				triggerToStartFrom: { name: triggerName },
+			});
+		// n8n 1.x runs the workflow the editor sends (workflowData), not the saved one: send it.
+		const answer = await run({}).catch(async (error: unknown) => {
+			if (!(error instanceof HttpError) || !/reading 'id'|workflowData/.test(error.body)) throw error;
+			return await run({ workflowData: await this.rest<Record<string, unknown>>('GET', `/workflows/${workflowId}`) });
+		});
 		if (answer.waitingForWebhook !== true) {
 			throw new Error(`n8n did not start listening for a test event: ${JSON.stringify(answer)}`);
 		}
@@ -394,12 +449,17 @@ export class RealN8n {
 		}
 		const start = stdout.search(/^\{$/m);
 		if (start < 0) throw failed ?? new Error(`n8n execute printed no result:\n${stdout}`);
-		const result = JSON.parse(stdout.slice(start)) as {
+		// n8n 1.x prints a stack trace after the JSON when the run failed: the JSON ends at its first
+		// closing brace in the first column.
+		const end = stdout.slice(start).search(/^\}$/m);
+		const result = JSON.parse(end < 0 ? stdout.slice(start) : stdout.slice(start, start + end + 1)) as {
 			status: string;
 			data: NonNullable<ExecutionSummary['data']>;
 		};
+		// n8n 1.85 prints the run as it was before its status was set ("running"): the exit code says.
+		const status = result.status === 'running' ? (failed ? 'error' : 'success') : result.status;
 		return {
-			status: result.status,
+			status,
 			runData: result.data.resultData.runData,
 			error: result.data.resultData.error,
 		};
@@ -411,7 +471,13 @@ export class RealN8n {
 			'GET',
 			`/executions?workflowId=${workflowId}&includeData=true&limit=100`,
 		);
-		return list.data;
+		// n8n 1.85's public API gives no status: derive it as later versions report it.
+		return list.data.map((e) => {
+			if (e.status !== undefined) return e;
+			const { stoppedAt, waitTill } = e as { stoppedAt?: string | null; waitTill?: string | null };
+			const status = waitTill ? 'waiting' : !stoppedAt ? 'running' : e.finished ? 'success' : 'error';
+			return { ...e, status };
+		});
 	}
 
 	/** Waits until `count` executions of the workflow have finished, and returns them. */
@@ -419,12 +485,55 @@ export class RealN8n {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const all = await this.executions(workflowId);
-			const done = all.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
+			const done = all.filter(isFinished);
 			if (done.length >= count && done.length === all.length) return done;
 			if (Date.now() > deadline) {
 				throw new Error(`expected ${count} finished executions of ${workflowId}, have ${done.length}/${all.length}`);
 			}
 			await sleep(300);
+		}
+	}
+
+	/** Ids of the workflow's latest executions, to tell the next one from those before it. */
+	async executionIds(workflowId: string): Promise<Set<string>> {
+		const list = await this.readWhileRecovering<{ data: ExecutionSummary[] }>(
+			`/executions?workflowId=${workflowId}&limit=50`,
+		);
+		return new Set(list.data.map((execution) => execution.id));
+	}
+
+	/**
+	 * Waits for an execution of the workflow that is not in `known` to finish, and returns it with
+	 * its data. Polls the list without data: a big run's data is read once, not on every poll.
+	 */
+	async waitForNewExecution(workflowId: string, known: Set<string>, timeoutMs = 60_000): Promise<ExecutionSummary> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const list = await this.readWhileRecovering<{ data: ExecutionSummary[] }>(
+				`/executions?workflowId=${workflowId}&limit=50`,
+			);
+			const fresh = list.data.find((execution) => !known.has(execution.id));
+			if (fresh?.stoppedAt && isFinished(fresh)) {
+				return await this.readWhileRecovering<ExecutionSummary>(`/executions/${fresh.id}?includeData=true`);
+			}
+			if (Date.now() > deadline) throw new Error(`no finished execution of workflow ${workflowId} appeared`);
+			await sleep(300);
+		}
+	}
+
+	/**
+	 * A public-API GET that outlasts n8n's 503 "Database is not ready": a heavy run can keep n8n's
+	 * event loop from answering its own database ping for a moment, and n8n recovers by itself.
+	 */
+	private async readWhileRecovering<T>(path: string, timeoutMs = 60_000): Promise<T> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			try {
+				return await this.api<T>('GET', path);
+			} catch (error) {
+				if (!(error instanceof HttpError && error.status === 503) || Date.now() > deadline) throw error;
+				await sleep(1_000);
+			}
 		}
 	}
 

@@ -35,6 +35,8 @@ export interface StartInfo {
 	formUrl: string;
 	standInUrl: string;
 	standInApiKey: string;
+	/** `METHOD /pattern` of every service endpoint the stand-in answers (StandInService.endpoints). */
+	standInEndpoints?: readonly string[];
 	n8nLogFile: string;
 	triggerWorkflowName: string;
 	productionUrl: string;
@@ -80,6 +82,13 @@ export function startCommands(info: StartInfo): StartCommands {
 	};
 }
 
+/** The stand-in's endpoints, one a line, under the URL they are relative to. */
+function endpointLines(endpoints: readonly string[] = []): string[] {
+	if (endpoints.length === 0) return [];
+	const [first, ...rest] = endpoints;
+	return [`  Stand-in answers:  ${first}`, ...rest.map((endpoint) => `                     ${endpoint}`)];
+}
+
 /** Where the reports go, and where the user will see the runs they start. */
 function reportsLines(info: StartInfo): string[] {
 	if (info.reportTo === 'test') {
@@ -108,6 +117,7 @@ export function startSummary(info: StartInfo): string {
 		`  Login:             ${info.ownerEmail} / ${info.password}`,
 		`  Sign-up form:      ${info.formUrl}   (the form example; sends a template)`,
 		`  Stand-in service:  ${info.standInUrl}   (API key ${info.standInApiKey})`,
+		...endpointLines(info.standInEndpoints),
 		`  Request log:       ${info.standInUrl}/_sandbox/requests`,
 		`  n8n log:           ${info.n8nLogFile}`,
 		'',

@@ -1,0 +1,24 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { PROJECT_ROOT } from '../n8n/install';
+
+/* What `npm run bench` measures with, in one place; BENCH_CONTACTS and BENCH_SENDS shrink a trial run. */
+
+export const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 10_000);
+export const SENDS = Number(process.env.BENCH_SENDS ?? 5_000);
+export const WARM_UP_ITEMS = 200;
+/** The node's default for Requests in Parallel, so the ceiling is measured at equal concurrency. */
+export const OUR_DEFAULT_CONCURRENCY = 4;
+export const CEILING_SECONDS = 10;
+export const TRIGGER_CONNECTIONS = 10;
+export const TRIGGER_SECONDS = 10;
+export const TRIGGER_WARM_UP_SECONDS = 2;
+export const LOAD_TIME_RUNS = 7;
+export const HARD_LIMIT_MS = 20 * 60_000;
+
+export const BENCH_FOLDER = join(tmpdir(), 'n8n-nodes-chat-messaging-bench');
+export const PID_FILE = join(BENCH_FOLDER, 'n8n.pid');
+export const OUTPUT_FILE = join(PROJECT_ROOT, 'bench-output', 'latest.json');
+
+export const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
