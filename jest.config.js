@@ -14,5 +14,10 @@ module.exports = {
 			globalSetup: '<rootDir>/test/e2e/setup/globalSetup.ts',
 			globalTeardown: '<rootDir>/test/e2e/setup/globalTeardown.ts',
 		},
+		// n8n in queue mode (Postgres, Redis, main, worker, webhook processor): `npm run test:queue`
+		// only, which sets JEST_QUEUE_PROJECT=1; a plain `npx jest` or `npm test` leaves it out.
+		...(process.env.JEST_QUEUE_PROJECT === '1'
+			? [{ displayName: 'queue', testMatch: ['<rootDir>/test/queue/**/*.test.ts'], transform, testEnvironment: 'node' }]
+			: []),
 	],
 };
