@@ -10,6 +10,10 @@ NODE_MAJOR="${N8N_NODE_MAJOR:-24}"
 CACHE_ROOT="${CHAT_MESSAGING_CACHE:-$HOME/.cache/n8n-nodes-chat-messaging}"
 NODE_HOME="$CACHE_ROOT/node-$NODE_MAJOR"
 N8N_HOME="$CACHE_ROOT/n8n-$N8N_VERSION"
+# Other n8n versions (npm run test:compat): N8N_VERSION and N8N_NODE_MAJOR above pick them, and
+# N8N_EXTRA_OVERRIDES, a JSON object, adds the npm `overrides` a version needs to install from the
+# registry (scripts/compat/versions.json documents each). Unset, the pinned install is unchanged.
+EXTRA_OVERRIDES="${N8N_EXTRA_OVERRIDES:-{\}}"
 
 say() { printf '[install-n8n] %s\n' "$*" >&2; }
 mkdir -p "$CACHE_ROOT"
@@ -63,6 +67,15 @@ if [ ! -f "$N8N_HOME/.complete" ]; then
   "overrides": { "linkedom": "0.18.12", "xlsx": "0.18.5" }
 }
 JSON
+  if [ "$EXTRA_OVERRIDES" != "{}" ]; then
+    say "with extra overrides: $EXTRA_OVERRIDES"
+    EXTRA_OVERRIDES="$EXTRA_OVERRIDES" node -e '
+      const fs = require("fs"); const file = process.argv[1];
+      const manifest = JSON.parse(fs.readFileSync(file, "utf8"));
+      Object.assign(manifest.overrides, JSON.parse(process.env.EXTRA_OVERRIDES));
+      fs.writeFileSync(file, JSON.stringify(manifest, null, 2) + "\n");
+    ' "$N8N_HOME/package.json"
+  fi
   # Install scripts stay off: a native Kafka client's script downloads a binary, which fails here and
   # rolls back the whole install. sqlite3 (n8n's default database) is then built from source.
   (cd "$N8N_HOME" && PATH="$NODE_BIN_DIR:$PATH" npm install --ignore-scripts --no-audit --no-fund \

@@ -12,14 +12,17 @@ import { RealN8n, freePort, type Owner, type StartOptions } from '../../../scrip
  * starts a private n8n instead and stops it when done, so every file also works alone.
  */
 
-export const E2E_FOLDER = join(PROJECT_ROOT, 'test-output', 'e2e');
+// npm run test:compat gives each n8n version its own folders, so a run of `npm test` beside it
+// neither reads nor ends its instance.
+export const E2E_FOLDER = process.env.CHAT_MESSAGING_E2E_FOLDER ?? join(PROJECT_ROOT, 'test-output', 'e2e');
 const STATE_FILE = join(E2E_FOLDER, 'n8n-instance.json');
 /*
  * n8n's user folders live outside the clone: Node resolves a package's imports by walking up its
  * folders, and inside the clone that walk reaches this project's node_modules (zod, n8n-workflow),
  * which would hide a dependency that a user's install lacks.
  */
-const USER_FOLDERS = join(tmpdir(), 'n8n-nodes-chat-messaging-e2e');
+const USER_FOLDERS =
+	process.env.CHAT_MESSAGING_E2E_USER_FOLDERS ?? join(tmpdir(), 'n8n-nodes-chat-messaging-e2e');
 
 export const E2E_OWNER: Owner = {
 	email: 'owner@example.com',
