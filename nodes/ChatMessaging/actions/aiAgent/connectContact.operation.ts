@@ -13,7 +13,7 @@ import {
 	readKeyValues,
 } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
-import { readTemplateVariableValues, templateVariableFields } from '../fields/templateVariables';
+import { readTemplateVariableValues, templateIdField, templateVariableFields } from '../fields/templateVariables';
 import { wireLabels } from '../fields/wireLabels';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
 import { answerFields } from '../run/serviceAnswers';
@@ -32,16 +32,7 @@ const properties: INodeProperties[] = [
 		displayOptions,
 		description: 'ID of the AI agent that takes over the conversation (the service\'s agent IDs start with aiflw_)',
 	},
-	{
-		displayName: 'Template ID',
-		name: 'templateId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'wat_1a2b3c',
-		displayOptions,
-		description: 'The approved template that opens the conversation',
-	},
+	templateIdField(displayOptions, 'The approved template that opens the conversation'),
 	...templateVariableFields(displayOptions, false),
 	{
 		displayName: 'Additional Fields',

@@ -18,6 +18,20 @@ import {
 
 const LABEL = 'Template Variables';
 
+/** The template to send, by its `wat_…` ID: the same field in every operation that sends one. */
+export function templateIdField(displayOptions: IDisplayOptions, description: string): INodeProperties {
+	return {
+		displayName: 'Template ID',
+		name: 'templateId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'wat_1a2b3c',
+		displayOptions,
+		description,
+	};
+}
+
 export function templateVariableFields(displayOptions: IDisplayOptions, numbersAllowed: boolean): INodeProperties[] {
 	return [
 		{

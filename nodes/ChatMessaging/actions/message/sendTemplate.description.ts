@@ -2,7 +2,7 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
-import { templateVariableFields } from '../fields/templateVariables';
+import { templateIdField, templateVariableFields } from '../fields/templateVariables';
 
 /* Send Template's parameters, as the editor shows them; the request is built in sendTemplate.operation.ts. */
 
@@ -10,16 +10,7 @@ const displayOptions: IDisplayOptions = { show: { resource: ['message'], operati
 
 export const sendTemplateDescription: INodeProperties[] = [
 	phoneNumberField(displayOptions, 'Who receives the message: phone number in international format, e.g. +14155550123'),
-	{
-		displayName: 'Template ID',
-		name: 'templateId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'wat_1a2b3c',
-		displayOptions,
-		description: 'ID of an approved template (the service\'s template IDs start with wat_)',
-	},
+	templateIdField(displayOptions, 'ID of an approved template (the service\'s template IDs start with wat_)'),
 	...templateVariableFields(displayOptions, true),
 	{
 		displayName: 'Header Media',
