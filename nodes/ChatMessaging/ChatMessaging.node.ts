@@ -17,10 +17,11 @@ export class ChatMessaging implements INodeType {
 		version: 1,
 		// The canvas shows the operation by its name ("Send Template"), not its value
 		// ("sendTemplate"). Each operation's name is its value in words, so the subtitle spells the
-		// value out; a unit test holds every option to that. It must stay a string literal (the
+		// value out, with "or", "for", "to" and "by" in lower case ("Create or Update"); a unit test holds
+		// every option to that. It must stay a string literal (the
 		// nodes-base lint reads it); each resource file keeps its options inline so that lint checks
 		// their wording.
-		subtitle: '={{ String($parameter["operation"]).replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^[a-z]/, (first) => first.toUpperCase()) }}',
+		subtitle: '={{ String($parameter["operation"]).replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^[a-z]/, (first) => first.toUpperCase()).replace(/ (Or|For|To|By) /g, (word) => word.toLowerCase()) }}',
 		description:
 			'Send WhatsApp-style template messages, hand contacts to AI or human agents, and create contacts in bulk',
 		defaults: { name: 'Chat Messaging' },
