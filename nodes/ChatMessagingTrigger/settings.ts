@@ -22,7 +22,7 @@ import {
 /** Shorter secrets are refused everywhere: they can be guessed. */
 export const MIN_SECRET_LENGTH = 16;
 
-const CREDENTIAL_TYPE = 'chatMessagingWebhookApi';
+const WEBHOOK_CREDENTIAL_TYPE = 'chatMessagingWebhookApi';
 const CREDENTIAL_NAME = 'Chat Messaging Webhook';
 const MAKE_A_SECRET = 'Make one with e.g. openssl rand -hex 32.';
 
@@ -184,7 +184,7 @@ function readList<T extends string>(
 async function readSecret(source: SettingsSource): Promise<Reading<string>> {
 	let stored: unknown;
 	try {
-		stored = (await source.getCredentials(CREDENTIAL_TYPE)).secret;
+		stored = (await source.getCredentials(WEBHOOK_CREDENTIAL_TYPE)).secret;
 	} catch {
 		return {
 			problem: {

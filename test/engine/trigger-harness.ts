@@ -48,7 +48,7 @@ import { ChatMessagingTrigger } from '../../nodes/ChatMessagingTrigger/ChatMessa
 export const TRIGGER_NODE_TYPE = 'n8n-nodes-chat-messaging.chatMessagingTrigger';
 export const TRIGGER_NODE_NAME = 'Chat Messaging Trigger';
 export const WEBHOOK_PATH = 'chat-messaging-trigger-test';
-const CREDENTIAL_TYPE = 'chatMessagingWebhookApi';
+const WEBHOOK_CREDENTIAL_TYPE = 'chatMessagingWebhookApi';
 /** Lets `post()` pair its request with the call the server recorded; the node ignores it. */
 const CALL_ID_HEADER = 'x-trigger-harness-call';
 
@@ -313,7 +313,7 @@ export async function startTriggerHarness(
 		parameters: options.parameters ?? {},
 		...(options.secret === undefined
 			? {}
-			: { credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Chat Messaging Webhook' } } }),
+			: { credentials: { [WEBHOOK_CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Chat Messaging Webhook' } } }),
 	};
 	const workflow = new Workflow({
 		id: 'wf-chat-trigger',
@@ -534,7 +534,7 @@ export async function checkActivation(options: ActivationOptions = {}): Promise<
 		parameters: options.parameters ?? {},
 		...(options.secret === undefined
 			? {}
-			: { credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Chat Messaging Webhook' } } }),
+			: { credentials: { [WEBHOOK_CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Chat Messaging Webhook' } } }),
 	};
 	const workflow = new Workflow({
 		id: 'wf-chat-trigger-activation',

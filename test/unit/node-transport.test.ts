@@ -1,8 +1,8 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { answerFields } from '../../nodes/ChatMessaging/actions/run/serviceAnswers';
 import {
-	answerFields,
 	type ServiceFailure,
 	describeNetworkFailure,
 	describeRedirect,

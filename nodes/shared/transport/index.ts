@@ -24,5 +24,3 @@ export {
 	serviceMessage,
 	toNodeApiError,
 } from './failures';
-// Belongs with the operations; see answerFields.ts.
-export { answerFields } from './answerFields';
