@@ -14,6 +14,7 @@ import {
 } from './failures';
 import type { RetryPolicy } from './retryPolicy';
 import { DEFAULT_RETRY_POLICY, WaitBudget, backoffMs, retryAfterMs, waitUnlessCancelled } from './retryPolicy';
+import { serviceUrl } from './serviceUrl';
 
 /*
  * The only place that talks HTTP to the service. It owns the base URL, authentication (through n8n's
@@ -136,10 +137,10 @@ function withAbortSignal(context: IExecuteFunctions, signal: AbortSignal | undef
 	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteFunctions;
 }
 
-function requestOptions(client: ServiceClient, request: ServiceRequest, signal: AbortSignal | undefined): IHttpRequestOptions {
+function requestOptions(url: string, client: ServiceClient, request: ServiceRequest, signal: AbortSignal | undefined): IHttpRequestOptions {
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		url: `${client.baseUrl}${request.path}`,
+		url,
 		json: true,
 		// Raw text, parsed here: a success answer that is not JSON must still reach the user.
 		encoding: 'text',
@@ -186,6 +187,9 @@ export async function callService(
 		// A service or proxy could echo the key back; nothing of it may reach the user or the log.
 		throw new ServiceRequestFailed(withoutSecret(failure, client.credentials?.data?.apiKey));
 	};
+	const address = serviceUrl(client.baseUrl, request.path);
+	if ('refused' in address) fail(address.refused);
+	const { url } = address as { url: string };
 	let retries = 0;
 	let waitedMs = 0;
 	for (;;) {
@@ -206,7 +210,7 @@ export async function callService(
 			const response = (await this.helpers.httpRequestWithAuthentication.call(
 				withAbortSignal(this, signal),
 				CREDENTIAL_TYPE,
-				requestOptions(client, request, signal),
+				requestOptions(url, client, request, signal),
 				client.credentials ? { credentialsDecrypted: client.credentials } : undefined,
 			)) as { statusCode: number; body: unknown; headers: unknown };
 			const headers = lowerCaseHeaders(response.headers);
