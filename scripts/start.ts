@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -6,8 +5,9 @@ import { startStandInService, type StandInService } from '../sandbox/server';
 import { bootN8nWithPackage } from './n8n/boot';
 import { pointStandInAtTrigger, provisionExamples } from './n8n/examples';
 import { PROJECT_ROOT } from './n8n/install';
+import { newLocalSecrets, reportToOrExit, stopOnSignals } from './n8n/localRun';
 import type { RealN8n } from './n8n/real-n8n';
-import { parseReportTo, startSummary, type ReportTo } from './n8n/startSummary';
+import { startSummary } from './n8n/startSummary';
 
 /*
  * `npm start` (after start.sh built the package): the stand-in service and a real n8n with this
@@ -37,39 +37,21 @@ const say = (line: string) => console.log(`[start] ${line}`);
 function loadState(): LocalState {
 	mkdirSync(LOCAL_FOLDER, { recursive: true });
 	if (existsSync(STATE_FILE)) return JSON.parse(readFileSync(STATE_FILE, 'utf8')) as LocalState;
-	const state: LocalState = {
-		// Letters and digits plus a fixed tail, to satisfy n8n's password rules (length, digit, capital).
-		password: `${randomBytes(9).toString('base64url')}-Local1`,
-		standInApiKey: `local-${randomBytes(12).toString('hex')}`,
-		webhookSecret: randomBytes(24).toString('hex'),
-	};
+	const state: LocalState = newLocalSecrets();
 	writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
 	return state;
 }
 
 async function main(): Promise<void> {
-	let reportTo: ReportTo;
-	try {
-		// Checked before anything starts: a typo must not cost a minute of booting n8n.
-		reportTo = parseReportTo(process.env.REPORT_TO);
-	} catch (error) {
-		console.error((error as Error).message);
-		process.exit(1);
-	}
+	const reportTo = reportToOrExit();
 	const state = loadState();
 	let standIn: StandInService | undefined;
 	let n8n: RealN8n | undefined;
-	let stopping = false;
-	const stop = async (code: number) => {
-		if (stopping) return;
-		stopping = true;
+	const { stop } = stopOnSignals(async () => {
 		say('stopping n8n and the stand-in service');
 		await n8n?.stop();
 		await standIn?.close();
-		process.exit(code);
-	};
-	process.on('SIGINT', () => void stop(0));
-	process.on('SIGTERM', () => void stop(0));
+	});
 
 	try {
 		standIn = await startStandInService({ apiKey: state.standInApiKey, port: STAND_IN_PORT });

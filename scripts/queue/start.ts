@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { startStandInService, type StandInService } from '../../sandbox/server';
 import { pointStandInAtTrigger, provisionExamples } from '../n8n/examples';
 import { PROJECT_ROOT } from '../n8n/install';
-import { parseReportTo, startSummary, type ReportTo } from '../n8n/startSummary';
+import { newLocalSecrets, reportToOrExit, stopOnSignals } from '../n8n/localRun';
+import { startSummary } from '../n8n/startSummary';
 import { startQueueCluster, type QueueCluster } from './cluster';
 import { writePrivateFile } from './services';
 
@@ -43,9 +44,7 @@ const say = (line: string) => console.log(`[start:queue] ${line}`);
 function loadState(): QueueState {
 	if (existsSync(STATE_FILE)) return JSON.parse(readFileSync(STATE_FILE, 'utf8')) as QueueState;
 	const state: QueueState = {
-		password: `${randomBytes(9).toString('base64url')}-Local1`,
-		standInApiKey: `local-${randomBytes(12).toString('hex')}`,
-		webhookSecret: randomBytes(24).toString('hex'),
+		...newLocalSecrets(),
 		encryptionKey: randomBytes(24).toString('hex'),
 		databasePassword: randomBytes(18).toString('hex'),
 	};
@@ -74,29 +73,17 @@ function queueLines(cluster: QueueCluster, standIn: StandInService): string {
 }
 
 async function main(): Promise<void> {
-	let reportTo: ReportTo;
-	try {
-		reportTo = parseReportTo(process.env.REPORT_TO);
-	} catch (error) {
-		console.error((error as Error).message);
-		process.exit(1);
-	}
+	const reportTo = reportToOrExit();
 	const state = loadState();
 	let standIn: StandInService | undefined;
 	let cluster: QueueCluster | undefined;
 	let cleanupWhileStarting: (() => Promise<void>) | undefined;
-	let stopping = false;
-	const stop = async (code: number) => {
-		if (stopping) return;
-		stopping = true;
+	const { stop, stopping } = stopOnSignals(async () => {
 		say('stopping the webhook processor, the worker, main, Redis, Postgres and the stand-in service');
 		await (cluster ? cluster.stop() : cleanupWhileStarting?.());
 		await standIn?.close();
 		say('stopped');
-		process.exit(code);
-	};
-	process.on('SIGINT', () => void stop(0));
-	process.on('SIGTERM', () => void stop(0));
+	});
 
 	try {
 		const started = Date.now();
@@ -150,7 +137,7 @@ async function main(): Promise<void> {
 		);
 		console.log(queueLines(cluster, standIn));
 	} catch (error) {
-		if (stopping) return;
+		if (stopping()) return;
 		console.error(error instanceof Error ? error.message : error);
 		await stop(1);
 	}
