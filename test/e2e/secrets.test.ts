@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 
 import { startStandInService, type StandInService } from '../../sandbox/server';
 import type { ExecutionSummary, RealN8n } from '../../scripts/n8n/real-n8n';
+import { webhookToSendWorkflow } from '../realN8nWorkflows';
 import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
 
 /*
@@ -24,41 +25,6 @@ let apiCredential: { id: string; name: string; type: string };
 const workflowIds: Record<'stops' | 'continues' | 'trigger', string> = { stops: '', continues: '', trigger: '' };
 const urls: Record<'stops' | 'continues' | 'trigger', string> = { stops: '', continues: '', trigger: '' };
 
-/** Webhook → Chat Messaging (Send Template): each POST is one run of the action node. */
-function actionWorkflow(name: string, path: string, continueOnFail: boolean) {
-	return {
-		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: path,
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-			},
-			{
-				id: randomUUID(),
-				name: 'Send Template',
-				type: 'n8n-nodes-chat-messaging.chatMessaging',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {
-					resource: 'message',
-					operation: 'sendTemplate',
-					phoneNumber: '+14155550123',
-					templateId: 'wat_welcome',
-					options: { timeoutSeconds: 1, maxRetries: 0 },
-				},
-				credentials: { chatMessagingApi: { id: apiCredential.id, name: apiCredential.name } },
-				...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
-			},
-		],
-		connections: { Webhook: { main: [[{ node: 'Send Template', type: 'main', index: 0 }]] } },
-	};
-}
-
 beforeAll(async () => {
 	({ n8n, release } = await useN8n());
 	standIn = await startStandInService({ apiKey, port: 0 });
@@ -74,7 +40,15 @@ beforeAll(async () => {
 
 	for (const kind of ['stops', 'continues'] as const) {
 		const path = randomUUID();
-		workflowIds[kind] = await n8n.upsertWorkflow(actionWorkflow(`Secrets (e2e): send that ${kind}`, path, kind === 'continues'));
+		workflowIds[kind] = await n8n.upsertWorkflow(
+			webhookToSendWorkflow(`Secrets (e2e): send that ${kind}`, {
+				path,
+				webhookId: path,
+				credential: { id: apiCredential.id, name: apiCredential.name },
+				send: { phoneNumber: '+14155550123', templateId: 'wat_welcome', options: { timeoutSeconds: 1, maxRetries: 0 } },
+				continueOnFail: kind === 'continues',
+			}),
+		);
 		urls[kind] = `${n8n.baseUrl}/webhook/${path}`;
 	}
 	const webhookId = randomUUID();

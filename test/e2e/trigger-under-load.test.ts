@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 import type { ExecutionSummary, RealN8n } from '../../scripts/n8n/real-n8n';
 import { sleep } from '../../scripts/n8n/real-n8n';
+import { secretTriggerWorkflow } from '../realN8nWorkflows';
 import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
 
 /*
@@ -29,26 +30,9 @@ beforeAll(async () => {
 		name: 'Trigger under load secret',
 	};
 	const webhookId = randomUUID();
-	workflowId = await n8n.upsertWorkflow({
-		name: 'Chat Messaging Trigger under load (e2e)',
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Chat Messaging Trigger',
-				type: 'n8n-nodes-chat-messaging.chatMessagingTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				parameters: {
-					events: ['messageDelivery', 'order', 'flowExecution', 'aiAgentExecution'],
-					authentication: 'headerSecret',
-					headerName: SECRET_HEADER,
-				},
-				credentials: { chatMessagingWebhookApi: credential },
-			},
-		],
-		connections: {},
-	});
+	workflowId = await n8n.upsertWorkflow(
+		secretTriggerWorkflow('Chat Messaging Trigger under load (e2e)', { webhookId, credential, headerName: SECRET_HEADER }),
+	);
 	triggerUrl = `${n8n.baseUrl}/webhook/${webhookId}/webhook`;
 	await n8n.activateWorkflow(workflowId);
 	await n8n.waitForProductionWebhook(triggerUrl);

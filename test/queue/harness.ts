@@ -1,9 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { ExecutionSummary, RealN8n, WorkflowJson } from '../../scripts/n8n/real-n8n';
+import type { ExecutionSummary, RealN8n } from '../../scripts/n8n/real-n8n';
 import { freePort, sleep } from '../../scripts/n8n/real-n8n';
 import { startQueueCluster, type N8nProcess, type QueueCluster } from '../../scripts/queue/cluster';
 
@@ -51,43 +51,6 @@ export async function startTestCluster(log: (line: string) => void): Promise<Que
 		},
 		say: log,
 	});
-}
-
-/** A workflow started by n8n's Webhook node that sends one template per call. */
-export function webhookToSendWorkflow(name: string, path: string, credential: { id: string; name: string }): WorkflowJson {
-	return {
-		name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-			},
-			{
-				id: randomUUID(),
-				name: 'Send Template',
-				type: 'n8n-nodes-chat-messaging.chatMessaging',
-				typeVersion: 1,
-				position: [260, 0],
-				parameters: {
-					resource: 'message',
-					operation: 'sendTemplate',
-					phoneNumber: '={{ $json.body.phone }}',
-					templateId: 'wat_welcome',
-					templateVariablesInput: 'fields',
-					templateVariables: { variable: [{ name: 'first_name', value: '={{ $json.body.ref }}' }] },
-					additionalFields: { contactName: '={{ $json.body.ref }}' },
-				},
-				credentials: { chatMessagingApi: credential },
-			},
-		],
-		connections: { Webhook: { main: [[{ node: 'Send Template', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
 }
 
 /** A phone number per call, valid E.164, so every send is told apart by its contact too. */

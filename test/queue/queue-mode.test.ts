@@ -6,6 +6,7 @@ import { startStandInService, type StandInService } from '../../sandbox/server';
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import { sleep, type ExecutionSummary } from '../../scripts/n8n/real-n8n';
 import { waitForWebhookRoute, type QueueCluster } from '../../scripts/queue/cluster';
+import { secretTriggerWorkflow, webhookToSendWorkflow } from '../realN8nWorkflows';
 import {
 	counts,
 	enqueued,
@@ -14,7 +15,6 @@ import {
 	startTestCluster,
 	until,
 	waitForSettled,
-	webhookToSendWorkflow,
 	workerLogged,
 } from './harness';
 
@@ -69,7 +69,17 @@ afterEach(() => {
 /** Imports and activates a Webhook → Send Template workflow; resolves once the webhook processor serves it. */
 async function activeSendWorkflow(name: string) {
 	const path = `queue-${randomBytes(6).toString('hex')}`;
-	const id = await cluster.main.upsertWorkflow(webhookToSendWorkflow(name, path, credential));
+	const id = await cluster.main.upsertWorkflow(webhookToSendWorkflow(name, {
+		path,
+		credential,
+		send: {
+			phoneNumber: '={{ $json.body.phone }}',
+			templateId: 'wat_welcome',
+			templateVariablesInput: 'fields',
+			templateVariables: { variable: [{ name: 'first_name', value: '={{ $json.body.ref }}' }] },
+			additionalFields: { contactName: '={{ $json.body.ref }}' },
+		},
+	}));
 	await cluster.main.activateWorkflow(id);
 	const url = `${cluster.webhookUrl}/webhook/${path}`;
 	await waitForWebhookRoute(url, cluster.editorUrl);
@@ -164,27 +174,14 @@ test('Chat Messaging Trigger on the webhook processor: the four kinds start runs
 		name: 'Queue trigger secret',
 	};
 	const webhookId = randomUUID();
-	const workflowId = await cluster.main.upsertWorkflow({
-		name: 'Queue: Chat Messaging Trigger (queue e2e)',
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Chat Messaging Trigger',
-				type: 'n8n-nodes-chat-messaging.chatMessagingTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				parameters: {
-					events: ['messageDelivery', 'order', 'flowExecution', 'aiAgentExecution'],
-					deliveryStatuses: ['delivered', 'failed'],
-					authentication: 'headerSecret',
-					headerName: SECRET_HEADER,
-				},
-				credentials: { chatMessagingWebhookApi: secretCredential },
-			},
-		],
-		connections: {},
-	});
+	const workflowId = await cluster.main.upsertWorkflow(
+		secretTriggerWorkflow('Queue: Chat Messaging Trigger (queue e2e)', {
+			webhookId,
+			credential: secretCredential,
+			headerName: SECRET_HEADER,
+			deliveryStatuses: ['delivered', 'failed'],
+		}),
+	);
 	await cluster.main.activateWorkflow(workflowId);
 	const url = `${cluster.webhookUrl}/webhook/${webhookId}/webhook`;
 	await waitForWebhookRoute(url, cluster.editorUrl);
