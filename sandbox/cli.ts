@@ -1,3 +1,4 @@
+import { rateLimitConfig, type RateLimitConfig } from './rateLimit';
 import { DEFAULT_API_KEY, startStandInService } from './server';
 
 /*
@@ -10,15 +11,19 @@ async function main(): Promise<void> {
 	if (!Number.isInteger(port) || port < 0 || port > 65535) {
 		throw new Error(`SANDBOX_PORT must be a port number, got "${process.env.SANDBOX_PORT}"`);
 	}
+	const rateLimit = readRateLimit(process.env.SANDBOX_RATE_LIMIT, process.env.SANDBOX_RATE_BURST);
 	const service = await startStandInService({
 		port,
 		apiKey: process.env.SANDBOX_API_KEY || DEFAULT_API_KEY,
 		host: process.env.SANDBOX_HOST || '127.0.0.1',
+		rateLimit,
 	});
 	console.log(`Stand-in service listening on ${service.url} (API key: ${service.apiKey})`);
 	console.log(`Request log: ${service.url}/_sandbox/requests`);
 	console.log('Endpoints (API key in Authorization):');
 	for (const endpoint of service.endpoints) console.log(`  ${endpoint}`);
+	const limit = service.rateLimitState();
+	if (limit) console.log(`Rate limit: ${limit.requestsPerSecond} requests/s, bursts of ${limit.burst}; beyond it 429 with Retry-After`);
 
 	let stopping = false;
 	const stop = (signal: NodeJS.Signals) => {
@@ -35,6 +40,20 @@ async function main(): Promise<void> {
 	};
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);
+}
+
+/** SANDBOX_RATE_LIMIT (requests/s) and SANDBOX_RATE_BURST: the token bucket, off when unset. */
+function readRateLimit(perSecond: string | undefined, burst: string | undefined): RateLimitConfig | undefined {
+	if (perSecond === undefined || perSecond === '') {
+		if (burst) throw new Error('SANDBOX_RATE_BURST needs SANDBOX_RATE_LIMIT (requests per second)');
+		return undefined;
+	}
+	const config = { requestsPerSecond: Number(perSecond), ...(burst ? { burst: Number(burst) } : {}) };
+	const checked = rateLimitConfig.safeParse(config);
+	if (!checked.success) {
+		throw new Error(`SANDBOX_RATE_LIMIT must be a positive number of requests per second and SANDBOX_RATE_BURST a positive whole number, got "${perSecond}" and "${burst ?? ''}"`);
+	}
+	return checked.data;
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { describeIssues } from '../nodes/shared/schemas';
 import { injectFaultsBody, type FaultSpec, type PendingFault } from './faults';
 import { findHandler, readBody, sendJson } from './http';
+import { rateLimitConfig, type RateLimitConfig, type RateLimitState, type SendCounts } from './rateLimit';
 import type { RecordedRequest } from './requestLog';
 import {
 	deliveryConfigBody,
@@ -30,6 +31,9 @@ export interface ControlledService {
 	injectFaults(faults: FaultSpec[]): void;
 	clearFaults(): void;
 	pendingFaults(): PendingFault[];
+	setRateLimit(config: RateLimitConfig | null): RateLimitState | null;
+	rateLimitState(): RateLimitState | null;
+	sendCounts(): SendCounts;
 }
 
 export interface ControlTarget {
@@ -94,6 +98,15 @@ const routes: Record<string, Record<string, ControlRoute>> = {
 			service.clearFaults();
 			return { status: 200, body: { cleared } };
 		},
+	},
+	'/_sandbox/rate-limit': {
+		GET: (_body, _url, { service }) => ({ status: 200, body: { rateLimit: service.rateLimitState() } }),
+		POST: (body, _url, { service }) =>
+			parsed(rateLimitConfig, body, (config) => ({ status: 200, body: { rateLimit: service.setRateLimit(config) } })),
+		DELETE: (_body, _url, { service }) => ({ status: 200, body: { rateLimit: service.setRateLimit(null) } }),
+	},
+	'/_sandbox/counts': {
+		GET: (_body, _url, { service }) => ({ status: 200, body: service.sendCounts() }),
 	},
 	'/_sandbox/config': {
 		GET: (_body, _url, { webhooks }) => ({ status: 200, body: webhooks.currentConfig() }),

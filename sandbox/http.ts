@@ -9,6 +9,8 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export interface ReadBody {
 	text: string;
+	/** The same body as bytes, for an endpoint that takes a file; empty when too large. */
+	data: Buffer;
 	bytes: number;
 	tooLarge: boolean;
 }
@@ -27,7 +29,8 @@ export function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Prom
 		});
 		request.on('end', () => {
 			const tooLarge = bytes > limit;
-			resolve({ text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), bytes, tooLarge });
+			const data = tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks);
+			resolve({ text: data.toString('utf8'), data, bytes, tooLarge });
 		});
 		request.on('error', reject);
 		request.on('close', () => {

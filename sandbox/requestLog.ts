@@ -21,6 +21,12 @@ export interface RecordedRequest {
 	faulted?: true;
 	/** Set when the request was processed but its connection was destroyed instead of answered. */
 	reset?: true;
+	/** Set when the rate limit (rateLimit.ts) answered 429 in place of the service: nothing was processed. */
+	throttled?: true;
+	/** Requests the stand-in was handling when this one arrived, itself included: concurrency as the service saw it. */
+	inFlight?: number;
+	/** The most requests the stand-in was handling at once while this one was being handled. */
+	peakInFlight?: number;
 	/** `cmsg_…` id given to an accepted template message. */
 	messageId?: string;
 	receivedAt: string;

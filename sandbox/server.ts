@@ -9,9 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { handleControl, isControlPath } from './control';
 import { dripAnswer, faultAnswer, FaultQueue, parseFaults, type FaultSpec, type PendingFault } from './faults';
 import { readBody, sendJson, type ReadBody } from './http';
+import { countSends, RateLimiter, type RateLimitConfig, type RateLimitState, type SendCounts } from './rateLimit';
 import { isAcceptedSend, redactHeaders, type RecordedRequest } from './requestLog';
 import { serviceTable, type ServicePart } from './service/parts';
-import { matchRoute, type RouteAnswer } from './service/routes';
+import { matchRoute, type RouteAnswer, type RouteMatch } from './service/routes';
 import { createServiceParts } from './serviceParts';
 import {
 	DEFAULT_DELIVERY_STATUSES,
@@ -43,6 +44,8 @@ export interface StandInOptions {
 	host?: string;
 	/** The areas of the service it answers; by default every one (serviceParts.ts), fresh. */
 	parts?: readonly ServicePart[];
+	/** A token bucket in front of the service endpoints (rateLimit.ts); off by default. */
+	rateLimit?: RateLimitConfig;
 }
 
 export interface StandInService {
@@ -60,6 +63,11 @@ export interface StandInService {
 	injectFaults(faults: FaultSpec | FaultSpec[]): void;
 	clearFaults(): void;
 	pendingFaults(): PendingFault[];
+	/** Sets the rate limit (a full bucket, counters from zero), or turns it off with null; throws when invalid. */
+	setRateLimit(config: RateLimitConfig | null): RateLimitState | null;
+	rateLimitState(): RateLimitState | null;
+	/** Accepted, throttled and duplicate sends, and the most requests handled at once, from the request log. */
+	sendCounts(): SendCounts;
 	/**
 	 * Where delivery-status webhooks go after each accepted template message; null turns them off.
 	 * Replaces the whole target: `auth` defaults to none, `statuses` to sent then delivered.
@@ -122,6 +130,9 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	const delays = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
 	const table = serviceTable(options.parts ?? createServiceParts());
 	let nextRequestId = 1;
+	const rateLimiter = new RateLimiter(options.rateLimit);
+	/** Requests being handled now: concurrency as the service sees it (RecordedRequest.inFlight, peakInFlight). */
+	const handling = new Set<RecordedRequest>();
 
 	function isAuthorized(headers: IncomingHttpHeaders): boolean {
 		const given = headers.authorization;
@@ -146,19 +157,22 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 
 	/** The answer to a request no fault intercepted, checked in the order a server would. */
 	function serve(
+		found: RouteMatch,
 		method: string,
 		url: URL,
 		headers: IncomingHttpHeaders,
 		body: ReadBody,
 		authorized: boolean,
 	): RouteAnswer {
-		const found = matchRoute(table.routes, method, url.pathname);
 		if ('error' in found) return found.error;
-		if (!authorized) return { status: 401, body: { message: 'Unauthorized' } };
+		const { route } = found;
+		if (!authorized && route.withoutApiKey !== true) return { status: 401, body: { message: 'Unauthorized' } };
 		if (body.tooLarge) return { status: 413, body: { message: 'Payload Too Large' } };
+		const request = { params: found.params, query: url.searchParams, baseUrl: service.url };
+		if (route.rawBody === true) return found.handler({ ...request, body: undefined, bytes: body.data, headers });
 		const parsed = jsonBody(method, headers, body);
 		if ('error' in parsed) return parsed.error;
-		return found.handler({ params: found.params, query: url.searchParams, body: parsed.value });
+		return found.handler({ ...request, body: parsed.value });
 	}
 
 	async function handleServiceRequest(
@@ -167,9 +181,12 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		url: URL,
 	): Promise<void> {
 		const receivedAt = new Date().toISOString();
-		const body = await readBody(request);
 		const method = request.method ?? 'GET';
 		const path = url.pathname;
+		// The route first: it says how large a body it takes (an upload more than a command).
+		const found = matchRoute(table.routes, method, path);
+		const route = 'error' in found ? undefined : found.route;
+		const body = await readBody(request, route?.maxBodyBytes);
 		const authorized = isAuthorized(request.headers);
 		const record: RecordedRequest = {
 			id: nextRequestId++,
@@ -178,12 +195,17 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			query: queryOf(url),
 			headers: redactHeaders(request.headers),
 			authorized,
-			...(body.tooLarge ? {} : { body: parseMaybeJson(body.text) }),
+			// A file's bytes are not logged: only their count (bodyBytes).
+			...(body.tooLarge || route?.rawBody === true ? {} : { body: parseMaybeJson(body.text) }),
 			bodyBytes: body.bytes,
 			status: 0,
 			receivedAt,
 		};
 		requests.push(record);
+		handling.add(record);
+		record.inFlight = handling.size;
+		for (const held of handling) held.peakInFlight = Math.max(held.peakInFlight ?? 0, handling.size);
+		response.once('close', () => handling.delete(record));
 
 		const fault = faults.take(path);
 		if (fault?.delayMs !== undefined) await delay(fault.delayMs);
@@ -200,7 +222,15 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			return;
 		}
 
-		const answer = serve(method, url, request.headers, body, authorized);
+		const retryAfter = rateLimiter.take();
+		if (retryAfter !== undefined) {
+			record.status = 429;
+			record.throttled = true;
+			sendJson(response, 429, { message: 'Too Many Requests' }, { 'retry-after': String(retryAfter) });
+			return;
+		}
+
+		const answer = serve(found, method, url, request.headers, body, authorized);
 		record.status = answer.status;
 		if (answer.messageId !== undefined) record.messageId = answer.messageId;
 		const accepted = answer.acceptedTemplateMessage;
@@ -214,6 +244,9 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			const headers: Record<string, string> = { ...answer.headers };
 			if (answer.messageId !== undefined) headers['x-message-id'] = answer.messageId;
 			dripAnswer(response, answer.status, answer.body, headers, fault.dripIntervalMs);
+		} else if (answer.bytes !== undefined) {
+			response.writeHead(answer.status, { ...answer.headers, 'content-length': String(answer.bytes.length) });
+			response.end(answer.bytes);
 		} else {
 			const headers: Record<string, string> = { ...answer.headers };
 			if (answer.messageId !== undefined) headers['x-message-id'] = answer.messageId;
@@ -277,6 +310,15 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		},
 		pendingFaults() {
 			return faults.list();
+		},
+		setRateLimit(config) {
+			return rateLimiter.configure(config);
+		},
+		rateLimitState() {
+			return rateLimiter.state();
+		},
+		sendCounts() {
+			return countSends(requests);
 		},
 		setWebhookTarget(url, targetOptions = {}) {
 			return webhooks.configure(

@@ -1,5 +1,10 @@
+import {
+	createAccountSideService,
+	UPLOAD_BODY_LIMITS,
+	type AccountSideService,
+} from './service/accountSideService';
 import type { Clock } from './service/clock';
-import type { ServicePart } from './service/parts';
+import type { EventHandler, ServicePart } from './service/parts';
 import { createSendSideService } from './service/sendSideService';
 import { createCommandEndpoints } from './serviceEndpoints';
 
@@ -20,5 +25,35 @@ export function createServiceParts(options: ServicePartsOptions = {}): ServicePa
 		// Accepted sends and commands are recorded by the send side, so they can be polled.
 		createCommandEndpoints(sendSide),
 		sendSide,
+		accountSidePart(createAccountSideService({ now: options.now })),
 	];
+}
+
+/**
+ * Contacts, conversations, orders and media as one part: `close_conversation` on the events
+ * endpoint beside the send side's commands, and the direct upload's PUT as the storage service's
+ * signed URL takes it: raw bytes of any type, no API key (the token in the path is the authority).
+ */
+export function accountSidePart(accountSide: AccountSideService): ServicePart {
+	const { directUpload } = accountSide;
+	const events: Record<string, EventHandler> = {};
+	for (const eventType of accountSide.eventTypes) {
+		// handleEvent answers every type it lists, so the fallback is never reached.
+		events[eventType] = (body) => accountSide.handleEvent(eventType, body) ?? { status: 500 };
+	}
+	return {
+		routes: [
+			...accountSide.routes,
+			{
+				method: directUpload.method,
+				pattern: directUpload.pattern,
+				rawBody: true,
+				withoutApiKey: true,
+				maxBodyBytes: UPLOAD_BODY_LIMITS.directUpload,
+				handler: ({ params, headers, bytes }) =>
+					directUpload.handler({ params, headers: headers ?? {}, body: bytes ?? Buffer.alloc(0) }),
+			},
+		],
+		events,
+	};
 }

@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nodeProperties } from './actions/registry';
 import { route } from './actions/router';
+import { listSearch, resourceMapping } from './methods';
 
 // One main input and output, named by n8n's enum (community lint) and seen as one 'main' by the
 // nodes-base lint, which reads only inline array literals.
@@ -14,7 +15,12 @@ export class ChatMessaging implements INodeType {
 		name: 'chatMessaging',
 		icon: { light: 'file:../../icons/chatMessaging.svg', dark: 'file:../../icons/chatMessaging.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1: Template ID and its variables typed in. 2: the template picked from the account's list and
+		// its variables mapped one field each (methods/); the typed-in ways remain. A workflow saved
+		// with version 1 keeps its parameters and its requests: each parameter says which versions
+		// show it ('@version' in its display conditions).
+		version: [1, 2],
+		defaultVersion: 2,
 		// The canvas shows the operation by its name ("Send Template"), not its value
 		// ("sendTemplate"). Each operation's name is its value in words, so the subtitle spells the
 		// value out, with "or", "for", "to" and "by" in lower case ("Create or Update"); a unit test holds
@@ -32,6 +38,8 @@ export class ChatMessaging implements INodeType {
 		// Resources and their operations live under actions/, listed once in actions/registry.ts.
 		properties: nodeProperties(),
 	};
+
+	methods = { listSearch, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);

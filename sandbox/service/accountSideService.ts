@@ -1,4 +1,5 @@
 import { mediaSizeLimit } from '../../nodes/shared/schemas/media';
+import { BASE64_UPLOAD_MAX_BODY_BYTES } from './media';
 import type { Clock } from './clock';
 import { createContactStore } from './contacts';
 import { createConversationStore } from './conversations';
@@ -9,9 +10,9 @@ import type { Route, RouteAnswer } from './routes';
 
 /*
  * The account-side half of the stand-in (issue 13): contacts, conversations, orders and media, with
- * their state kept per instance. server.ts serves `routes` after its own checks (auth, JSON), hands
- * over the events it does not know (`handleEvent`: `close_conversation`), and serves the direct
- * upload's PUT apart from the JSON routes: raw bytes, any content type, no API key.
+ * their state kept per instance. serviceParts.ts serves it as one part: `routes` after server.ts's
+ * own checks (auth, JSON), `close_conversation` on the events endpoint (`handleEvent`), and the
+ * direct upload's PUT as a raw-body route: raw bytes, any content type, no API key.
  */
 
 export interface AccountSideTimings {
@@ -32,7 +33,7 @@ export const DEFAULT_ACCOUNT_SIDE_TIMINGS: AccountSideTimings = {
  * the schemas take (a 100 MiB document) as base64 in JSON, and as raw bytes on the direct upload.
  */
 export const UPLOAD_BODY_LIMITS = {
-	base64Json: Math.ceil((mediaSizeLimit('application/pdf') * 4) / 3) + 64 * 1024,
+	base64Json: BASE64_UPLOAD_MAX_BODY_BYTES,
 	directUpload: mediaSizeLimit('application/pdf'),
 };
 
@@ -50,7 +51,7 @@ export interface AccountSideService {
 	eventTypes: readonly string[];
 	/** `PUT /uploads/:token`: a direct upload's bytes (see mediaDirectUploads.ts). */
 	directUpload: { method: 'PUT'; pattern: string; handler(request: RawUploadRequest): RouteAnswer };
-	/** Whether a `media://N` link names a media item of the account (for a send's `header_media`). */
+	/** Whether a `media_url` names a live media item of the account (for a send's `header_media`). */
 	hasMedia(mediaUrl: string): boolean;
 }
 

@@ -46,7 +46,10 @@ export function createBroadcastLauncher({ now, templates, broadcasts, events }: 
 
 		let recipients: LaunchContact[];
 		if (broadcast.audience_id !== undefined) {
-			const audience = audiences[broadcast.audience_id];
+			// Own keys only: "constructor" or "toString" is no audience, whatever an object inherits.
+			const audience = Object.prototype.hasOwnProperty.call(audiences, broadcast.audience_id)
+				? audiences[broadcast.audience_id]
+				: undefined;
 			if (audience === undefined) {
 				return parameterError({ 'broadcast.audience_id': ['is not an audience of this account'] });
 			}

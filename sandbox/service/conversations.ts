@@ -53,10 +53,37 @@ const seeds: Seed[] = [
 	{ contact: JONAS, businessNumber: '493055501000', status: 'pending', escalated: true, hasCallPermission: true, lastActivity: 'assignment', agent: 'vertrieb@example.com', updatedAgo: 3 * DAY },
 ];
 
-export function createConversationStore(now: Clock) {
+export interface ConversationStoreOptions {
+	/**
+	 * Open conversations added after the five seeded ones, each a day older than the one before and
+	 * older than them all, with the numbers +15550100000, +15550100001…: a list long enough to page.
+	 */
+	moreConversations?: number;
+}
+
+/** The generated conversations' contacts, in list order. */
+export function generatedContact(index: number): BookContact {
+	const name = `Customer ${index + 1}`;
+	return { name, phone_number: `+1555010${String(index).padStart(4, '0')}`, liquid_values: { first_name: name } };
+}
+
+function generatedSeeds(count: number): Seed[] {
+	return Array.from({ length: count }, (_, index) => ({
+		contact: generatedContact(index),
+		businessNumber: DEFAULT_BUSINESS_NUMBER,
+		status: 'open' as const,
+		escalated: false,
+		hasCallPermission: false,
+		lastActivity: 'message' as const,
+		agent: null,
+		updatedAgo: (4 + index) * DAY,
+	}));
+}
+
+export function createConversationStore(now: Clock, options: ConversationStoreOptions = {}) {
 	const conversations = new Map<string, StoredConversation>();
 	const seededAt = now();
-	for (const seed of seeds) {
+	for (const seed of [...seeds, ...generatedSeeds(options.moreConversations ?? 0)]) {
 		const id = conversationId(seed.contact.phone_number, seed.businessNumber);
 		conversations.set(id, {
 			id,

@@ -34,7 +34,8 @@ interface Reservation {
 	key: string;
 	blob: CreateDirectUploadBody['blob'];
 	expiresAt: number;
-	uploaded: boolean;
+	/** The bytes PUT to the upload URL, once they matched the reservation. */
+	uploaded?: Buffer;
 	finalized?: StoredMedia;
 }
 
@@ -72,7 +73,7 @@ export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number
 		if (createHash('md5').update(request.body).digest('base64') !== blob.checksum) {
 			return mismatch('The body does not match its checksum');
 		}
-		reservation.uploaded = true;
+		reservation.uploaded = request.body;
 		return { status: 204 };
 	}
 
@@ -91,7 +92,6 @@ export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number
 					key: randomBytes(14).toString('hex'),
 					blob,
 					expiresAt: now() + ttlMs,
-					uploaded: false,
 				};
 				byToken.set(reservation.token, reservation);
 				bySignedId.set(reservation.signedId, reservation);
@@ -113,23 +113,24 @@ export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number
 		{
 			method: 'POST',
 			pattern: '/api/v1/medias/finalize',
-			handler: ({ body }) => {
+			handler: ({ body, baseUrl }) => {
 				const checked = checkMediaBody(finalizeMediaBody, body);
 				if ('error' in checked) return checked.error;
 				const reservation = bySignedId.get(checked.value.signed_id);
 				if (reservation === undefined) return mediaRefusal({ signed_id: ['is not an upload of this account'] });
 				// A retried finalize (its answer lost) gets the same item back, never a second one.
 				if (reservation.finalized !== undefined) {
-					if (media.hasMedia(reservation.finalized.media_url)) return ok(mediaAnswer(reservation.finalized));
+					if (media.has(reservation.finalized.id)) return ok(mediaAnswer(reservation.finalized, baseUrl));
 					return mediaRefusal({ signed_id: ['was finalized, and the media item has since been removed'] });
 				}
-				if (!reservation.uploaded) {
+				if (reservation.uploaded === undefined) {
 					return mediaRefusal({ signed_id: ['has no file yet: PUT the bytes to direct_upload.url first'] });
 				}
-				const { filename, content_type, byte_size } = reservation.blob;
-				reservation.finalized = media.add({ filename, content_type, byte_size, signed_id: reservation.signedId });
+				const { filename, content_type } = reservation.blob;
+				const { signedId: signed_id, key } = reservation;
+				reservation.finalized = media.add({ filename, content_type, bytes: reservation.uploaded, signed_id, key });
 				byToken.delete(reservation.token);
-				return ok(mediaAnswer(reservation.finalized), 201);
+				return ok(mediaAnswer(reservation.finalized, baseUrl), 201);
 			},
 		},
 	];

@@ -19,7 +19,10 @@ export const EVENTS_PATH = '/api/v1/events';
 
 export interface ServiceTable {
 	routes: Route[];
-	/** `METHOD /pattern` for every endpoint, and `POST /api/v1/events (type, …)`: for people. */
+	/**
+	 * `METHOD /pattern` for every endpoint, `POST /api/v1/events (type, …)`, and `(no API key)` after
+	 * an endpoint that takes none (an upload URL, a file link): for people.
+	 */
 	endpoints: string[];
 }
 
@@ -50,7 +53,9 @@ export function serviceTable(parts: readonly ServicePart[]): ServiceTable {
 	const endpoints = routes.map((route) =>
 		route.pattern === EVENTS_PATH && route.method === 'POST'
 			? `${endpointOf(route)} (event_type ${[...events.keys()].join(', ')})`
-			: endpointOf(route),
+			: route.withoutApiKey === true
+				? `${endpointOf(route)} (no API key)`
+				: endpointOf(route),
 	);
 	return { routes, endpoints };
 }

@@ -10,8 +10,14 @@ import { describeIssues, type ContactBody } from '../../nodes/shared/schemas';
 export interface RouteRequest {
 	params: Record<string, string>;
 	query: URLSearchParams;
-	/** The parsed JSON body; undefined when the request had none. */
+	/** The parsed JSON body; undefined when the request had none, and for a `rawBody` route. */
 	body: unknown;
+	/** Where the stand-in is reached (`http://127.0.0.1:5680`), for links to its own files. */
+	baseUrl?: string;
+	/** The body's bytes, for a `rawBody` route only. */
+	bytes?: Buffer;
+	/** Lower-case header names, as node:http gives them; only for a `rawBody` route. */
+	headers?: Record<string, string | string[] | undefined>;
 }
 
 export interface RouteAnswer {
@@ -22,6 +28,8 @@ export interface RouteAnswer {
 	messageId?: string;
 	/** An accepted template message, for the delivery-status webhooks that follow it. */
 	acceptedTemplateMessage?: { messageId: string; contact: ContactBody };
+	/** Bytes answered as they are instead of `body` as JSON (a media file); `headers` says their type. */
+	bytes?: Buffer;
 }
 
 export type RouteHandler = (request: RouteRequest) => RouteAnswer;
@@ -31,10 +39,19 @@ export interface Route {
 	/** e.g. `/api/v1/broadcasts/:id/cancel` */
 	pattern: string;
 	handler: RouteHandler;
+	/** The largest body it takes, in bytes; server.ts's own limit (http.ts) when unset. */
+	maxBodyBytes?: number;
+	/** Takes the body as bytes of any content type (`RouteRequest.bytes`), not as JSON. */
+	rawBody?: boolean;
+	/**
+	 * Answered without the API key, because the URL is its own authority, as a storage service's
+	 * signed upload URL or a CDN's file link is.
+	 */
+	withoutApiKey?: boolean;
 }
 
 export type RouteMatch =
-	| { handler: RouteHandler; params: Record<string, string> }
+	| { handler: RouteHandler; params: Record<string, string>; route: Route }
 	| { error: RouteAnswer };
 
 /** The `:name` values of a path, or undefined when the path does not fit the pattern. */
@@ -62,7 +79,7 @@ export function matchRoute(routes: readonly Route[], method: string, path: strin
 	for (const route of routes) {
 		const params = matchPattern(route.pattern, path);
 		if (params === undefined) continue;
-		if (route.method === method) return { handler: route.handler, params };
+		if (route.method === method) return { handler: route.handler, params, route };
 		if (!allowed.includes(route.method)) allowed.push(route.method);
 	}
 	if (allowed.length === 0) return { error: notFound() };

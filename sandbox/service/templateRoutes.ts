@@ -4,6 +4,7 @@ import {
 	templateActionBody,
 	updateTemplateBody,
 } from '../../nodes/shared/schemas/templates';
+import { z } from 'zod';
 import { paginate } from './pagination';
 import {
 	checkBody,
@@ -24,6 +25,7 @@ import type { Outcome, TemplateAction, TemplateStore } from './templateStore';
  */
 
 const BASE = '/api/v1/whats_app_templates';
+const noQuery = z.object({}).strict();
 
 function answer(outcome: Outcome, status = 200): RouteAnswer {
 	if ('template' in outcome) return ok(outcome.template, status);
@@ -57,7 +59,10 @@ export function templateRoutes(store: TemplateStore): Route[] {
 		{
 			method: 'GET',
 			pattern: `${BASE}/:idOrName`,
-			handler: ({ params }) => {
+			handler: ({ params, query }) => {
+				// Strict as every endpoint here: a query parameter the reference does not name is refused.
+				const checked = checkQuery(noQuery, query);
+				if ('error' in checked) return checked.error;
 				const template = store.find(params.idOrName);
 				return template === undefined ? notFound() : ok(template);
 			},

@@ -25,7 +25,9 @@ export type BulkWorkflows = Record<
 	| 'sendOurs'
 	| 'sendOursSequential'
 	| 'sendHttp'
-	| 'sendOursFixed',
+	| 'sendOursFixed'
+	| 'sendOursAutomatic'
+	| 'sendHttpAsAutomatic',
 	Imported<BulkCase>
 >;
 

@@ -30,6 +30,11 @@ interface FakeOptions {
 	items: Array<Record<string, unknown>>;
 	/** Parameters as n8n would hand them over after resolving expressions for item i. */
 	parametersFor(itemIndex: number): Parameters;
+	/**
+	 * The same parameters as written in the workflow (n8n's `rawExpressions`), so the node can tell
+	 * which are the same for every item: those that vary are expressions of the item here.
+	 */
+	asWritten: Parameters;
 	answerBody: string;
 	statusCode: number;
 }
@@ -42,8 +47,8 @@ function fakeExecuteFunctions(options: FakeOptions) {
 	const lookUp = (parameters: Parameters, name: string): unknown =>
 		name.split('.').reduce<unknown>((value, key) => (value as Parameters | undefined)?.[key], parameters);
 	return {
-		getNodeParameter(name: string, itemIndex: number, fallback?: unknown) {
-			const value = lookUp(perItem[itemIndex], name);
+		getNodeParameter(name: string, itemIndex: number, fallback?: unknown, read?: { rawExpressions?: boolean }) {
+			const value = lookUp(read?.rawExpressions ? options.asWritten : perItem[itemIndex], name);
 			return value === undefined ? fallback : value;
 		},
 		getInputData: () => inputData,
@@ -104,22 +109,35 @@ async function main(): Promise<void> {
 		contact: { phone_number: items[0].phone, name: items[0].name },
 		template_message: { chat_template_id: 'wat_bench_welcome', liquid_values: { first_name: items[0].name } },
 	});
-	const sendFake = fakeExecuteFunctions({ items, parametersFor: sendParameters({}), answerBody: sentBody, statusCode: 201 });
+	const sendFake = fakeExecuteFunctions({
+		items,
+		parametersFor: sendParameters({}),
+		asWritten: {
+			...sendParameters({})(0),
+			phoneNumber: '={{ $json.phone }}',
+			templateVariables: { variable: [{ name: 'first_name', value: '={{ $json.name }}', sendAs: 'string' }] },
+			additionalFields: { contactName: '={{ $json.name }}' },
+		},
+		answerBody: sentBody,
+		statusCode: 201,
+	});
 
 	const prepare = await bench(() => {
 		for (let i = 0; i < ITEMS; i++) sendTemplate.prepare.call(sendFake, i);
 	});
 	const sendNode = await bench(() => node.execute.call(sendFake));
 
+	const contactParameters = (i: number) => ({
+		resource: 'contact',
+		operation: 'createMany',
+		phoneNumber: items[i].phone,
+		additionalFields: { name: items[i].name, email: items[i].email },
+		options: {},
+	});
 	const contactsFake = fakeExecuteFunctions({
 		items,
-		parametersFor: (i) => ({
-			resource: 'contact',
-			operation: 'createMany',
-			phoneNumber: items[i].phone,
-			additionalFields: { name: items[i].name, email: items[i].email },
-			options: {},
-		}),
+		parametersFor: contactParameters,
+		asWritten: { ...contactParameters(0), phoneNumber: '={{ $json.phone }}', additionalFields: { name: '={{ $json.name }}', email: '={{ $json.email }}' } },
 		answerBody: JSON.stringify({ phone_number: items[0].phone, name: items[0].name, id: 'ct_1' }),
 		statusCode: 201,
 	});

@@ -9,13 +9,15 @@ import { measureCeiling } from './phases/ceiling';
 import { measureContacts } from './phases/contacts';
 import { measureCpuPerItem, measureFootprint } from './phases/footprint';
 import { measureSends } from './phases/sends';
+import { measureLegacyEngine } from './phases/legacyEngine';
+import { measureThrottled } from './phases/throttled';
 import { measureTrigger } from './phases/trigger';
 import { BenchReport } from './report';
 import { BENCH_FOLDER, HARD_LIMIT_MS, OUTPUT_FILE, say } from './settings';
 import { startLiveBench } from './setup';
 
 /*
- * `npm run bench` (after bench.sh built dist/): every figure of issue 6, side by side in one run on
+ * `npm run bench` (after bench.sh built dist/): every figure of issues 6 and 14, side by side in one run on
  * this machine, against the stand-in service, with a real n8n that has this package installed the
  * way users install it. Everything it starts runs on loopback and is stopped before it exits, also
  * on failure, Ctrl-C or its own time limit (cleanup.ts). A phase that fails is reported and the
@@ -49,7 +51,10 @@ async function main(): Promise<void> {
 	await attempt('contacts', () => measureContacts(live));
 	const sends = await attempt('send template', () => measureSends(live));
 	await attempt('stand-in ceiling', () => measureCeiling(live, sends));
+	await attempt('throttled sends', () => measureThrottled(live));
 	await attempt('trigger', () => measureTrigger(live));
+	// Last: it restarts n8n with another expression engine.
+	if (process.env.BENCH_SKIP_LEGACY !== '1') await attempt('legacy expression engine', () => measureLegacyEngine(live));
 	bench.report.add(
 		'machine: CPU used by other processes during the measurements',
 		'cores',

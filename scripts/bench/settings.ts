@@ -3,10 +3,21 @@ import { join } from 'node:path';
 
 import { PROJECT_ROOT } from '../n8n/install';
 
-/* What `npm run bench` measures with, in one place; BENCH_CONTACTS and BENCH_SENDS shrink a trial run. */
+/*
+ * What `npm run bench` measures with, in one place. BENCH_CONTACTS, BENCH_SENDS and BENCH_RATE_LIMIT
+ * shrink a trial run (e.g. BENCH_SENDS=300 BENCH_RATE_LIMIT=50); BENCH_SKIP_LEGACY=1 skips the restart
+ * of n8n with the legacy expression engine.
+ */
 
 export const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 10_000);
 export const SENDS = Number(process.env.BENCH_SENDS ?? 5_000);
+/** Requests per second the stand-in takes in the throttled runs (a token bucket of one second's worth). */
+export const RATE_LIMIT = Number(process.env.BENCH_RATE_LIMIT ?? 200);
+/**
+ * The expression engine the bench's n8n runs: N8N_EXPRESSION_ENGINE reaches n8n through the
+ * environment; unset, n8n 2.40 uses `vm` (isolated-vm).
+ */
+export const EXPRESSION_ENGINE = process.env.N8N_EXPRESSION_ENGINE || 'vm';
 export const WARM_UP_ITEMS = 200;
 /** The node's default for Requests in Parallel, so the ceiling is measured at equal concurrency. */
 export const OUR_DEFAULT_CONCURRENCY = 4;

@@ -19,6 +19,9 @@ import { createContactsCases, sendTemplateCases, triggerCases } from './workflow
  * active; each bulk workflow run once with a few items, so the figures that follow are warm.
  */
 
+/** The bench n8n's owner: signed in again when n8n is restarted (phases/legacyEngine.ts). */
+export const BENCH_OWNER = { email: 'bench@example.com', password: 'Bench-owner-password-1', firstName: 'Bench', lastName: 'Owner' };
+
 export async function startLiveBench(bench: Bench): Promise<LiveBench> {
 	const apiKey = `bench-${randomBytes(12).toString('hex')}`;
 	const webhookSecret = randomBytes(24).toString('hex');
@@ -31,7 +34,7 @@ export async function startLiveBench(bench: Bench): Promise<LiveBench> {
 	const n8n = await bootN8n(bench);
 	foreignLoad.ownGroups.add(n8n.pid as number);
 
-	await n8n.signInOwner({ email: 'bench@example.com', password: 'Bench-owner-password-1', firstName: 'Bench', lastName: 'Owner' });
+	await n8n.signInOwner(BENCH_OWNER);
 	await n8n.useApiKey();
 	const credential = async (name: string, type: string, data: Record<string, unknown>) => ({
 		id: await n8n.upsertCredential(name, type, data),
@@ -60,6 +63,8 @@ export async function startLiveBench(bench: Bench): Promise<LiveBench> {
 		sendOursSequential: await importActive(sends.oursSequential),
 		sendHttp: await importActive(sends.httpRequest),
 		sendOursFixed: await importActive(sends.oursFixedValues),
+		sendOursAutomatic: await importActive(sends.oursAutomatic),
+		sendHttpAsAutomatic: await importActive(sends.httpRequestAsAutomatic),
 	};
 	const triggers: LiveBench['triggers'] = [];
 	for (const trigger of triggerCases(webhookCredential, webhookHeaderAuth, webhookSecret)) triggers.push(await importActive(trigger));

@@ -1,7 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
+import type { RateLimitConfig } from '../../sandbox/rateLimit';
 import type { StandInCommand, StandInReply, StandInStats } from './standInProcess';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /* The driver's handle on the stand-in service, which runs in a process of its own (standInProcess.ts). */
 
@@ -12,6 +15,8 @@ export interface StandInHandle {
 	stats(): Promise<StandInStats>;
 	/** Returns what was recorded, then clears the log. */
 	clear(): Promise<StandInStats>;
+	/** Sets the stand-in's rate limit (null: off); answers the stats as they were. */
+	setRateLimit(config: RateLimitConfig | null): Promise<StandInStats>;
 	stop(): Promise<void>;
 }
 
@@ -34,18 +39,19 @@ export async function startStandIn(apiKey: string): Promise<StandInHandle> {
 			}
 		});
 	});
-	const command = (type: StandInCommand['type']) =>
+	const command = (message: DistributiveOmit<StandInCommand, 'id'>) =>
 		new Promise<StandInStats>((resolve) => {
 			const id = nextId++;
 			pending.set(id, resolve);
-			child.send({ id, type } satisfies StandInCommand);
+			child.send({ ...message, id });
 		});
 	return {
 		pid: child.pid as number,
 		url,
 		apiKey,
-		stats: () => command('stats'),
-		clear: () => command('clear'),
+		stats: () => command({ type: 'stats' }),
+		clear: () => command({ type: 'clear' }),
+		setRateLimit: (config) => command({ type: 'rateLimit', config }),
 		stop: async () => {
 			if (child.exitCode !== null) return;
 			const gone = new Promise((resolve) => child.once('exit', resolve));

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 
+import { canonicalJson } from '../../sandbox/rateLimit';
+
+import type { RateLimitConfig } from '../../sandbox/rateLimit';
 import { startStandInService } from '../../sandbox/server';
 
 /*
@@ -26,18 +29,17 @@ export interface StandInStats {
 	bodiesDigest: string;
 	/** The same for the contacts of accepted POST /subscribers requests, however they were batched. */
 	contactsDigest: string;
+	/** Accepted requests that repeat an earlier accepted one (the same message sent twice). */
+	duplicates: number;
+	/** Answered 429 by the rate limit. */
+	throttled: number;
+	/** The most requests the stand-in handled at once. */
+	maxInFlight: number;
 }
 
-export type StandInCommand = { id: number; type: 'stats' | 'clear' };
+/** `rateLimit` sets the token bucket (null: off) and answers the stats as they were. */
+export type StandInCommand = { id: number; type: 'stats' | 'clear' } | { id: number; type: 'rateLimit'; config: RateLimitConfig | null };
 export type StandInReply = { id: number; stats: StandInStats };
-
-function canonicalJson(value: unknown): string {
-	return JSON.stringify(value, (_key, inner: unknown) =>
-		inner && typeof inner === 'object' && !Array.isArray(inner)
-			? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-			: inner,
-	);
-}
 
 function digestOfBodies(bodies: unknown[]): string {
 	const hash = createHash('sha256');
@@ -58,22 +60,28 @@ async function main(): Promise<void> {
 				contacts.push(...(request.body as unknown[]));
 			}
 		}
+		const counts = service.sendCounts();
 		return {
+			duplicates: counts.duplicates,
+			throttled: counts.throttled,
+			maxInFlight: counts.maxInFlight,
 			requests: service.requests.length,
-			accepted: service.acceptedSends().length,
+			// Commands only: a node that reads the template before sending makes one GET more.
+			accepted: service.acceptedSends().filter((request) => request.method !== 'GET').length,
 			byStatus,
 			contactsCreated: contacts.length,
 			contactsDigest: digestOfBodies(contacts),
 			firstReceivedAt: service.requests[0]?.receivedAt,
 			lastReceivedAt: service.requests[service.requests.length - 1]?.receivedAt,
-			sampleBody: service.requests[0]?.body,
-			bodiesDigest: digestOfBodies(service.requests.map((request) => request.body)),
+			sampleBody: service.requests.find((request) => request.method !== 'GET')?.body,
+			bodiesDigest: digestOfBodies(service.requests.filter((request) => request.method !== 'GET').map((request) => request.body)),
 		};
 	};
 
 	process.on('message', (command: StandInCommand) => {
 		const reply = stats();
 		if (command.type === 'clear') service.clearRequests();
+		if (command.type === 'rateLimit') service.setRateLimit(command.config);
 		process.send?.({ id: command.id, stats: reply } satisfies StandInReply);
 	});
 	// The parent going away (even by a crash) must not leave this process listening.

@@ -10,7 +10,11 @@ import type { WorkflowJson } from '../n8n/real-n8n';
  * expression cost and send the same bodies.
  */
 
-export const TEMPLATE_ID = 'wat_bench_welcome';
+/**
+ * A template the stand-in is seeded with (feedback_request, approved, one variable: first_name), so
+ * a node that reads the template before sending finds it, and the service accepts every body.
+ */
+export const TEMPLATE_ID = 'wat_b425364758697a8b';
 export const NODE_UNDER_TEST = 'Under Test';
 
 const CHAT_MESSAGING = 'n8n-nodes-chat-messaging.chatMessaging';
@@ -30,7 +34,7 @@ function generateItemsCode(): string {
 		`const count = Number($input.first().json.body.count);`,
 		`const items = [];`,
 		`for (let i = 0; i < count; i++) {`,
-		`  items.push({ json: { phone: '+1415555' + String(i).padStart(4, '0'), name: 'Contact ' + i, email: 'contact' + i + '@example.com' } });`,
+		`  items.push({ json: { phone: '+1415555' + String(i).padStart(4, '0'), name: 'Contact ' + i, email: 'contact' + i + '@example.com', first_name: 'Contact ' + i } });`,
 		`}`,
 		`return items;`,
 	].join('\n');
@@ -144,6 +148,28 @@ function httpRequestNode(url: string, headerAuth: CredentialRef) {
 	};
 }
 
+/**
+ * Send Template reading everything from the items: the contact by its field names (Contact Fields:
+ * Map Automatically From Input) and the template's variables by theirs (the Template Variables
+ * mapper's own Map Automatically). No expression anywhere.
+ */
+function sendMapAutomaticallyParameters() {
+	return {
+		resource: 'message',
+		operation: 'sendTemplate',
+		contactFields: 'autoMapInputData',
+		template: { __rl: true, mode: 'id', value: TEMPLATE_ID },
+		templateVariablesInput: 'mapper',
+		templateVariablesMapped: {
+			mappingMode: 'autoMapInputData',
+			value: null,
+			matchingColumns: [],
+			schema: [{ id: 'first_name', displayName: 'first_name', required: true, defaultMatch: false, display: true, type: 'string', canBeUsedToMatch: false }],
+		},
+		options: {},
+	};
+}
+
 export function sendTemplateCases(items: number, api: CredentialRef, headerAuth: CredentialRef, standInUrl: string) {
 	const ourNode = (path: string, name: string, options: Record<string, unknown>, fixed = false): BulkCase => ({
 		key: path,
@@ -169,7 +195,30 @@ export function sendTemplateCases(items: number, api: CredentialRef, headerAuth:
 		}),
 	});
 	const base = httpRequestNode(`${standInUrl}/api/v1/events`, headerAuth);
+	const httpRequest = (path: string, name: string, jsonBody: string): BulkCase => ({
+		key: path,
+		path,
+		items,
+		workflow: bulkWorkflow(name, path, { ...base, parameters: { ...base.parameters, jsonBody } }),
+	});
 	return {
+		oursAutomatic: {
+			key: 'bench-send-ours-automatic',
+			path: 'bench-send-ours-automatic',
+			items,
+			workflow: bulkWorkflow('bench: send template, Chat Messaging (Map Automatically)', 'bench-send-ours-automatic', {
+				type: CHAT_MESSAGING,
+				typeVersion: 2,
+				credentials: { chatMessagingApi: api },
+				parameters: sendMapAutomaticallyParameters(),
+			}),
+		} satisfies BulkCase,
+		// The bodies Map Automatically sends (contact with its e-mail, first_name from the item), by expressions.
+		httpRequestAsAutomatic: httpRequest(
+			'bench-send-http-request-as-automatic',
+			'bench: send template, HTTP Request (defaults), the bodies of Map Automatically',
+			`={{ JSON.stringify({ event_type: 'send_template_message', contact: { phone_number: $json.phone, name: $json.name, email: $json.email }, template_message: { chat_template_id: '${TEMPLATE_ID}', liquid_values: { first_name: $json.first_name } } }) }}`,
+		),
 		ours: ourNode('bench-send-ours-default', 'bench: send template, Chat Messaging (defaults)', {}),
 		oursSequential: ourNode('bench-send-ours-sequential', 'bench: send template, Chat Messaging (1 in parallel)', {
 			requestsInParallel: 1,

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
+import { startStandInService, type StandInService } from '../../sandbox/server';
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import type { RealN8n } from '../../scripts/n8n/real-n8n';
 import { BOOT_TIMEOUT_MS, E2E_OWNER, useN8n } from './setup/sharedN8n';
@@ -12,7 +13,9 @@ import { BOOT_TIMEOUT_MS, E2E_OWNER, useN8n } from './setup/sharedN8n';
  * What a person sees: Chromium signs in to the real n8n editor and opens the parameter panel of
  * every operation and of the trigger; each panel, once settled (no "Loading fields..."), is saved
  * as a screenshot and must show the fields the user fills in, by their labels. The canvas must
- * name each operation in words.
+ * name each operation in words. Then the template picker: Send Template (version 2) lists the
+ * stand-in's templates, picking one shows its variables as mapper fields, and running the workflow
+ * sends exactly the values filled in.
  */
 
 const SCREENSHOTS = join(PROJECT_ROOT, 'test-output', 'screenshots');
@@ -46,6 +49,12 @@ let release: () => Promise<void>;
 let browser: Browser;
 let page: Page;
 let workflowId: string;
+let standIn: StandInService;
+let pickerWorkflowId: string;
+
+const PICKER_API_KEY = 'editor-picker-e2e-key-6b1f';
+/** The README's picture of the picker and the mapper (the test output folder is not kept). */
+const README_IMAGE = join(PROJECT_ROOT, 'docs', 'images', 'template-picker.png');
 
 beforeAll(async () => {
 	execFileSync('bash', [join(PROJECT_ROOT, 'scripts', 'install-chromium.sh')], { stdio: 'inherit' });
@@ -74,6 +83,33 @@ beforeAll(async () => {
 		],
 		connections: {},
 	});
+	standIn = await startStandInService({ apiKey: PICKER_API_KEY, port: 0 });
+	const credentialName = `Template picker account ${process.pid}`;
+	const credentialId = await n8n.upsertCredential(credentialName, 'chatMessagingApi', {
+		apiKey: PICKER_API_KEY,
+		baseUrl: standIn.url,
+	});
+	pickerWorkflowId = await n8n.upsertWorkflow({
+		name: `Template picker ${process.pid}`,
+		nodes: [
+			{ id: 'picker-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'picker-send',
+				name: 'Send Template',
+				type: 'n8n-nodes-chat-messaging.chatMessaging',
+				typeVersion: 2,
+				position: [240, 0],
+				parameters: {
+					resource: 'message',
+					operation: 'sendTemplate',
+					phoneNumber: '+14155550123',
+					template: { __rl: true, mode: 'list', value: '' },
+				},
+				credentials: { chatMessagingApi: { id: credentialId, name: credentialName } },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Send Template', type: 'main', index: 0 }]] } },
+	});
 	browser = await chromium.launch({
 		executablePath: CHROMIUM,
 		args: [
@@ -92,6 +128,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await browser?.close();
+	await standIn?.close();
 	await release?.();
 });
 
@@ -133,12 +170,16 @@ async function panelText(nodeId: string, screenshot: string, labels: string[]): 
 	return shown;
 }
 
-test('the editor signs the owner in', async () => {
+async function signIn(): Promise<void> {
 	await page.goto(`${n8n.baseUrl}/signin`);
 	await page.locator('input[type="email"]').fill(E2E_OWNER.email);
 	await page.locator('input[type="password"]').fill(E2E_OWNER.password);
 	await page.keyboard.press('Enter');
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+}
+
+test('the editor signs the owner in', async () => {
+	await signIn();
 	await page.screenshot({ path: join(SCREENSHOTS, 'signed-in.png') });
 	expect(new URL(page.url()).pathname).not.toBe('/signin');
 }, 60_000);
@@ -181,3 +222,103 @@ test('the canvas names each operation in words, not by its internal value', asyn
 	expect(trigger).not.toMatch(/messageDelivery|flowExecution|aiAgentExecution|Events:/);
 	await page.screenshot({ path: join(SCREENSHOTS, 'canvas.png') });
 }, 60_000);
+
+/** Reads until `done` holds (or 30 s pass), and returns the last read. */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await read();
+		if (done(value) || Date.now() > deadline) return value;
+		await page.waitForTimeout(250);
+	}
+}
+
+describe('the template picker (Send Template, version 2)', () => {
+	const picked = {
+		name: 'order_update (en) · Utility',
+		id: 'wat_1a2b3c4d5e6f7081',
+		// Mapper label (the variable and its example) → the value typed into it.
+		fields: {
+			'order_number (e.g. A-1042)': ['order_number', 'A-1042'],
+			'first_name (e.g. Ada)': ['first_name', 'Ada'],
+			'order_status (e.g. on its way)': ['order_status', 'on its way'],
+			'order_total (e.g. 42.50)': ['order_total', '42.50'],
+		} as Record<string, [string, string]>,
+	};
+
+	test('lists the templates, approved first; picking one shows its variables as mapper fields; the run sends exactly them', async () => {
+		// Signed in by the first test; signs in itself when run alone (jest -t).
+		await page.goto(`${n8n.baseUrl}/workflow/${pickerWorkflowId}/picker-send`);
+		await page.locator('[data-test-id="ndv"], input[type="email"]').first().waitFor();
+		if (new URL(page.url()).pathname.startsWith('/signin')) {
+			await signIn();
+			await page.goto(`${n8n.baseUrl}/workflow/${pickerWorkflowId}/picker-send`);
+		}
+		const panel = page.locator('[data-test-id="ndv"]').first();
+		await panel.waitFor({ state: 'visible' });
+		const locator = panel.locator('[data-test-id="resource-locator-template"]');
+		await locator.waitFor();
+
+		// From List: the account's templates, searchable.
+		await locator.locator('[data-test-id="rlc-input"]').click();
+		// The dropdown is teleported out of the panel: its items are found on the page.
+		const items = page.locator('[data-test-id="rlc-item"]');
+		await items.first().waitFor().catch(async (error: unknown) => {
+			await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-list-failed.png') });
+			const said = await page.locator('[data-test-id="rlc-error-container"]').allInnerTexts();
+			throw new Error(`the template list did not open (${said.join(' ') || 'no error shown'}): ${String(error)}`);
+		});
+		const listed = (await items.allInnerTexts()).map((text) => text.trim());
+		expect(listed[0]).toBe('appointment_confirmation (fr) · Utility');
+		expect(listed).toContain(picked.name);
+		const firstMarked = listed.findIndex((text) => text.includes('cannot be sent'));
+		expect(firstMarked).toBeGreaterThan(0);
+		expect(listed.slice(firstMarked).every((text) => text.includes('cannot be sent'))).toBe(true);
+		await page.keyboard.type('order');
+		const searched = await until(
+			async () => (await items.allInnerTexts()).map((text) => text.trim()),
+			(texts) => texts.length === 2,
+		);
+		expect(searched).toEqual(['order_update (en) · Utility', 'order_update (es) · Utility']);
+		await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-list.png') });
+		await items.filter({ hasText: picked.name }).first().click();
+
+		// The mapper: one field per variable of the picked template, labelled with its example.
+		const mapper = panel.locator('[data-test-id="mapping-fields-container"]');
+		const labels = Object.keys(picked.fields);
+		await settledText(mapper, labels);
+		const mapperText = await mapper.innerText();
+		for (const label of labels) expect(mapperText).toContain(label);
+		await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-mapper.png') });
+
+		// Each field's input is n8n's parameter input, named by the variable (the mapper's field id).
+		for (const [id, value] of Object.values(picked.fields)) {
+			const input = mapper.locator(`[data-test-id="parameter-input-${id}"] input`);
+			await input.click();
+			await page.keyboard.type(value);
+			await input.blur();
+		}
+		await locator.scrollIntoViewIfNeeded();
+		await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-filled.png') });
+		mkdirSync(join(PROJECT_ROOT, 'docs', 'images'), { recursive: true });
+		copyFileSync(join(SCREENSHOTS, 'template-picker-filled.png'), README_IMAGE);
+
+		// Run it: the stand-in receives exactly the variables filled in, for the template picked.
+		standIn.clearRequests();
+		await panel.locator('[data-test-id="node-execute-button"]').first().click();
+		const accepted = await until(async () => standIn.acceptedSends('/api/v1/events'), (sends) => sends.length > 0);
+		expect(accepted).toHaveLength(1);
+		const [sent] = accepted;
+		expect(sent.body).toEqual({
+			event_type: 'send_template_message',
+			contact: { phone_number: '+14155550123' },
+			template_message: {
+				chat_template_id: picked.id,
+				liquid_values: Object.fromEntries(Object.values(picked.fields)),
+			},
+		});
+		// The template was read by the editor for the list and the mapper, and once by the run.
+		const runReads = standIn.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/whats_app_templates/${picked.id}`);
+		expect(runReads).toHaveLength(1);
+	}, 120_000);
+});

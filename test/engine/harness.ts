@@ -53,6 +53,11 @@ const nodeTypeMap: Record<string, INodeType> = {
 	'test.fixedItems': new FixedItems(),
 };
 
+/** Adds a test-only node type (e.g. a source of binary items, binaryItems.ts) under its type name. */
+export function addTestNodeType(name: string, type: INodeType): void {
+	nodeTypeMap[name] = type;
+}
+
 export class PackageNodeTypes implements INodeTypes {
 	constructor(private readonly types: Record<string, INodeType> = nodeTypeMap) {}
 
@@ -246,6 +251,8 @@ export async function runChatMessaging(options: {
 	continueOnFail?: boolean;
 	timezone?: string;
 	onStarted?: RunOptions['onStarted'];
+	/** The node's version as the workflow saved it; 1 unless given (the tests written before version 2). */
+	typeVersion?: number;
 }): Promise<WorkflowRun & { output: INodeExecutionData[] | undefined }> {
 	const nodes: INode[] = [
 		{
@@ -260,7 +267,7 @@ export async function runChatMessaging(options: {
 			id: 'chat',
 			name: 'Chat Messaging',
 			type: 'n8n-nodes-chat-messaging.chatMessaging',
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1,
 			position: [200, 0],
 			parameters: options.parameters,
 			credentials: { chatMessagingApi: { id: '1', name: 'Chat Messaging account' } },

@@ -81,10 +81,11 @@ export interface TemplateService {
 }
 
 /*
- * The stand-in's send side (templates and all) over HTTP. sandbox/server.ts does not route the
- * send-side endpoints yet, so this serves the very same module (createSendSideService and its
- * template catalogue) the way server.ts will: the key in Authorization, JSON bodies, the query as
- * given. Started for a test file, fresh state and no faults before each test.
+ * The stand-in's send side (templates and all) over HTTP: the very module the running stand-in
+ * (sandbox/server.ts) serves, createSendSideService and its template catalogue, behind a small
+ * server whose faults answer any path with any body after any delay (the editor's timeout and
+ * odd answers). The tests of the node's runs use the stand-in itself (template-picker-send and
+ * template-picker-checks). Started for a test file, fresh state and no faults before each test.
  */
 export function useTemplateService(apiKey: string): TemplateService {
 	let server: Server | undefined;

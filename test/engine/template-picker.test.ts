@@ -210,12 +210,18 @@ describe('the template list', () => {
 describe('the template variables', () => {
 	const ids = (answer: { fields: Array<{ id: string }> }) => answer.fields.map((field) => field.id);
 
-	test('every variable of every component, in reading order, once, required, named as in the template', async () => {
+	test('every variable of every component, in reading order, once, required, named as in the template with its example', async () => {
 		const answer = await variablesOf(byId('wat_1a2b3c4d5e6f7081'));
+		const examples: Record<string, string> = {
+			order_number: 'A-1042',
+			first_name: 'Ada',
+			order_status: 'on its way',
+			order_total: '42.50',
+		};
 		expect(answer).toEqual({
-			fields: ['order_number', 'first_name', 'order_status', 'order_total'].map((name) => ({
+			fields: Object.entries(examples).map(([name, example]) => ({
 				id: name,
-				displayName: name,
+				displayName: `${name} (e.g. ${example})`,
 				required: true,
 				defaultMatch: false,
 				canBeUsedToMatch: false,
@@ -264,15 +270,16 @@ describe('the template variables', () => {
 	test('a media header adds its link as a required field; a document also its file name', async () => {
 		const image = await variablesOf(byId('wat_3c4d5e6f70819203'));
 		expect(image.fields.map((f) => [f.id, f.displayName, f.required])).toEqual([
-			['first_name', 'first_name', true],
-			['discount', 'discount', true],
-			['end_date', 'end_date', true],
+			['first_name', 'first_name (e.g. Ada)', true],
+			['discount', 'discount (e.g. 20%)', true],
+			['end_date', 'end_date (e.g. May 31)', true],
 			['header_media', 'header_media (image URL)', true],
 		]);
 		const document = await variablesOf({ __rl: true, mode: 'name', value: 'invoice_ready' });
 		expect(document.fields.map((f) => [f.id, f.displayName, f.required])).toEqual([
+			// No example for first_name in this template: the label is the name alone.
 			['first_name', 'first_name', true],
-			['invoice_number', 'invoice_number', true],
+			['invoice_number', 'invoice_number (e.g. RE-2024-001)', true],
 			['header_media', 'header_media (document URL)', true],
 			['header_media_filename', 'header_media_filename (shown to the contact)', false],
 		]);

@@ -50,6 +50,17 @@ function collection(resource: string, operation: string, name: string): INodePro
 
 const displayNames = (list: INodeProperties[]) => list.map((p) => p.displayName);
 
+const nodeVersions = ([] as number[]).concat(description.version);
+
+/** Whether the parameter's `@version` condition (a list of versions, or `gte` one) lets it show in this version. */
+function shownInVersion(parameter: INodeProperties, version: number): boolean {
+	const conditions = parameter.displayOptions?.show?.['@version'] as unknown[] | undefined;
+	if (conditions === undefined) return true;
+	return conditions.some((condition) =>
+		typeof condition === 'object' ? version >= (condition as { _cnd: { gte: number } })._cnd.gte : condition === version,
+	);
+}
+
 describe('Chat Messaging node description', () => {
 	it('is an action node usable as an AI tool, with the API credential', () => {
 		expect(description.name).toBe('chatMessaging');
@@ -61,14 +72,43 @@ describe('Chat Messaging node description', () => {
 		]);
 	});
 
-	it('offers the four operations, one per resource', () => {
-		expect([...resources].sort()).toEqual(['aiAgent', 'contact', 'conversation', 'message']);
+	it('offers the whole service: 33 operations over 8 resources', () => {
+		expect([...resources].sort()).toEqual(['aiAgent', 'broadcast', 'contact', 'conversation', 'media', 'message', 'order', 'template']);
 		const pairs = resources.flatMap((r) => operationsOf[r].map((o) => `${r}:${String(o.value)}`));
 		expect(pairs.sort()).toEqual([
 			'aiAgent:connectContact',
+			'broadcast:archive',
+			'broadcast:cancel',
+			'broadcast:get',
+			'broadcast:getMany',
+			'broadcast:getStatus',
+			'broadcast:launch',
 			'contact:createMany',
+			'contact:createOrUpdate',
+			'contact:get',
+			'contact:update',
+			'contact:updateCommunicationPreference',
 			'conversation:assignAgent',
+			'conversation:close',
+			'conversation:getMany',
+			'conversation:updateStatus',
+			'media:delete',
+			'media:getMany',
+			'media:upload',
+			'message:getMany',
+			'message:getManyStatuses',
+			'message:getStatus',
 			'message:sendTemplate',
+			'order:create',
+			'order:get',
+			'order:refund',
+			'template:archive',
+			'template:create',
+			'template:get',
+			'template:getMany',
+			'template:pause',
+			'template:submitForApproval',
+			'template:update',
 		]);
 		expect(resources).toContain(resourceParameter.default);
 	});
@@ -108,13 +148,20 @@ describe('Chat Messaging node description', () => {
 							expect(allOperations).toContain(value);
 							expect(offered).toContain(value);
 						}
+					} else if (name === '@version') {
+						// A condition on the node's version names versions it has (or `gte` one of them).
+						for (const value of values as unknown[]) {
+							const version = typeof value === 'object' ? (value as { _cnd: { gte: number } })._cnd.gte : value;
+							expect(nodeVersions).toContain(version);
+						}
 					} else {
-						// A condition on another parameter names one that exists, with values it can take.
+						// A condition on another parameter names one that exists, with values it can take
+						// (in some version: a parameter may have one form per version).
 						expect(parameterNames).toContain(name);
-						const target = properties.find((p) => p.name === name)!;
-						if (target.type === 'options') {
-							const choices = (target.options as INodePropertyOptions[]).map((o) =>
-								String(o.value),
+						const targets = properties.filter((p) => p.name === name);
+						if (targets.every((target) => target.type === 'options')) {
+							const choices = targets.flatMap((target) =>
+								(target.options as INodePropertyOptions[]).map((o) => String(o.value)),
 							);
 							for (const value of listed) expect(choices).toContain(value);
 						}
@@ -133,11 +180,15 @@ describe('Chat Messaging node description', () => {
 		}
 	});
 
-	it('never shows two parameters with the same name for one operation', () => {
-		for (const resource of resources) {
-			for (const operation of operationsOf[resource]) {
-				const names = shownFor(resource, String(operation.value)).map((p) => p.name);
-				expect(new Set(names).size).toBe(names.length);
+	it('never shows two parameters with the same name for one operation (in one version of the node)', () => {
+		for (const version of nodeVersions) {
+			for (const resource of resources) {
+				for (const operation of operationsOf[resource]) {
+					const names = shownFor(resource, String(operation.value))
+						.filter((p) => shownInVersion(p, version))
+						.map((p) => p.name);
+					expect(new Set(names).size).toBe(names.length);
+				}
 			}
 		}
 	});

@@ -180,18 +180,28 @@ describe('runInParallel', () => {
 		await settle();
 		expect(run.started).toEqual([0, 1, 2, 3]);
 
-		// Task 3 is told to wait: the pool drops to 2 in flight.
+		// Task 3 is told to wait: the limit drops to 2.
 		run.clients[3].onThrottle!(1500);
 		expect(onThrottle).toHaveBeenCalledWith(1500);
+		// Task 2, sent at the same rate, is throttled too: the same signal, so no second halving.
+		run.clients[2].onThrottle!(1500);
 
 		await run.finish(0);
 		expect(run.started).toHaveLength(4); // 3 still in flight, over the new limit of 2
 		await run.finish(1);
-		// Two successes at a limit of 2 earn a third slot: one new task, 3 in flight.
+		// Tasks 0 and 1 were sent at the old rate: their successes earn nothing back.
+		expect(run.started).toHaveLength(4);
+		expect(run.inFlight).toBe(2);
+		// Task 2's retry went out at the new rate: 1 success of the 2 a slot costs; 1 in flight → one new task.
+		await run.finish(2);
 		expect(run.started).toEqual([0, 1, 2, 3, 4]);
+		expect(run.inFlight).toBe(2);
+		// Two successes at a limit of 2 earn a third slot: two new tasks, 3 in flight.
+		await run.finish(3);
+		expect(run.started).toEqual([0, 1, 2, 3, 4, 5, 6]);
 		expect(run.inFlight).toBe(3);
 
-		let next = 2;
+		let next = 4;
 		const peakAfterThrottle: number[] = [];
 		while (run.started.length < 20) {
 			await run.finish(next++);
@@ -203,6 +213,25 @@ describe('runInParallel', () => {
 		expect(Math.max(...run.inFlightAtStart)).toBe(4);
 		while (next < 20) await run.finish(next++);
 		await expect(run.outcome).resolves.toHaveLength(20);
+	});
+
+	it('halves again when a retry sent at the new rate is throttled too', async () => {
+		const run = controlledRun<string>(12, 8);
+		await settle();
+		expect(run.started).toHaveLength(8);
+		run.clients[0].onThrottle!(100); // 8 → 4
+		run.clients[5].onThrottle!(100); // same window: still 4
+		run.clients[0].onThrottle!(100); // task 0's retry, sent after the decrease: 4 → 2
+		// Finish every task but 0 and 5 (both waiting out Retry-After): only then is the pool below 2.
+		for (const index of [1, 2, 3, 4, 6, 7]) await run.finish(index);
+		expect(run.started).toHaveLength(8);
+		expect(run.inFlight).toBe(2);
+		await run.finish(0);
+		expect(run.started).toHaveLength(9);
+		expect(run.inFlight).toBe(2);
+		for (let index = 5; index < 12; index++) if (index !== 6 && index !== 7) await run.finish(index);
+		await expect(run.outcome).resolves.toHaveLength(12);
+		expect(Math.max(...run.inFlightAtStart.slice(8))).toBeLessThanOrEqual(3);
 	});
 
 	it('keeps at least one request in flight however often it is throttled', async () => {

@@ -27,7 +27,8 @@ describe('the registry', () => {
 	it('finds no action for a pair the node never offered', () => {
 		expect(findAction('message', 'createMany')).toBeUndefined();
 		expect(findAction('message', 'toString')).toBeUndefined();
-		expect(findAction('order', 'create')).toBeUndefined();
+		expect(findAction('order', 'delete')).toBeUndefined();
+		expect(findAction('bogus', 'create')).toBeUndefined();
 	});
 });
 

@@ -7,6 +7,11 @@ import { accountSide, T0, type AccountHarness, type Answer } from '../accountSid
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
 const IMAGE_LIMIT = 5_242_880;
 
+/** The link a CDN would give: http(s), on the stand-in, an unguessable key, then the file name. */
+const mediaLink = (filename: string) =>
+	expect.stringMatching(new RegExp(`^http://stand-in\\.invalid/media/[0-9a-f]{28}/${filename.replace('.', '\\.')}$`));
+const pathOf = (link: string) => new URL(link).pathname;
+
 const upload = (h: AccountHarness, media: Record<string, unknown>) => h.call('POST', '/api/v1/medias', { media });
 const png = (changes: Record<string, unknown> = {}) => ({
 	data: PNG.toString('base64'),
@@ -23,7 +28,7 @@ function refusedUpload(answer: Answer): string[] {
 }
 
 describe('POST /api/v1/medias (JSON, base64)', () => {
-	it('answers the media id and its media:// link, and lists it first', () => {
+	it('answers the media id and an http(s) link to the file, and lists it first', () => {
 		const h = accountSide();
 		const { status, body } = upload(h, png());
 		expect(status).toBe(201);
@@ -31,11 +36,22 @@ describe('POST /api/v1/medias (JSON, base64)', () => {
 			id: 3,
 			filename: 'logo.png',
 			content_type: 'image/png',
-			media_url: 'media://3',
+			media_url: mediaLink('logo.png'),
 			created_at: new Date(T0).toISOString(),
 		});
 		expect(h.call('GET', '/api/v1/medias').body.medias[0]).toEqual(body);
-		expect(h.service.hasMedia('media://3')).toBe(true);
+		expect(h.service.hasMedia(body.media_url)).toBe(true);
+		expect(h.service.hasMedia('media://3')).toBe(false);
+	});
+
+	it('serves the file at its link: the very bytes, with their type', () => {
+		const h = accountSide();
+		const { media_url } = upload(h, png()).body;
+		const file = h.call('GET', pathOf(media_url)) as Answer & { bytes?: Buffer };
+		expect(file.status).toBe(200);
+		expect(file.headers).toEqual({ 'content-type': 'image/png' });
+		expect(file.bytes?.equals(PNG)).toBe(true);
+		expect(h.call('GET', pathOf(media_url).replace('logo.png', 'other.png')).status).toBe(404);
 	});
 
 	it('takes an image of exactly the limit and refuses one byte more', () => {
@@ -80,7 +96,7 @@ describe('GET /api/v1/medias', () => {
 		const second = h.call('GET', '/api/v1/medias?per=2&page=2').body;
 		expect(second).toMatchObject({ count: 3, next: null, previous: 1 });
 		expect(second.medias).toEqual([
-			expect.objectContaining({ id: 1, filename: 'welcome.jpg', media_url: 'media://1' }),
+			expect.objectContaining({ id: 1, filename: 'welcome.jpg', media_url: mediaLink('welcome.jpg') }),
 		]);
 	});
 
@@ -90,11 +106,15 @@ describe('GET /api/v1/medias', () => {
 });
 
 describe('DELETE /api/v1/medias/:id', () => {
-	it('removes the item: 204, then gone from the list, from hasMedia and from a second DELETE', () => {
+	it('removes the item: 204, then gone from the list, its link, hasMedia and a second DELETE', () => {
 		const h = accountSide();
+		const link = h.call('GET', '/api/v1/medias').body.medias[0].media_url;
+		expect(h.service.hasMedia(link)).toBe(true);
+		expect(h.call('GET', pathOf(link)).status).toBe(200);
 		expect(h.call('DELETE', '/api/v1/medias/2')).toEqual({ status: 204 });
 		expect(h.call('GET', '/api/v1/medias').body.medias.map((m: any) => m.id)).toEqual([1]);
-		expect(h.service.hasMedia('media://2')).toBe(false);
+		expect(h.service.hasMedia(link)).toBe(false);
+		expect(h.call('GET', pathOf(link)).status).toBe(404);
 		expect(h.call('DELETE', '/api/v1/medias/2').status).toBe(404);
 	});
 
@@ -122,8 +142,9 @@ describe('direct upload: reserve, PUT the bytes, finalize', () => {
 		const finalized = h.call('POST', '/api/v1/medias/finalize', { signed_id });
 		expect(finalized).toMatchObject({
 			status: 201,
-			body: { id: 3, filename: 'logo.png', content_type: 'image/png', media_url: 'media://3', signed_id },
+			body: { id: 3, filename: 'logo.png', content_type: 'image/png', media_url: mediaLink('logo.png'), signed_id },
 		});
+		expect((h.call('GET', pathOf(finalized.body.media_url)) as { bytes?: Buffer }).bytes?.equals(PNG)).toBe(true);
 		expect(h.call('POST', '/api/v1/medias/finalize', { signed_id })).toEqual({ status: 200, body: finalized.body });
 		expect(h.call('GET', '/api/v1/medias').body.count).toBe(3);
 		h.call('DELETE', '/api/v1/medias/3');

@@ -112,7 +112,7 @@ describe('mapper fields', () => {
 	const fieldsOf = (components: Parameters<typeof readTemplateVariables>[0]) =>
 		toMapperFields(readTemplateVariables(components)).map((f) => [f.id, f.displayName, f.required]);
 
-	test('one required field per variable, in reading order across every component type, named as in the template', () => {
+	test('one required field per variable, in reading order across every component type, named as in the template (with its example)', () => {
 		expect(
 			fieldsOf([
 				{ component_type: 'buttons', sub_type: 'url', value: 'https://x.example/{{b}}', index: 1 },
@@ -123,7 +123,7 @@ describe('mapper fields', () => {
 			]),
 		).toEqual([
 			['h', 'h', true],
-			['body_1', 'body_1', true],
+			['body_1', 'body_1 (e.g. x)', true],
 			['f', 'f', true],
 			['a_button', 'a_button', true],
 			['b', 'b', true],

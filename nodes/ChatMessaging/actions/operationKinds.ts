@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PromisedAnswer } from '../../shared/schemas';
-import type { ServiceAnswer, ServiceRequest } from '../../shared/transport';
+import type { ServiceAnswer, ServiceClient, ServiceRequest } from '../../shared/transport';
 import type { OperationRun } from './run/operationRun';
 import type { PageReading } from './run/pages';
 
@@ -24,6 +24,14 @@ export interface PerItemOperation<Body> {
 	toOutput(answer: ServiceAnswer, request: PreparedRequest<Body>): IDataObject;
 	/** The success answer the service promises; any other 2xx is reported as "may have been sent". */
 	answer?: PromisedAnswer;
+	/**
+	 * Only for an item that takes more than the one request `prepare` describes (Media → Upload reads
+	 * the file's bytes and sends them in one or three requests; a send whose header media is a file
+	 * uploads it first): makes the item's requests and returns the answer `toOutput` is given.
+	 * Throws ServiceRequestFailed saying what was done and what was not. Without it the runner sends
+	 * the prepared request as it is.
+	 */
+	send?(this: IExecuteFunctions, client: ServiceClient, request: PreparedRequest<Body>, itemIndex: number): Promise<ServiceAnswer>;
 }
 
 /** Where an entry's batch stood in the run: shown on every entry's output. */

@@ -1,9 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { aiAgent } from './aiAgent/AiAgent.resource';
+import { broadcast } from './broadcast/Broadcast.resource';
 import { contact } from './contact/Contact.resource';
 import { conversation } from './conversation/Conversation.resource';
+import { media } from './media/Media.resource';
 import { message } from './message/Message.resource';
+import { order } from './order/Order.resource';
+import { template } from './template/Template.resource';
 import type { Action } from './operationKinds';
 
 /*
@@ -11,7 +15,7 @@ import type { Action } from './operationKinds';
  * description, the router and the names below are all read from it, so an operation exists
  * everywhere once its resource file lists it, and nowhere until then.
  */
-export const resources = [message, aiAgent, conversation, contact] as const;
+export const resources = [message, aiAgent, conversation, contact, template, order, broadcast, media] as const;
 
 type Registered = (typeof resources)[number];
 export type ChatMessagingResource = Registered['option']['value'];

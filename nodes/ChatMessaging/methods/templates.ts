@@ -132,9 +132,19 @@ export function toListItem(template: TemplateSummary): INodeListSearchItems {
 export const HEADER_MEDIA_FIELD = 'header_media';
 export const HEADER_MEDIA_FILENAME_FIELD = 'header_media_filename';
 
+const EXAMPLE_SHOWN = 40;
+
+/** `first_name (e.g. Ada)`: the name stays first and whole, for Map Automatically reads item fields by it. */
+export function withExample(name: string, example: string | undefined): string {
+	if (example === undefined || example.trim() === '') return name;
+	const text = example.trim();
+	return `${name} (e.g. ${text.length > EXAMPLE_SHOWN ? `${text.slice(0, EXAMPLE_SHOWN)}…` : text})`;
+}
+
 /**
- * The mapper's fields: one per variable, every one required, named and keyed by the variable's
- * name; then, for a media header, its link (required) and for a document its file name.
+ * The mapper's fields: one per variable, every one required, keyed by the variable's name and
+ * labelled with it and its example; then, for a media header, its link (required) and for a
+ * document its file name.
  */
 export function toMapperFields(read: TemplateVariables): ResourceMapperField[] {
 	const field = (id: string, displayName: string, required: boolean): ResourceMapperField => ({
@@ -146,7 +156,8 @@ export function toMapperFields(read: TemplateVariables): ResourceMapperField[] {
 		display: true,
 		type: 'string',
 	});
-	const fields = read.variables.map((variable) => field(variable.name, variable.name, true));
+	// n8n's mapper fields have no placeholder, so the template's example goes in the label.
+	const fields = read.variables.map((variable) => field(variable.name, withExample(variable.name, variable.example), true));
 	const taken = new Set(read.variables.map((variable) => variable.name));
 	if (read.headerMediaType !== undefined && !taken.has(HEADER_MEDIA_FIELD)) {
 		fields.push(field(HEADER_MEDIA_FIELD, `${HEADER_MEDIA_FIELD} (${read.headerMediaType} URL)`, true));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PromisedAnswer } from './answers';
 import { BUSINESS_PHONE_PATTERN, isoDateTimeInFuture, liquidValues, nonEmpty, phoneNumber } from './fields';
 import { emptyActionBody, pageAnswer, pageParameter } from './paging';
 
@@ -10,6 +11,11 @@ import { emptyActionBody, pageAnswer, pageParameter } from './paging';
 /** The reference says instant|gradual, the vendor's MCP server instant|smart: all three are offered. */
 export const deliveryModes = ['instant', 'gradual', 'smart'] as const;
 export type DeliveryMode = (typeof deliveryModes)[number];
+/**
+ * The most contacts one launch carries. The service documents no limit; this is ours, so a
+ * broadcast from input items is one request of a few MB at most (the stand-in enforces it too).
+ */
+export const MAX_BROADCAST_CONTACTS = 10_000;
 export const broadcastStatuses = ['archived', 'draft', 'queued', 'sending', 'sent'] as const;
 export type BroadcastStatus = (typeof broadcastStatuses)[number];
 
@@ -43,6 +49,7 @@ export function sendBroadcastBodyAt(now?: () => number) {
 					contacts: z
 						.array(broadcastContact)
 						.min(1, 'must hold at least one contact (or give audience_id instead)')
+						.max(MAX_BROADCAST_CONTACTS, `must hold at most ${MAX_BROADCAST_CONTACTS} contacts`)
 						.optional(),
 					audience_id: nonEmpty.optional(),
 					scheduled_launch_time: isoDateTimeInFuture(now).optional(),
@@ -81,6 +88,15 @@ export type SendBroadcastBody = z.infer<typeof sendBroadcastBody>;
 export const sendBroadcastAnswer = z
 	.object({ status: z.string().optional(), event_id: z.string() })
 	.passthrough();
+
+/**
+ * 200 with the event id, as connect_to_ai_agent is answered: the launch's status code is not shown
+ * in the reference (docs/service-contract.md). Any other 2xx is "may have been launched".
+ */
+export const launchBroadcastAnswer: PromisedAnswer = {
+	statusCode: 200,
+	body: z.object({ status: z.string().optional(), event_id: z.string().min(1) }).passthrough(),
+};
 
 export const listBroadcastsQuery = z
 	.object({

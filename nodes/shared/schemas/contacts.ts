@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PromisedAnswer } from './answers';
 import { contactMetadata, email, nonEmpty, phoneNumber } from './fields';
 
 /*
@@ -94,3 +95,18 @@ export const communicationPreferencesAnswer = z
 		not_found: z.array(z.string()).optional(),
 	})
 	.passthrough();
+
+/*
+ * The answers the node holds the service to (PromisedAnswer, answers.ts). The single upsert has none:
+ * it answers 201 when it created the contact and 200 when it updated one, and a promise names one
+ * status; the node reads which from the status instead.
+ */
+const anyObject = z.object({}).passthrough();
+/** 200 with the array of resulting contacts (an array is read as an object without fields). */
+export const upsertContactsBulkAnswer: PromisedAnswer = { statusCode: 200, body: anyObject };
+export const getContactAnswer: PromisedAnswer = { statusCode: 200, body: contactAnswer };
+export const updateContactAnswer: PromisedAnswer = { statusCode: 200, body: contactAnswer };
+export const updateCommunicationPreferencesAnswer: PromisedAnswer = {
+	statusCode: 200,
+	body: communicationPreferencesAnswer,
+};

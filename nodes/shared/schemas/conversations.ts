@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PromisedAnswer } from './answers';
 import { nonEmpty, phoneNumber } from './fields';
 import { isoMomentParameter, pageAnswer, pageParameter, perParameter } from './paging';
 
@@ -66,3 +67,8 @@ export const conversationAnswer = z
 	.passthrough();
 export type ConversationAnswer = z.infer<typeof conversationAnswer>;
 export const conversationsPage = pageAnswer('conversations', conversationAnswer);
+
+/** 200 `{}` for close, as for assign_agent: the reference shows no answer. */
+export const closeConversationAnswer: PromisedAnswer = { statusCode: 200, body: z.object({}).passthrough() };
+/** 200 with the conversation as it now is. */
+export const updateConversationStatusAnswer: PromisedAnswer = { statusCode: 200, body: conversationAnswer };

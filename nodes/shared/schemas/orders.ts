@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PromisedAnswer } from './answers';
 import { contactMetadata, email, nonEmpty, phoneNumber } from './fields';
 
 /*
@@ -95,3 +96,8 @@ export const orderAnswer = z
 	.passthrough();
 export type OrderAnswer = z.infer<typeof orderAnswer>;
 export const refundAnswer = z.object({ id: z.string(), status: z.string() }).passthrough();
+
+/** The answers the node holds the service to (PromisedAnswer, answers.ts). */
+export const createOrderAnswer: PromisedAnswer = { statusCode: 201, body: orderAnswer };
+export const getOrderAnswer: PromisedAnswer = { statusCode: 200, body: orderAnswer };
+export const refundOrderAnswer: PromisedAnswer = { statusCode: 201, body: refundAnswer };

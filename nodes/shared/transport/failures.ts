@@ -76,7 +76,7 @@ export function networkErrorCode(error: unknown): string | undefined {
 	return libraryCode;
 }
 
-/** The service's own words: its `message`, `error` or a field → messages map, whatever it sent. */
+/** The service's own words: its `message`, `error` or a field → messages map (`errors`, `fields`, `reason`), whatever it sent. */
 export function serviceMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
 	if (!body || typeof body !== 'object') return undefined;
@@ -88,7 +88,8 @@ export function serviceMessage(body: unknown): string | undefined {
 			break;
 		}
 	}
-	const fields = record.errors ?? record.fields;
+	// `reason` is the media endpoints' field → messages map ({"status": "failed", "reason": {...}}).
+	const fields = record.errors ?? record.fields ?? (record.reason !== null && typeof record.reason === 'object' ? record.reason : undefined);
 	if (fields && typeof fields === 'object' && !Array.isArray(fields)) {
 		const fieldMessages = Object.entries(fields as Record<string, unknown>).map(([field, messages]) => {
 			const text = Array.isArray(messages) ? messages.join('; ') : String(messages);

@@ -14,7 +14,7 @@ import {
 } from './failures';
 import type { RetryPolicy } from './retryPolicy';
 import { DEFAULT_RETRY_POLICY, WaitBudget, backoffMs, retryAfterMs, waitUnlessCancelled } from './retryPolicy';
-import { serviceUrl } from './serviceUrl';
+import { serviceUrl, uploadUrl } from './serviceUrl';
 
 /*
  * The only place that talks HTTP to the service. It owns the base URL, authentication (through n8n's
@@ -91,6 +91,13 @@ export interface ServiceRequest {
 	 * sent, and fails as "not sent" with that reason.
 	 */
 	stillWanted?: () => string | undefined;
+	/**
+	 * A file's bytes for a URL the service handed out (a direct upload): `path` is then that URL, a
+	 * path or an absolute URL on the credential's origin (serviceUrl.ts, uploadUrl). The bytes go as
+	 * they are, with exactly these headers and WITHOUT the API key: such a URL carries its own
+	 * authority, as a storage service's signed URL does, and the key has no business there.
+	 */
+	rawUpload?: { bytes: Buffer; headers: Record<string, string> };
 }
 
 export function parseServiceBody(raw: unknown): { body: unknown; bodyIsJson: boolean } {
@@ -154,7 +161,11 @@ function requestOptions(url: string, client: ServiceClient, request: ServiceRequ
 		headers: { Accept: 'application/json' },
 	};
 	if (signal) options.abortSignal = signal;
-	if (request.body !== undefined) {
+	if (request.rawUpload !== undefined) {
+		options.body = request.rawUpload.bytes;
+		options.json = false;
+		options.headers = { ...options.headers, ...request.rawUpload.headers };
+	} else if (request.body !== undefined) {
 		options.body = request.body as IDataObject;
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
@@ -187,7 +198,10 @@ export async function callService(
 		// A service or proxy could echo the key back; nothing of it may reach the user or the log.
 		throw new ServiceRequestFailed(withoutSecret(failure, client.credentials?.data?.apiKey));
 	};
-	const address = serviceUrl(client.baseUrl, request.path);
+	const { rawUpload } = request;
+	const address = rawUpload ? uploadUrl(client.baseUrl, request.path) : serviceUrl(client.baseUrl, request.path);
+	// An upload URL's path is its authority (a token): it is not repeated in messages.
+	const shownPath = rawUpload ? 'the upload URL the service gave' : request.path;
 	if ('refused' in address) fail(address.refused);
 	const { url } = address as { url: string };
 	let retries = 0;
@@ -207,12 +221,15 @@ export async function callService(
 		let waitMs: number | undefined;
 		let failure: ServiceFailure;
 		try {
-			const response = (await this.helpers.httpRequestWithAuthentication.call(
-				withAbortSignal(this, signal),
-				CREDENTIAL_TYPE,
-				requestOptions(url, client, request, signal),
-				client.credentials ? { credentialsDecrypted: client.credentials } : undefined,
-			)) as { statusCode: number; body: unknown; headers: unknown };
+			const options = requestOptions(url, client, request, signal);
+			const response = (rawUpload
+				? await this.helpers.httpRequest(options)
+				: await this.helpers.httpRequestWithAuthentication.call(
+						withAbortSignal(this, signal),
+						CREDENTIAL_TYPE,
+						options,
+						client.credentials ? { credentialsDecrypted: client.credentials } : undefined,
+					)) as { statusCode: number; body: unknown; headers: unknown };
 			const headers = lowerCaseHeaders(response.headers);
 			const { body: parsed, bodyIsJson } = parseServiceBody(response.body);
 			if (response.statusCode >= 200 && response.statusCode < 300) {
@@ -226,7 +243,7 @@ export async function callService(
 			failure =
 				response.statusCode >= 300 && response.statusCode < 400
 					? describeRedirect(response.statusCode, headers.location, retries)
-					: describeStatusFailure(response.statusCode, parsed, request.path, retries, throttled);
+					: describeStatusFailure(response.statusCode, parsed, shownPath, retries, throttled);
 			if (throttled) waitMs = askedToWait ?? backoffMs(retries);
 		} catch (error) {
 			const code = networkErrorCode(error);

@@ -8,7 +8,8 @@ import type { ServiceFailure } from './failures';
  * - a path segment `.` or `..` (an ID typed as `..`, which encodeURIComponent leaves as it is) is
  *   resolved by every HTTP client, so `PATCH /api/v1/broadcasts/../cancel` would reach another
  *   endpoint of the service than the one the operation names.
- * Either is refused before anything is sent.
+ * Either is refused before anything is sent. The one address the node does not make itself, a
+ * direct upload's URL given by the service, is checked by uploadUrl() below.
  */
 
 export type ServiceUrl = { url: string } | { refused: ServiceFailure };
@@ -19,7 +20,8 @@ function refused(message: string, description: string): { refused: ServiceFailur
 	return { refused: { outcome: 'not sent', retries: 0, message, description } };
 }
 
-export function serviceUrl(baseUrl: string, path: string): ServiceUrl {
+/** The credential's Base URL as a URL, or why nothing may be sent with it. */
+function credentialBase(baseUrl: string): { base: URL } | { refused: ServiceFailure } {
 	let base: URL;
 	try {
 		base = new URL(baseUrl);
@@ -41,6 +43,13 @@ export function serviceUrl(baseUrl: string, path: string): ServiceUrl {
 			'Nothing was sent. Set the Base URL to the host only (e.g. https://api.example-chat.com), without ? or #.',
 		);
 	}
+	return { base };
+}
+
+export function serviceUrl(baseUrl: string, path: string): ServiceUrl {
+	const checked = credentialBase(baseUrl);
+	if ('refused' in checked) return checked;
+	const { base } = checked;
 	const [pathOnly] = path.split('?', 1);
 	const badSegment = pathOnly.split('/').slice(1).find((segment) => segment === '' || DOT_SEGMENT.test(segment));
 	if (!path.startsWith('/') || path.includes('#') || path.includes('?') || badSegment !== undefined) {
@@ -58,4 +67,35 @@ export function serviceUrl(baseUrl: string, path: string): ServiceUrl {
 		);
 	}
 	return { url };
+}
+
+/**
+ * A URL the service handed out for a file's bytes (a direct upload's `direct_upload.url`): a path,
+ * or an absolute URL. Nothing carrying the API key goes there (the transport sends it without), but
+ * it is still held to the credential's origin: the user's file goes only to the service the
+ * credential names, never to a host an answer (or whatever altered it on the way) points at. Its
+ * query is kept exactly as given: a signed URL's signature covers it.
+ */
+export function uploadUrl(baseUrl: string, given: string): ServiceUrl {
+	const checked = credentialBase(baseUrl);
+	if ('refused' in checked) return checked;
+	const { base } = checked;
+	const notUsable = (why: string) =>
+		refused(
+			`The upload URL the service gave ${why}`,
+			'The file was not sent. Choose Upload Method "JSON (Base64)" instead, which sends the file to the API itself.',
+		);
+	if (given === '' || /[\s\p{C}\\]/u.test(given)) return notUsable('is not a usable URL or path');
+	let url: URL;
+	try {
+		url = new URL(given, base);
+	} catch {
+		return notUsable('is not a usable URL or path');
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') return notUsable(`is not http(s) (${url.protocol})`);
+	if (url.origin !== base.origin) {
+		return notUsable(`is on another host (${url.origin}) than the credential's Base URL (${base.origin}), and files are sent only to the credential's host`);
+	}
+	if (url.username !== '' || url.password !== '') return notUsable('carries a user name or password');
+	return { url: url.href };
 }

@@ -1,9 +1,13 @@
 import { describeBulk, otherCores, runBulk, type BulkResult } from '../bulkRuns';
 import type { LiveBench } from '../context';
 import { formatNumber } from '../report';
-import { OUR_DEFAULT_CONCURRENCY, SENDS, say } from '../settings';
+import { EXPRESSION_ENGINE, OUR_DEFAULT_CONCURRENCY, SENDS, say } from '../settings';
 
-/* 2. Sends: Send Template at its defaults, one at a time, and HTTP Request, with the same bodies. */
+/*
+ * 2. Sends: Send Template at its defaults (expressions), one at a time, and HTTP Request, with the
+ * same bodies; then Send Template with Map Automatically (no expression per item) beside HTTP Request
+ * sending those same bodies mapped by expressions.
+ */
 
 export interface SendFigures {
 	/** One body as the node sent it, for the stand-in's ceiling. */
@@ -22,6 +26,8 @@ export async function measureSends(bench: LiveBench): Promise<SendFigures> {
 		[bulk.sendOursSequential, 'Chat Messaging (1 in parallel)'],
 		[bulk.sendHttp, 'HTTP Request (defaults)'],
 		[bulk.sendOursFixed, 'Chat Messaging (defaults), fixed values (diagnostic)'],
+		[bulk.sendOursAutomatic, 'Chat Messaging (Map Automatically)'],
+		[bulk.sendHttpAsAutomatic, 'HTTP Request (defaults), the same bodies by expressions'],
 	] as const) {
 		say(`sending ${SENDS} templates: ${label}`);
 		const result = await runBulk(bench, entry, label, SENDS);
@@ -29,19 +35,24 @@ export async function measureSends(bench: LiveBench): Promise<SendFigures> {
 		if (result.standIn.accepted !== SENDS) problems.push(`${label}: the stand-in accepted ${result.standIn.accepted} of ${SENDS}`);
 		results.push(result);
 	}
-	const [ours, sequential, http] = results;
-	const differing = [sequential, http].filter((other) => other.standIn.bodiesDigest !== ours.standIn.bodiesDigest);
-	for (const other of differing) {
-		problems.push(`${other.label} sent other bodies than ${ours.label}, e.g. ${JSON.stringify(other.standIn.sampleBody)}`);
+	const [ours, sequential, http, , automatic, httpAsAutomatic] = results;
+	for (const [reference, others] of [
+		[ours, [sequential, http]],
+		[automatic, [httpAsAutomatic]],
+	] as const) {
+		const differing = others.filter((other) => other.standIn.bodiesDigest !== reference.standIn.bodiesDigest);
+		for (const other of differing) {
+			problems.push(`${other.label} sent other bodies than ${reference.label}, e.g. ${JSON.stringify(other.standIn.sampleBody)}`);
+		}
+		if (!differing.length) say(`the same ${SENDS} bodies in ${reference.label} and ${others.map((other) => other.label).join(', ')} (digest ${reference.standIn.bodiesDigest})`);
 	}
-	if (!differing.length) say(`the same ${SENDS} bodies in all three runs (digest ${ours.standIn.bodiesDigest})`);
 
 	for (const result of results) {
 		report.add(
 			`send ${SENDS}: ${result.label}`,
 			'items/s',
 			perSecond(result),
-			`node ${formatNumber(result.nodeMs)} ms, ${result.standIn.requests} requests; ${otherCores(result)}`,
+			`node ${formatNumber(result.nodeMs)} ms, ${result.standIn.requests} requests; expression engine ${EXPRESSION_ENGINE}; ${otherCores(result)}`,
 		);
 	}
 	const oursPerSecond = perSecond(ours);
@@ -51,5 +62,10 @@ export async function measureSends(bench: LiveBench): Promise<SendFigures> {
 		met: versusHttp >= 4,
 	});
 	report.ratio('send, Chat Messaging default / Chat Messaging 1 in parallel', oursPerSecond / perSecond(sequential), 'x');
+	const automaticVersusHttp = perSecond(automatic) / perSecond(httpAsAutomatic);
+	report.ratio('send map-automatically / HTTP Request', automaticVersusHttp, 'x', `the same ${SENDS} bodies; HTTP Request maps them by expressions (engine ${EXPRESSION_ENGINE})`, {
+		text: '≥ 4x',
+		met: automaticVersusHttp >= 4,
+	});
 	return { sampleBody: JSON.stringify(ours.standIn.sampleBody), oursPerSecond };
 }

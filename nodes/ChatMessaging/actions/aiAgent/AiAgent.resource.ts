@@ -1,5 +1,5 @@
 import { defineResource } from '../resource';
-import { perItem } from '../run/perItem';
+import { perItemWithTemplates } from '../../methods/templateSend';
 import { connectContact } from './connectContact.operation';
 
 export const aiAgent = defineResource({
@@ -23,6 +23,6 @@ export const aiAgent = defineResource({
 		default: 'connectContact',
 	},
 	operations: {
-		connectContact: perItem(connectContact),
+		connectContact: perItemWithTemplates(connectContact),
 	},
 });

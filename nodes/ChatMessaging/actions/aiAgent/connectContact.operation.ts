@@ -13,9 +13,24 @@ import {
 	readKeyValues,
 } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
-import { readTemplateVariableValues, templateIdField, templateVariableFields } from '../fields/templateVariables';
+import {
+	manualTemplateVariableFields,
+	readTemplateVariableValues,
+	templateIdField,
+	templateVariablesInputField,
+} from '../fields/templateVariables';
 import { wireLabels } from '../fields/wireLabels';
-import type { PerItemOperation, PreparedRequest } from '../operationKinds';
+import type { PreparedRequest } from '../operationKinds';
+import {
+	TEMPLATE_LABEL,
+	fromVersion2,
+	templateLocatorField,
+	templateMapperField,
+	variablesInputField,
+	version1Only,
+} from '../../methods/templateParameters';
+import type { ItemTemplates, TemplateOfItem, TemplateSendOperation } from '../../methods/templateSend';
+import { isVersion2, readTemplateOfItem } from '../../methods/templateSend';
 import { answerFields } from '../run/serviceAnswers';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['aiAgent'], operation: ['connectContact'] } };
@@ -32,8 +47,13 @@ const properties: INodeProperties[] = [
 		displayOptions,
 		description: 'ID of the AI agent that takes over the conversation (the service\'s agent IDs start with aiflw_)',
 	},
-	templateIdField(displayOptions, 'The approved template that opens the conversation'),
-	...templateVariableFields(displayOptions, false),
+	// Version 1: the template's ID and its variables typed in. Version 2: picked and mapped (methods/).
+	templateIdField(version1Only(displayOptions), 'The approved template that opens the conversation'),
+	templateLocatorField(fromVersion2(displayOptions)),
+	templateVariablesInputField(version1Only(displayOptions)),
+	variablesInputField(fromVersion2(displayOptions)),
+	templateMapperField(fromVersion2(displayOptions)),
+	...manualTemplateVariableFields(displayOptions, false),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -55,7 +75,7 @@ const properties: INodeProperties[] = [
 ];
 
 /** Wire field → the parameter that fills it, so a schema complaint names the field the user set. */
-const labels = wireLabels(properties, {
+const version1Labels = wireLabels(properties, {
 	contact: 'contactProperties',
 	'contact.phone_number': 'phoneNumber',
 	'contact.name': 'contactName',
@@ -64,8 +84,29 @@ const labels = wireLabels(properties, {
 	'template_message.liquid_values': 'templateVariables',
 	'ai_agent.id': 'aiAgentId',
 });
+const version2Labels = { ...version1Labels, 'template_message.chat_template_id': TEMPLATE_LABEL };
 
-function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<ConnectToAiAgentBody> {
+/** The variables typed in by name; text only, as the service takes them here. */
+function typedInVariables(this: IExecuteFunctions, itemIndex: number) {
+	return readTemplateVariableValues.call(this, itemIndex, false);
+}
+
+/** Version 1: the ID as typed. Version 2: the picked template, its variables checked against it. */
+function readTemplate(this: IExecuteFunctions, itemIndex: number, templates: ItemTemplates): TemplateOfItem {
+	if (isVersion2(this)) {
+		return readTemplateOfItem.call(this, itemIndex, templates, { numbersAllowed: false, manualValues: typedInVariables });
+	}
+	return {
+		chatTemplateId: readIdentifier(this.getNodeParameter('templateId', itemIndex), 'Template ID', 'template'),
+		liquidValues: typedInVariables.call(this, itemIndex),
+	};
+}
+
+function prepare(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	templates: ItemTemplates,
+): PreparedRequest<ConnectToAiAgentBody> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const contact: IDataObject = {
 		...readKeyValues(additional.contactProperties, 'Contact Properties', ['phone_number', 'name', 'email']),
@@ -79,19 +120,20 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<Co
 		),
 	};
 
+	const { chatTemplateId, liquidValues } = readTemplate.call(this, itemIndex, templates);
 	const body = checkBody(
 		connectToAiAgentBody,
 		{
 			event_type: 'connect_to_ai_agent',
 			contact,
 			template_message: {
-				chat_template_id: readIdentifier(this.getNodeParameter('templateId', itemIndex), 'Template ID', 'template'),
+				chat_template_id: chatTemplateId,
 				// Required by the service even when the template has no variables.
-				liquid_values: readTemplateVariableValues.call(this, itemIndex, false),
+				liquid_values: liquidValues,
 			},
 			ai_agent: { id: readIdentifier(this.getNodeParameter('aiAgentId', itemIndex), 'AI Agent ID', 'aiAgent') },
 		},
-		labels,
+		isVersion2(this) ? version2Labels : version1Labels,
 	);
 	return { method: 'POST', path: '/api/v1/events', body };
 }
@@ -107,7 +149,7 @@ function toOutput(answer: ServiceAnswer, { body: sent }: PreparedRequest<Connect
 	};
 }
 
-export const connectContact: PerItemOperation<ConnectToAiAgentBody> = {
+export const connectContact: TemplateSendOperation<ConnectToAiAgentBody> = {
 	description: properties,
 	prepare,
 	toOutput,

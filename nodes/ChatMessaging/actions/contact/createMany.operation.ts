@@ -4,6 +4,7 @@ import type { ContactBody } from '../../../shared/schemas';
 import { contact as contactSchema, createContactsAnswer } from '../../../shared/schemas';
 import { InvalidParameter, checkBody } from '../../../shared/validation';
 import { buildContact, contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../fields/contactFields';
+import { contactFieldsFromInput } from '../fields/contactFromInput';
 import { optionsCollection } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import type { BatchOperation } from '../operationKinds';
@@ -101,46 +102,19 @@ const labels = wireLabels(properties, {
 	metadata: 'metadata',
 });
 
-/** Input field names, compared without case, spaces or punctuation, that fill each contact field. */
-const INPUT_FIELD_NAMES: Record<'phoneNumber' | 'name' | 'email' | 'metadata', readonly string[]> = {
-	phoneNumber: ['phonenumber', 'phone'],
-	name: ['name', 'fullname', 'contactname'],
-	email: ['email', 'emailaddress'],
-	metadata: ['metadata'],
-};
-
-function comparableFieldName(name: string): string {
-	return name.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
 /*
  * Map Automatically reads the item's own fields: no expression is evaluated, which is what makes
  * a list of tens of thousands of contacts cheap (n8n's expression engine costs far more per item
- * than building and checking the contact).
+ * than building and checking the contact). The tolerant field names are shared with Send Template
+ * and Broadcast Launch (fields/contactFromInput.ts), so one input list works for all three.
  */
 function contactFromInput(json: IDataObject): ContactBody {
-	const found: Partial<Record<keyof typeof INPUT_FIELD_NAMES, unknown>> = {};
-	const foundIn: Partial<Record<keyof typeof INPUT_FIELD_NAMES, string>> = {};
-	for (const [field, value] of Object.entries(json)) {
-		const comparable = comparableFieldName(field);
-		for (const [target, names] of Object.entries(INPUT_FIELD_NAMES) as Array<[keyof typeof INPUT_FIELD_NAMES, readonly string[]]>) {
-			if (!names.includes(comparable)) continue;
-			if (found[target] === undefined) {
-				found[target] = value;
-				foundIn[target] = field;
-			} else if (JSON.stringify(found[target]) !== JSON.stringify(value)) {
-				// Two fields for one contact field ("phone" and "phone_number") that disagree: picking
-				// either could message the wrong person, so neither is.
-				throw new InvalidParameter(
-					labels[{ phoneNumber: 'phone_number', name: 'name', email: 'email', metadata: 'metadata' }[target]],
-					`is given twice in the input item, differently: "${foundIn[target]}" and "${field}"; keep one (Contact Fields: Map Automatically From Input)`,
-				);
-			}
-		}
-	}
-	if (found.phoneNumber === undefined || found.phoneNumber === null || found.phoneNumber === '') {
-		throw new InvalidParameter('Phone Number', 'is missing: the input item has no phone_number or phone field (Contact Fields: Map Automatically From Input)');
-	}
+	const found = contactFieldsFromInput(
+		json,
+		['phoneNumber', 'name', 'email', 'metadata'],
+		{ phoneNumber: labels.phone_number, name: labels.name, email: labels.email, metadata: labels.metadata },
+		'Contact Fields: Map Automatically From Input',
+	);
 	let metadata: IDataObject | undefined;
 	if (found.metadata !== undefined && found.metadata !== null) {
 		if (typeof found.metadata !== 'object' || Array.isArray(found.metadata)) {

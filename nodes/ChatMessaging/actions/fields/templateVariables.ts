@@ -32,20 +32,34 @@ export function templateIdField(displayOptions: IDisplayOptions, description: st
 	};
 }
 
+/** Version 1's choice between the two manual ways (version 2 adds the mapper: methods/templateParameters.ts). */
+export function templateVariablesInputField(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Specify Template Variables',
+		name: 'templateVariablesInput',
+		type: 'options',
+		displayOptions,
+		options: [
+			{ name: 'Using Fields Below', value: 'fields' },
+			{ name: 'Using JSON', value: 'json' },
+		],
+		default: 'fields',
+		description: 'How to give the values that fill the template\'s variables',
+	};
+}
+
+/** Version 1's parameters: the template by its ID, then its variables typed in by name. */
 export function templateVariableFields(displayOptions: IDisplayOptions, numbersAllowed: boolean): INodeProperties[] {
+	return [templateVariablesInputField(displayOptions), ...manualTemplateVariableFields(displayOptions, numbersAllowed)];
+}
+
+/**
+ * The variables typed in by name, as rows or as JSON. Both versions show them: version 1 always,
+ * version 2 when the mapper is not chosen (a template set by an expression, or one the editor
+ * cannot read). Shown when Specify Template Variables says so, whichever version asks.
+ */
+export function manualTemplateVariableFields(displayOptions: IDisplayOptions, numbersAllowed: boolean): INodeProperties[] {
 	return [
-		{
-			displayName: 'Specify Template Variables',
-			name: 'templateVariablesInput',
-			type: 'options',
-			displayOptions,
-			options: [
-				{ name: 'Using Fields Below', value: 'fields' },
-				{ name: 'Using JSON', value: 'json' },
-			],
-			default: 'fields',
-			description: 'How to give the values that fill the template\'s variables',
-		},
 		{
 			displayName: LABEL,
 			name: 'templateVariables',

@@ -1,5 +1,10 @@
 import { defineResource } from '../resource';
+import { asList } from '../run/list';
 import { perItem } from '../run/perItem';
+import { getMany } from './getMany.operation';
+import { getManyStatuses } from './getManyStatuses.operation';
+import { getStatus } from './getStatus.operation';
+import { perItemWithTemplates } from '../../methods/templateSend';
 import { sendTemplate } from './sendTemplate.operation';
 
 export const message = defineResource({
@@ -13,6 +18,27 @@ export const message = defineResource({
 		displayOptions: { show: { resource: ['message'] } },
 		options: [
 			{
+				name: 'Get Many',
+				value: 'getMany',
+				action: 'Get many messages',
+				description:
+					'List the message history, newest first, optionally only one contact\'s, one conversation\'s, one business number\'s or one direction\'s',
+			},
+			{
+				name: 'Get Many Statuses',
+				value: 'getManyStatuses',
+				action: 'Get many template message statuses',
+				description:
+					'List the template messages whose delivery status changed since a moment (by default the last 24 hours), optionally of one broadcast',
+			},
+			{
+				name: 'Get Status',
+				value: 'getStatus',
+				action: 'Get the status of a message',
+				description:
+					'Look up one sent template message (or other event) by its event ID: whether it was processed, and its delivery status (sent, delivered, failed)',
+			},
+			{
 				name: 'Send Template',
 				value: 'sendTemplate',
 				action: 'Send a template message',
@@ -23,6 +49,9 @@ export const message = defineResource({
 		default: 'sendTemplate',
 	},
 	operations: {
-		sendTemplate: perItem(sendTemplate),
+		getMany: asList(getMany),
+		getManyStatuses: asList(getManyStatuses),
+		getStatus: perItem(getStatus),
+		sendTemplate: perItemWithTemplates(sendTemplate),
 	},
 });

@@ -1,22 +1,47 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../fields/contactFields';
+import { CONTACT_FIELDS_PARAMETER, contactFieldsModeFields } from '../fields/contactFromInput';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
-import { templateIdField, templateVariableFields } from '../fields/templateVariables';
+import { manualTemplateVariableFields, templateIdField, templateVariablesInputField } from '../fields/templateVariables';
+import {
+	fromVersion2,
+	templateLocatorField,
+	templateMapperField,
+	variablesInputField,
+	version1Only,
+} from '../../methods/templateParameters';
+import { headerMediaSourceProperties } from '../media/headerMediaFromBinary';
 
-/* Send Template's parameters, as the editor shows them; the request is built in sendTemplate.operation.ts. */
+/*
+ * Send Template's parameters, as the editor shows them; the request is built in
+ * sendTemplate.operation.ts. Version 1: Template ID typed in, variables typed in by name. Version 2:
+ * Template picked from the account's list, its variables mapped one field each (the manual ways
+ * remain). The Header Media fields go with the manual ways: with the mapper, a media header's link
+ * is one of the template's own fields.
+ */
 
 const displayOptions: IDisplayOptions = { show: { resource: ['message'], operation: ['sendTemplate'] } };
+/** Shown while the variables are typed in: always in version 1, by choice in version 2. */
+const typedIn = { show: { ...displayOptions.show, templateVariablesInput: ['fields', 'json'] } };
 
 export const sendTemplateDescription: INodeProperties[] = [
-	phoneNumberField(displayOptions, 'Who receives the message: phone number in international format, e.g. +14155550123'),
-	templateIdField(displayOptions, 'ID of an approved template (the service\'s template IDs start with wat_)'),
-	...templateVariableFields(displayOptions, true),
+	...contactFieldsModeFields(displayOptions),
+	phoneNumberField(
+		{ show: { ...displayOptions.show, [CONTACT_FIELDS_PARAMETER]: ['defineBelow'] } },
+		'Who receives the message: phone number in international format, e.g. +14155550123',
+	),
+	templateIdField(version1Only(displayOptions), 'ID of an approved template (the service\'s template IDs start with wat_)'),
+	templateLocatorField(fromVersion2(displayOptions)),
+	templateVariablesInputField(version1Only(displayOptions)),
+	variablesInputField(fromVersion2(displayOptions)),
+	templateMapperField(fromVersion2(displayOptions)),
+	...manualTemplateVariableFields(displayOptions, true),
 	{
 		displayName: 'Header Media',
 		name: 'headerMedia',
 		type: 'options',
-		displayOptions,
+		displayOptions: typedIn,
 		options: [
 			{ name: 'None', value: 'none', description: 'The template has no media header' },
 			{ name: 'Image or Video URL', value: 'url', description: 'A public link to the header image or video' },
@@ -29,13 +54,14 @@ export const sendTemplateDescription: INodeProperties[] = [
 		default: 'none',
 		description: 'Media for templates whose header is an image, video or document',
 	},
+	...headerMediaSourceProperties({ show: { ...typedIn.show, headerMedia: ['url', 'document'] } }),
 	{
 		displayName: 'Header Media URL',
 		name: 'headerMediaUrl',
 		type: 'string',
 		default: '',
 		placeholder: 'https://example.com/media/header.jpg',
-		displayOptions: { show: { ...displayOptions.show, headerMedia: ['url', 'document'] } },
+		displayOptions: { show: { ...typedIn.show, headerMedia: ['url', 'document'], headerMediaSource: ['link'] } },
 		description: 'Public URL the service can download the media from',
 	},
 	{
@@ -44,8 +70,9 @@ export const sendTemplateDescription: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'invoice-1042.pdf',
-		displayOptions: { show: { ...displayOptions.show, headerMedia: ['document'] } },
-		description: 'Name shown for the document. Only document headers use a file name; images and videos ignore it.',
+		displayOptions: { show: { ...typedIn.show, headerMedia: ['document'] } },
+		description:
+			'Name shown for the document (empty with a binary file: the file\'s own name). Only document headers use a file name; images and videos ignore it.',
 	},
 	{
 		displayName: 'Additional Fields',

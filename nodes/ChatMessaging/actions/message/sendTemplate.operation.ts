@@ -15,15 +15,21 @@ import {
 	readHeaderMediaUrl,
 	readIdentifier,
 } from '../../../shared/validation';
+import type { ItemTemplates, TemplateOfItem, TemplateSendOperation } from '../../methods/templateSend';
+import { isVersion2, readTemplateOfItem } from '../../methods/templateSend';
+import { TEMPLATE_LABEL } from '../../methods/templateParameters';
 import { buildContact } from '../fields/contactFields';
+import { CONTACT_FIELDS_PARAMETER, MAP_AUTOMATICALLY, MAP_AUTOMATICALLY_TEXT, sendContactFromInput } from '../fields/contactFromInput';
 import { readTemplateVariableValues } from '../fields/templateVariables';
 import { wireLabels } from '../fields/wireLabels';
-import type { PerItemOperation, PreparedRequest } from '../operationKinds';
+import { readHeaderMediaFile, sendWithHeaderMediaUpload, withUploadedHeaderMedia } from '../media/headerMediaFromBinary';
+import type { PreparedRequest } from '../operationKinds';
+import { runParameters } from '../run/runParameters';
 import { answerFields } from '../run/serviceAnswers';
 import { sendTemplateDescription } from './sendTemplate.description';
 
 /** Wire field → the parameter that fills it, so a schema complaint names the field the user set. */
-const labels = wireLabels(sendTemplateDescription, {
+const version1Labels = wireLabels(sendTemplateDescription, {
 	'contact.phone_number': 'phoneNumber',
 	'contact.name': 'contactName',
 	'contact.email': 'contactEmail',
@@ -36,6 +42,7 @@ const labels = wireLabels(sendTemplateDescription, {
 	'template_message.business_phone_number': 'businessPhoneNumber',
 	'template_message.reply_automation': 'replyAutomationAppId',
 });
+const version2Labels = { ...version1Labels, 'template_message.chat_template_id': TEMPLATE_LABEL };
 
 /** An offset or Z at the end of a written date-time: then the moment is fixed whatever the zone. */
 const WRITTEN_OFFSET = /T.*(?:Z|[+-]\d\d(?::?\d\d)?)$/i;
@@ -111,34 +118,22 @@ function readRetryWindow(collection: unknown): IDataObject | undefined {
 
 /** The Header Media fields; the template variable header_media is read by the same two readers. */
 function readHeaderMedia(this: IExecuteFunctions, itemIndex: number): string | IDataObject | undefined {
-	const kind = this.getNodeParameter('headerMedia', itemIndex, 'none') as string;
+	const parameters = runParameters(this);
+	const kind = parameters.get('headerMedia', itemIndex, 'none') as string;
 	if (kind === 'none') return undefined;
-	const link = readHeaderMediaUrl(this.getNodeParameter('headerMediaUrl', itemIndex, ''));
+	// A file from the input item is checked here and uploaded just before the send (media/headerMediaFromBinary.ts).
+	const fromFile = readHeaderMediaFile.call(this, itemIndex, (name, fallback) => parameters.get(name, itemIndex, fallback), kind);
+	const link = fromFile?.link ?? readHeaderMediaUrl(parameters.get('headerMediaUrl', itemIndex, ''));
 	// Only document headers take a file name (spec §2.2); an image or video is sent as its link.
 	if (kind === 'url') return link;
-	const raw = this.getNodeParameter('headerMediaFilename', itemIndex, '');
-	const filename = readHeaderMediaFileName(typeof raw === 'string' && raw.trim() === '' ? undefined : raw);
+	const raw = parameters.get('headerMediaFilename', itemIndex, '');
+	const filename = readHeaderMediaFileName(typeof raw === 'string' && raw.trim() === '' ? fromFile?.filename : raw);
 	return filename === undefined ? { link } : { link, filename };
 }
 
-function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<SendTemplateBody> {
-	const now = Date.now();
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-
-	const contact = buildContact(
-		{
-			phoneNumber: this.getNodeParameter('phoneNumber', itemIndex),
-			name: additional.contactName,
-			email: additional.contactEmail,
-			metadata: additional.contactMetadata,
-		},
-		{ name: 'Contact Name', email: 'Contact Email', metadata: 'Contact Metadata' },
-	);
-
-	const templateMessage: IDataObject = {
-		chat_template_id: readIdentifier(this.getNodeParameter('templateId', itemIndex), 'Template ID', 'template'),
-	};
-	const liquidValues: IDataObject = readTemplateVariableValues.call(this, itemIndex, true);
+/** The variables typed in by name, with the Header Media fields as header_media (version 1; version 2's typed-in ways). */
+function typedInVariables(this: IExecuteFunctions, itemIndex: number): Record<string, string | number | IDataObject> {
+	const liquidValues = readTemplateVariableValues.call(this, itemIndex, true);
 	const headerMedia = readHeaderMedia.call(this, itemIndex);
 	if (headerMedia !== undefined) {
 		if ('header_media' in liquidValues) {
@@ -146,6 +141,63 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<Se
 		}
 		liquidValues.header_media = headerMedia;
 	}
+	return liquidValues;
+}
+
+/** Version 1: the ID as typed. Version 2: the picked template, its variables checked against it. */
+function readTemplate(this: IExecuteFunctions, itemIndex: number, templates: ItemTemplates): TemplateOfItem {
+	if (isVersion2(this)) {
+		return readTemplateOfItem.call(this, itemIndex, templates, { numbersAllowed: true, manualValues: typedInVariables });
+	}
+	return {
+		chatTemplateId: readIdentifier(runParameters(this).get('templateId', itemIndex), 'Template ID', 'template'),
+		liquidValues: typedInVariables.call(this, itemIndex),
+	};
+}
+
+/**
+ * The contact: from the fields below, or read from the input item's own fields (Map Automatically
+ * From Input), where a Contact Name or Email set below would be a second answer to the same question.
+ */
+function readContactValues(this: IExecuteFunctions, itemIndex: number, additional: IDataObject) {
+	const parameters = runParameters(this);
+	if (parameters.get(CONTACT_FIELDS_PARAMETER, itemIndex, 'defineBelow') !== MAP_AUTOMATICALLY) {
+		return {
+			phoneNumber: parameters.get('phoneNumber', itemIndex),
+			name: additional.contactName,
+			email: additional.contactEmail,
+			metadata: additional.contactMetadata,
+		};
+	}
+	for (const [field, label] of [
+		['contactName', 'Contact Name'],
+		['contactEmail', 'Contact Email'],
+	] as const) {
+		if (additional[field] !== undefined && additional[field] !== '') {
+			throw new InvalidParameter(
+				label,
+				`is set, but ${MAP_AUTOMATICALLY_TEXT} takes it from the input item: remove it from Additional Fields, or choose Map Each Field Below`,
+			);
+		}
+	}
+	const json = this.getInputData()[itemIndex]?.json ?? {};
+	const fromItem = sendContactFromInput(json, { phoneNumber: 'Phone Number', name: 'Contact Name', email: 'Contact Email' });
+	return { ...fromItem, metadata: additional.contactMetadata };
+}
+
+function prepare(this: IExecuteFunctions, itemIndex: number, templates: ItemTemplates): PreparedRequest<SendTemplateBody> {
+	const now = Date.now();
+	// Read once per run when they cannot differ by item (run/runParameters.ts); per item otherwise.
+	const additional = runParameters(this).get('additionalFields', itemIndex, {}) as IDataObject;
+
+	const contact = buildContact(readContactValues.call(this, itemIndex, additional), {
+		name: 'Contact Name',
+		email: 'Contact Email',
+		metadata: 'Contact Metadata',
+	});
+
+	const { chatTemplateId, liquidValues } = readTemplate.call(this, itemIndex, templates);
+	const templateMessage: IDataObject = { chat_template_id: chatTemplateId };
 	if (Object.keys(liquidValues).length > 0) templateMessage.liquid_values = liquidValues;
 
 	const retryUntil = readRetryUntil(additional.retryUntil, this.getTimezone(), now);
@@ -167,7 +219,7 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<Se
 		// Its retry_until rule checks against the clock at parse time, after readRetryUntil did.
 		sendTemplateBody,
 		{ event_type: 'send_template_message', contact, template_message: templateMessage },
-		labels,
+		isVersion2(this) ? version2Labels : version1Labels,
 	);
 	// Asked before every attempt: a retry_until that passes while the item waits out throttling is not sent.
 	const sendBefore = retryUntil === undefined ? undefined : Date.parse(retryUntil);
@@ -187,9 +239,10 @@ function toOutput(answer: ServiceAnswer, { body: sent }: PreparedRequest<SendTem
 	};
 }
 
-export const sendTemplate: PerItemOperation<SendTemplateBody> = {
+export const sendTemplate: TemplateSendOperation<SendTemplateBody> = {
 	description: sendTemplateDescription,
 	prepare,
-	toOutput,
+	toOutput: withUploadedHeaderMedia(toOutput),
 	answer: sendTemplateAnswer,
+	send: sendWithHeaderMediaUpload(sendTemplateAnswer),
 };

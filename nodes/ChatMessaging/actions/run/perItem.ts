@@ -38,7 +38,10 @@ export async function runPerItem<Body>(
 	const accepted: number[] = [];
 	const stops = await runInParallel(prepared, requestsInParallel, run.client, async ({ itemIndex, value: request }, _index, client) => {
 		try {
-			const answer = promisedAnswerOrFailure(await callService.call(this, client, request), operation.answer);
+			const sent = operation.send
+				? await operation.send.call(this, client, request, itemIndex)
+				: await callService.call(this, client, request);
+			const answer = promisedAnswerOrFailure(sent, operation.answer);
 			output[itemIndex] = {
 				json: { ...operation.toOutput(answer, request), ...answerIds(answer) },
 				pairedItem: { item: itemIndex },

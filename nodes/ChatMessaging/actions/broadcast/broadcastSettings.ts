@@ -1,0 +1,146 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { SendBroadcastBody } from '../../../shared/schemas/broadcasts';
+import { deliveryModes } from '../../../shared/schemas/broadcasts';
+import {
+	InvalidParameter,
+	normaliseBusinessPhoneNumber,
+	optionalText,
+	readIdentifier,
+	requiredText,
+} from '../../../shared/validation';
+import { readTemplateVariableValues } from '../fields/templateVariables';
+import { wireLabels } from '../fields/wireLabels';
+import { readMoment } from '../message/messageReaders';
+import { CONTACTS_FROM_INPUT_TEXT, launchDescription } from './launch.description';
+
+/*
+ * What makes a broadcast apart from its audience: name, template, delivery mode, the variables every
+ * recipient shares, the sending number and the launch time. Read the same way whichever audience it
+ * goes to; only fields the user set are sent.
+ */
+
+export type BroadcastSettings = Omit<SendBroadcastBody['broadcast'], 'contacts' | 'audience_id'>;
+
+/** Wire field → the parameter that fills it, so a schema complaint names the field the user set. */
+export const launchLabels = wireLabels(launchDescription, {
+	'broadcast.name': 'broadcastName',
+	'broadcast.chat_template_id': 'templateId',
+	'broadcast.delivery_mode': 'deliveryMode',
+	'broadcast.liquid_values': 'templateVariables',
+	'broadcast.audience_id': 'audienceId',
+	'broadcast.contacts': 'audience',
+	'broadcast.scheduled_launch_time': 'scheduledLaunchTime',
+	'broadcast.phone_number': 'businessPhoneNumber',
+});
+
+/** Wire field of the settings → its label, for "differs between items". */
+const settingLabels: Record<keyof BroadcastSettings, string> = {
+	name: launchLabels['broadcast.name'],
+	chat_template_id: launchLabels['broadcast.chat_template_id'],
+	delivery_mode: launchLabels['broadcast.delivery_mode'],
+	liquid_values: launchLabels['broadcast.liquid_values'],
+	scheduled_launch_time: launchLabels['broadcast.scheduled_launch_time'],
+	phone_number: launchLabels['broadcast.phone_number'],
+};
+
+/** The parameters the settings are read from: an expression in any of them may differ by item. */
+const SETTING_PARAMETERS = [
+	'broadcastName',
+	'templateId',
+	'deliveryMode',
+	'templateVariablesInput',
+	'templateVariables',
+	'templateVariablesJson',
+	'businessPhoneNumber',
+	'additionalFields',
+];
+
+export function readBroadcastSettings(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): BroadcastSettings {
+	const label = settingLabels;
+	const settings: BroadcastSettings = {
+		name: requiredText(this.getNodeParameter('broadcastName', itemIndex), label.name),
+		chat_template_id: readIdentifier(
+			this.getNodeParameter('templateId', itemIndex),
+			label.chat_template_id,
+			'template',
+		),
+	};
+
+	const mode = this.getNodeParameter('deliveryMode', itemIndex, 'instant');
+	if (!deliveryModes.includes(mode as BroadcastSettings['delivery_mode'] & string)) {
+		throw new InvalidParameter(
+			label.delivery_mode,
+			`must be one of ${deliveryModes.join(', ')}, not ${JSON.stringify(mode)}`,
+		);
+	}
+	settings.delivery_mode = mode as BroadcastSettings['delivery_mode'];
+
+	const liquidValues = readTemplateVariableValues.call(this, itemIndex, true);
+	if (Object.keys(liquidValues).length > 0)
+		settings.liquid_values = liquidValues as BroadcastSettings['liquid_values'];
+
+	const number = this.getNodeParameter('businessPhoneNumber', itemIndex, '');
+	if (optionalText(number, label.phone_number) !== undefined) {
+		settings.phone_number = normaliseBusinessPhoneNumber(number, label.phone_number);
+	}
+
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const launchAt = readMoment(
+		additional.scheduledLaunchTime,
+		label.scheduled_launch_time,
+		this.getTimezone(),
+	);
+	if (launchAt !== undefined) {
+		// Checked again by the body's schema at the moment of sending.
+		if (Date.parse(launchAt) <= Date.now()) {
+			throw new InvalidParameter(label.scheduled_launch_time, `${launchAt} is not in the future`);
+		}
+		settings.scheduled_launch_time = launchAt;
+	}
+	return settings;
+}
+
+function hasExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (Array.isArray(value)) return value.some(hasExpression);
+	if (value !== null && typeof value === 'object') return Object.values(value).some(hasExpression);
+	return false;
+}
+
+/** Whether any setting is an expression, i.e. could differ from one item to the next. */
+export function settingsMayVary(this: IExecuteFunctions): boolean {
+	const parameters = this.getNode().parameters;
+	return SETTING_PARAMETERS.some((name) => hasExpression(parameters[name]));
+}
+
+/*
+ * A launch time from an expression such as {{ $now.plus(1, 'hour') }} is computed anew for each
+ * item, milliseconds apart: a minute's difference is the same launch, not a disagreement.
+ */
+const SAME_LAUNCH_TIME_MS = 60_000;
+
+/**
+ * Refuses an item whose settings differ from the first item's: with contacts from input items all
+ * items are one broadcast, and picking one item's template or name over another's would be a guess.
+ */
+export function checkSameSettings(first: BroadcastSettings, item: BroadcastSettings): void {
+	const keys = new Set([...Object.keys(first), ...Object.keys(item)] as Array<
+		keyof BroadcastSettings
+	>);
+	for (const key of keys) {
+		const [a, b] = [first[key], item[key]];
+		if (JSON.stringify(a) === JSON.stringify(b)) continue;
+		if (key === 'scheduled_launch_time' && typeof a === 'string' && typeof b === 'string') {
+			if (Math.abs(Date.parse(a) - Date.parse(b)) < SAME_LAUNCH_TIME_MS) continue;
+		}
+		const shown = (value: unknown) => (value === undefined ? 'not set' : JSON.stringify(value));
+		throw new InvalidParameter(
+			settingLabels[key],
+			`is ${shown(b)} for this item but ${shown(a)} for item 0: with ${CONTACTS_FROM_INPUT_TEXT} all input items form one broadcast, so it must be the same for every item`,
+		);
+	}
+}

@@ -1,0 +1,72 @@
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { z } from 'zod';
+
+import type { BroadcastAnswer, BroadcastStatus } from '../../../shared/schemas/broadcasts';
+import { broadcastStatuses, broadcastsPage } from '../../../shared/schemas/broadcasts';
+import { InvalidParameter } from '../../../shared/validation';
+import { optionsCollection } from '../fields/requestOptions';
+import type { ListOperation } from '../operationKinds';
+import { returnAllOrLimitFields } from '../run/pages';
+
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['broadcast'], operation: ['getMany'] },
+};
+
+const statusNames: Record<BroadcastStatus, string> = {
+	archived: 'Archived',
+	draft: 'Draft',
+	queued: 'Queued',
+	sending: 'Sending',
+	sent: 'Sent',
+};
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimitFields(displayOptions),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions,
+		options: [
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: broadcastStatuses.map((value) => ({ name: statusNames[value], value })),
+				default: 'sent',
+				description: 'Only broadcasts in this status, e.g. Queued for those not started yet',
+			},
+		],
+	},
+	optionsCollection(displayOptions),
+];
+
+type BroadcastsPage = z.infer<typeof broadcastsPage>;
+
+/**
+ * `GET /api/v1/broadcasts?status&page` (docs/service-contract.md, "The operations named without
+ * detail"), newest first. `status` only when the filter is set; the reference names no `per` for
+ * this list, so it is read with `page` alone (run/pages.ts).
+ */
+export const getMany: ListOperation<BroadcastsPage, BroadcastAnswer> = {
+	description: properties,
+	prepare(itemIndex) {
+		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		const qs: IDataObject = {};
+		if (filters.status !== undefined && filters.status !== '') {
+			const status = filters.status as BroadcastStatus;
+			if (!broadcastStatuses.includes(status)) {
+				throw new InvalidParameter(
+					'Status',
+					`must be one of ${broadcastStatuses.join(', ')}, not ${JSON.stringify(filters.status)}`,
+				);
+			}
+			qs.status = status;
+		}
+		return { method: 'GET', path: '/api/v1/broadcasts', qs, body: undefined };
+	},
+	pages: { schema: broadcastsPage, records: (page) => page.broadcasts },
+	toOutput: (broadcast) => broadcast as IDataObject,
+};

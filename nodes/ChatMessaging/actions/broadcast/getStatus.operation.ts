@@ -1,0 +1,114 @@
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { eventAnswer } from '../../../shared/schemas/messages';
+import type { ServiceAnswer } from '../../../shared/transport';
+import { ServiceRequestFailed } from '../../../shared/transport';
+import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
+import { readOneId } from '../message/messageReaders';
+import type { PerItemOperation, PreparedRequest } from '../operationKinds';
+
+/*
+ * `GET /api/v1/events/{event_id}` for the event a launch answered (docs/service-contract.md): once
+ * processed, its `result` is the campaign `{type: "campaign", id (cmp_…), name, audience_count,
+ * phone_number, launch_time, stats, whats_app_template, template_messages_url}`. Its fields are put
+ * flat on the item; the service's answer stays whole under `response`.
+ */
+
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['broadcast'], operation: ['getStatus'] },
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Event ID',
+		name: 'eventId',
+		type: 'string',
+		required: true,
+		// Launch's output carries the event id on every item.
+		default: '={{ $json.event_id }}',
+		placeholder: 'evt_0123456789abcdef',
+		displayOptions,
+		description:
+			'The ID of the launch event, as Launch outputs it (event_ID). The default reads it from the input item.',
+	},
+	optionsCollection(displayOptions, [requestsInParallelField]),
+];
+
+/** IDs of other kinds, pasted where a launch's event ID belongs. */
+const NOT_AN_EVENT = [
+	['cmp_', 'a broadcast ID (Broadcast → Get reads a broadcast by its ID)'],
+	['wat_', 'a template ID'],
+	['cmsg_', 'a template message ID'],
+	['aiflw_', 'an AI agent ID'],
+] as const;
+
+/** A 2xx that is not a launch event: reading changes nothing, so the item fails as not sent. */
+function notALaunch(answer: ServiceAnswer, problem: string): ServiceRequestFailed {
+	return new ServiceRequestFailed({
+		outcome: 'not sent',
+		statusCode: answer.statusCode,
+		serviceBody: answer.body,
+		retries: answer.retries,
+		message: `The service answered ${answer.statusCode} with something that is not a broadcast launch event (${problem})`,
+		description:
+			'Nothing was changed: reading an event changes nothing on the service. Check the Event ID (Message → Get Status reads the events of single messages) and the Base URL of the credential.',
+	});
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : null);
+
+function toOutput(answer: ServiceAnswer): IDataObject {
+	// Not the runner's promised-answer check: that one reads `status: "failed"` as a failed request,
+	// where here it is the answer asked for.
+	if (answer.statusCode !== 200)
+		throw notALaunch(answer, `${answer.statusCode} where the service documents 200`);
+	const parsed = eventAnswer.safeParse(answer.body);
+	if (!answer.bodyIsJson || !parsed.success) {
+		const problem = parsed.success
+			? 'it is not JSON'
+			: parsed.error.issues
+					.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
+					.join(', ');
+		throw notALaunch(answer, problem);
+	}
+	const event = parsed.data;
+	const result = (event.result ?? null) as IDataObject | null;
+	if (result !== null && result.type !== 'campaign') {
+		throw notALaunch(answer, `its result is a ${JSON.stringify(result.type)}, not a campaign`);
+	}
+	const template = (result?.whats_app_template ?? null) as IDataObject | null;
+	return {
+		eventId: event.id,
+		// The broadcast's own status once the service shows one (the stand-in does; the reference's
+		// example does not), else the event's: queued, processed or failed.
+		status: text(result?.status) ?? event.status,
+		eventStatus: event.status,
+		broadcastId: text(result?.id),
+		name: text(result?.name),
+		audienceCount: typeof result?.audience_count === 'number' ? result.audience_count : null,
+		stats: (result?.stats ?? null) as IDataObject | null,
+		phoneNumber: text(result?.phone_number),
+		launchTime: text(result?.launch_time),
+		templateId: text(template?.id),
+		templateName: text(template?.template_name),
+		templateMessagesUrl: text(result?.template_messages_url),
+		response: answer.body as IDataObject,
+	};
+}
+
+export const getStatus: PerItemOperation<undefined> = {
+	description: properties,
+	prepare(itemIndex): PreparedRequest<undefined> {
+		const eventId = readOneId(
+			this.getNodeParameter('eventId', itemIndex),
+			'Event ID',
+			NOT_AN_EVENT,
+		);
+		return {
+			method: 'GET',
+			path: `/api/v1/events/${encodeURIComponent(eventId)}`,
+			body: undefined,
+		};
+	},
+	toOutput,
+};

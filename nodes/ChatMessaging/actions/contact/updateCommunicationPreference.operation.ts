@@ -1,0 +1,133 @@
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { CommunicationPreference, UpdateCommunicationPreferencesBody } from '../../../shared/schemas/contacts';
+import {
+	MAX_PHONE_NUMBERS_PER_PREFERENCE_UPDATE,
+	updateCommunicationPreferencesAnswer,
+	updateCommunicationPreferencesBody,
+} from '../../../shared/schemas/contacts';
+import { InvalidParameter, checkBody, normalisePhoneNumber } from '../../../shared/validation';
+import { phoneNumberField } from '../fields/contactFields';
+import { optionsCollection } from '../fields/requestOptions';
+import { wireLabels } from '../fields/wireLabels';
+import type { Action, BatchOperation } from '../operationKinds';
+import { inBatches } from '../run/batch';
+import type { BatchItem } from '../run/combinators';
+import { withOwnAnswers } from '../run/combinators';
+import { COMMUNICATION_PREFERENCE_OPTIONS } from './contactDetails';
+import { DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL_BATCHES, MAX_PARALLEL_BATCHES } from './createMany.operation';
+
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['contact'], operation: ['updateCommunicationPreference'] },
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Each input item names one contact. Numbers are sent together in batches, one preference per request, and every input item gets its own output item saying whether its contact was updated or not found.',
+		name: 'updateCommunicationPreferenceNotice',
+		type: 'notice',
+		default: '',
+		displayOptions,
+	},
+	phoneNumberField(displayOptions, 'The contact\'s phone number in international format; usually an expression such as {{ $json.phone }}'),
+	{
+		displayName: 'Communication Preference',
+		name: 'communicationPreference',
+		type: 'options',
+		options: COMMUNICATION_PREFERENCE_OPTIONS,
+		default: 'disallow_marketing',
+		displayOptions,
+		description: 'Which messages the contact accepts. May differ per item (an expression): items with different preferences go in different requests.',
+	},
+	optionsCollection(displayOptions, [
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PHONE_NUMBERS_PER_PREFERENCE_UPDATE },
+			default: 100,
+			description: `How many phone numbers go in one request (1 to ${MAX_PHONE_NUMBERS_PER_PREFERENCE_UPDATE}). If the service refuses a batch, all numbers of that batch are marked as not updated.`,
+		},
+		{
+			displayName: 'Batches in Parallel',
+			name: 'batchesInParallel',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES },
+			default: 2,
+			description: 'How many batch requests may be under way at once. 1 sends batches one after another.',
+		},
+	]),
+];
+
+const labels = wireLabels(properties, {
+	phone_numbers: 'phoneNumber',
+	communication_preference: 'communicationPreference',
+});
+
+interface PreferenceEntry {
+	phone_number: string;
+	communication_preference: CommunicationPreference;
+}
+
+function readEntry(this: IExecuteFunctions, itemIndex: number): PreferenceEntry {
+	const phone = normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), labels.phone_numbers);
+	const preference = this.getNodeParameter('communicationPreference', itemIndex) as unknown;
+	// The body check below names a wrong preference too; checking one number alone names this item.
+	const { communication_preference } = checkBody(
+		updateCommunicationPreferencesBody,
+		{ phone_numbers: [phone], communication_preference: typeof preference === 'string' ? preference.trim() : preference },
+		labels,
+	);
+	return { phone_number: phone, communication_preference };
+}
+
+const preferences: BatchOperation<PreferenceEntry, UpdateCommunicationPreferencesBody> = {
+	description: properties,
+	batchSize: { default: DEFAULT_BATCH_SIZE, max: MAX_PHONE_NUMBERS_PER_PREFERENCE_UPDATE },
+	batchesInParallel: { default: DEFAULT_PARALLEL_BATCHES, max: MAX_PARALLEL_BATCHES },
+	entryReader(this: IExecuteFunctions) {
+		return (itemIndex) => readEntry.call(this, itemIndex);
+	},
+	// The service takes one preference per request.
+	batchKey: (entry) => entry.communication_preference,
+	request(entries) {
+		const body = {
+			phone_numbers: entries.map((entry) => entry.phone_number),
+			communication_preference: entries[0].communication_preference,
+		};
+		if (entries.some((entry) => entry.communication_preference !== body.communication_preference)) {
+			// batchKey keeps them apart; a batch mixing preferences would set the wrong one for some.
+			throw new InvalidParameter(labels.communication_preference, 'differs within one batch');
+		}
+		return {
+			method: 'POST',
+			path: '/api/v1/contacts/bulk_update_communication_preferences',
+			body: checkBody(updateCommunicationPreferencesBody, body, labels),
+		};
+	},
+	answer: updateCommunicationPreferencesAnswer,
+	succeeded: {},
+	toOutput: (entry) => ({ ...entry }),
+};
+
+/**
+ * The answer lists the numbers it `updated` and those `not_found` (unknown contacts are reported,
+ * not created, and do not fail the request). Each item gets what its own number's line says; an
+ * item whose number is in neither list keeps the batch's answer, as nothing says what happened.
+ */
+function ownOutcomes(batch: BatchItem[]): Array<IDataObject | undefined> {
+	const listed = (name: string) => {
+		const list = batch[0]?.batchResponse[name];
+		return new Set(Array.isArray(list) ? list : []);
+	};
+	const updated = listed('updated');
+	const notFound = listed('not_found');
+	return batch.map(({ json }) => {
+		if (updated.has(json.phone_number)) return { updated: true };
+		if (notFound.has(json.phone_number)) return { updated: false, notFound: true };
+		return undefined;
+	});
+}
+
+export const updateCommunicationPreference: Action = withOwnAnswers(inBatches(preferences), ownOutcomes);

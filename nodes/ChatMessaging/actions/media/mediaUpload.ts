@@ -1,0 +1,183 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { createHash } from 'crypto';
+import type { z } from 'zod';
+
+import type { MediaAnswer } from '../../../shared/schemas/media';
+import { addMediaBody, createDirectUploadBody, directUploadAnswer, finalizeMediaBody, mediaAnswer } from '../../../shared/schemas/media';
+import type { ServiceAnswer, ServiceClient, ServiceFailure } from '../../../shared/transport';
+import { ServiceRequestFailed, callService, serviceMessage } from '../../../shared/transport';
+import { InvalidParameter, checkBody } from '../../../shared/validation';
+import type { MediaFile } from './mediaFile';
+import { loadMediaBytes, sizeProblem } from './mediaFile';
+
+/*
+ * One file into the account's media library (docs/service-contract.md, "Media"), in either of the
+ * service's two ways:
+ * - JSON: `POST /api/v1/medias {media: {data (base64), filename, content_type}}`, one request. The
+ *   published way, and the default.
+ * - Direct upload, which the newer reference prefers: reserve (`POST /api/v1/medias/direct_uploads`
+ *   with the file's name, size, MD5 and type), PUT the bytes to the URL the answer gives with exactly
+ *   the headers it gives, then `POST /api/v1/medias/finalize {signed_id}`. The PUT carries no API
+ *   key and goes only to the credential's own host (the transport's uploadUrl); a URL elsewhere (a
+ *   storage bucket) is refused before the bytes leave, and the user is told to use JSON.
+ * A media item exists only once the JSON request or the finalize succeeded: a failure before that
+ * left nothing in the library ("not sent"), whatever the transport would say of the one request.
+ */
+
+export type UploadMethod = 'json' | 'direct';
+
+export const MEDIAS_PATH = '/api/v1/medias';
+
+/** What an upload gives back: the media item as the service answered it, and the bytes sent. */
+export interface UploadedMedia {
+	answer: ServiceAnswer;
+	media: MediaAnswer;
+	byteSize: number;
+}
+
+/** A body the schema refuses, as a failure of this item (the runner has already read every item). */
+function checked<T>(schema: z.ZodType<T>, body: unknown, labels: Record<string, string>): T {
+	try {
+		return checkBody(schema, body, labels);
+	} catch (error) {
+		throw error instanceof InvalidParameter ? notSent(`${error.parameter} ${error.reason}`, 'Nothing was sent for this item.') : error;
+	}
+}
+
+/** One step of an upload; its failure reworded to say where the whole upload stands. */
+async function step<T>(call: () => Promise<T>, reword: (failure: ServiceFailure) => ServiceFailure): Promise<T> {
+	try {
+		return await call();
+	} catch (error) {
+		throw error instanceof ServiceRequestFailed ? new ServiceRequestFailed(reword(error.failure)) : error;
+	}
+}
+
+function notSent(
+	message: string,
+	description: string,
+	from: Partial<Pick<ServiceFailure, 'statusCode' | 'serviceBody' | 'retries'>> = {},
+): ServiceRequestFailed {
+	return new ServiceRequestFailed({
+		statusCode: from.statusCode,
+		serviceBody: from.serviceBody,
+		retries: from.retries ?? 0,
+		outcome: 'not sent',
+		message,
+		description,
+	});
+}
+
+/** The media item in a success answer, or the failure saying it may exist all the same. */
+function mediaOf(answer: ServiceAnswer, step: string): MediaAnswer {
+	const parsed = mediaAnswer.safeParse(answer.body);
+	if (answer.bodyIsJson && parsed.success) return parsed.data;
+	const said = serviceMessage(answer.body);
+	throw new ServiceRequestFailed({
+		outcome: 'may have been sent',
+		statusCode: answer.statusCode,
+		serviceBody: answer.body,
+		retries: answer.retries,
+		message: `The service answered ${answer.statusCode} to ${step} without the media item's id and media_url${said ? `: ${said}` : ''}`,
+		description:
+			'The file may have been stored: the service received it, but its answer does not show the media item. Look in the media library (Media → Get Many) before uploading it again.',
+	});
+}
+
+/** A failed step of the direct upload before finalize: no media item was created. */
+async function beforeFinalize(stepName: string, call: () => Promise<ServiceAnswer>): Promise<ServiceAnswer> {
+	return await step(call, (failure) => {
+		// The upload URL gets no API key: a refusal there is the URL's own (expired, or not this file).
+		const refusedUrl = stepName.startsWith('step 2') && (failure.statusCode === 401 || failure.statusCode === 403);
+		const message = refusedUrl
+			? `the upload URL refused the bytes (${failure.statusCode})${serviceMessage(failure.serviceBody) ? `: ${serviceMessage(failure.serviceBody)}` : ''}`
+			: failure.message;
+		return {
+			statusCode: failure.statusCode,
+			serviceBody: failure.serviceBody,
+			retries: failure.retries,
+			outcome: 'not sent',
+			message: `Direct upload, ${stepName}: ${message}`,
+			description: `No media item was created: the upload stopped before its last step (finalize), so nothing is in the media library. ${refusedUrl ? '' : `${failure.description.replace(/^Nothing was sent\. /, '')} `}You may run this item again, or choose Upload Method "JSON (Base64)".`,
+		};
+	});
+}
+
+async function viaJson(this: IExecuteFunctions, client: ServiceClient, file: MediaFile, bytes: Buffer, labels: Record<string, string>) {
+	const body = checked(
+		addMediaBody,
+		{ media: { data: bytes.toString('base64'), filename: file.filename, content_type: file.contentType } },
+		labels,
+	);
+	const answer = await callService.call(this, client, { method: 'POST', path: MEDIAS_PATH, body });
+	return { answer, media: mediaOf(answer, `POST ${MEDIAS_PATH}`) };
+}
+
+async function viaDirectUpload(this: IExecuteFunctions, client: ServiceClient, file: MediaFile, bytes: Buffer, labels: Record<string, string>) {
+	const checksum = createHash('md5').update(bytes).digest('base64');
+	const reserveBody = checked(
+		createDirectUploadBody,
+		{ blob: { filename: file.filename, byte_size: bytes.length, checksum, content_type: file.contentType } },
+		labels,
+	);
+	const reserved = await beforeFinalize('step 1 of 3 (reserving the upload)', async () =>
+		await callService.call(this, client, { method: 'POST', path: `${MEDIAS_PATH}/direct_uploads`, body: reserveBody }),
+	);
+	const reservation = directUploadAnswer.safeParse(reserved.body);
+	if (!reserved.bodyIsJson || !reservation.success) {
+		throw notSent(
+			`Direct upload, step 1 of 3: the service answered ${reserved.statusCode} without direct_upload.url, its headers and signed_id`,
+			'No media item was created and the file\'s bytes were not sent. Choose Upload Method "JSON (Base64)", or run again later.',
+			{ statusCode: reserved.statusCode, serviceBody: reserved.body, retries: reserved.retries },
+		);
+	}
+	const { signed_id: signedId, direct_upload: target } = reservation.data;
+	await beforeFinalize('step 2 of 3 (sending the file\'s bytes to the upload URL the service gave)', async () =>
+		await callService.call(this, client, { method: 'PUT', path: target.url, rawUpload: { bytes, headers: target.headers } }),
+	);
+	const finalizeBody = checked(finalizeMediaBody, { signed_id: signedId }, {});
+	const answer = await step(
+		async () => await callService.call(this, client, { method: 'POST', path: `${MEDIAS_PATH}/finalize`, body: finalizeBody }),
+		(failure) => ({
+			...failure,
+			message: `Direct upload, step 3 of 3 (finalize): ${failure.message}`,
+			description:
+				failure.outcome === 'not sent'
+					? `The file's bytes reached the service, but no media item was created. ${failure.description}`
+					: `The file's bytes reached the service; whether the media item was created is not known. Look in the media library (Media → Get Many) before uploading it again. ${failure.description}`,
+		}),
+	);
+	return { answer, media: mediaOf(answer, `POST ${MEDIAS_PATH}/finalize`) };
+}
+
+/**
+ * Reads the item's file and puts it in the media library. Throws ServiceRequestFailed saying what
+ * happened to the file; a file found too large only now (n8n had not recorded its size) is "not sent".
+ */
+export async function uploadMediaFile(
+	this: IExecuteFunctions,
+	client: ServiceClient,
+	itemIndex: number,
+	file: MediaFile,
+	method: UploadMethod,
+	/** Wire field → the editor label a schema complaint names. */
+	labels: Record<string, string>,
+): Promise<UploadedMedia> {
+	const bytes = await loadMediaBytes.call(this, itemIndex, file);
+	const problem = sizeProblem(file, bytes.length);
+	if (problem !== undefined) throw notSent(`${labels['media.data'] ?? 'File'} ${problem}`, 'Nothing was sent for this item.');
+	const uploaded = method === 'direct'
+		? await viaDirectUpload.call(this, client, file, bytes, labels)
+		: await viaJson.call(this, client, file, bytes, labels);
+	return { ...uploaded, byteSize: bytes.length };
+}
+
+/** An uploaded file's output fields: the service's media item, with the name, type and size sent. */
+export function uploadedFields(media: IDataObject, file: MediaFile, byteSize: number | undefined): IDataObject {
+	return {
+		...media,
+		filename: media.filename ?? file.filename,
+		content_type: media.content_type ?? file.contentType,
+		byte_size: byteSize ?? file.knownBytes,
+	};
+}

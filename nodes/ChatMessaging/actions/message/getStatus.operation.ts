@@ -1,0 +1,94 @@
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import type { EventAnswer } from '../../../shared/schemas/messages';
+import { eventAnswer } from '../../../shared/schemas/messages';
+import type { ServiceAnswer } from '../../../shared/transport';
+import { ServiceRequestFailed } from '../../../shared/transport';
+import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
+import type { PerItemOperation, PreparedRequest } from '../operationKinds';
+import { readOneId } from './messageReaders';
+
+/*
+ * `GET /api/v1/events/{event_id}` (docs/service-contract.md, "The operations named without detail"):
+ * one request per item, so it can follow Send Template (or a Wait) for every item of a run.
+ */
+
+const displayOptions: IDisplayOptions = { show: { resource: ['message'], operation: ['getStatus'] } };
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Event ID',
+		name: 'eventId',
+		type: 'string',
+		required: true,
+		// Send Template's output: the event id when the service answers one, else the id it answered.
+		default: '={{ $json.event_id || $json.id }}',
+		placeholder: 'evt_0123456789abcdef',
+		displayOptions,
+		description:
+			'The ID of the event to look up, as Send Template outputs it (its event_id, or else its ID). The default reads it from the input item.',
+	},
+	optionsCollection(displayOptions, [requestsInParallelField]),
+];
+
+/** IDs of other kinds, pasted where an event ID belongs. */
+const NOT_AN_EVENT = [
+	['wat_', 'a template ID'],
+	['aiflw_', 'an AI agent ID'],
+	['cmp_', 'a broadcast ID'],
+] as const;
+
+/**
+ * The event's fields in the user's words. `status` is what a workflow branches on: the message's
+ * delivery status (`sent`, `delivered`, …) once the event is a processed template message, else the
+ * event's own status (`queued`, `processed`, `failed`); `eventStatus` is always the event's.
+ */
+export function eventStatusFields(event: EventAnswer): IDataObject {
+	const result = (event.result ?? null) as IDataObject | null;
+	const isTemplateMessage = result?.type === 'template_message';
+	const failureMessage = result?.failure_message;
+	return {
+		eventId: event.id,
+		status: isTemplateMessage && typeof result.status === 'string' ? result.status : event.status,
+		eventStatus: event.status,
+		resultType: typeof result?.type === 'string' ? result.type : null,
+		messageId: isTemplateMessage && typeof result.id === 'string' ? result.id : null,
+		failureMessage: typeof failureMessage === 'string' && failureMessage !== '' ? failureMessage : null,
+	};
+}
+
+/** A 2xx that is not an event: reading changes nothing, so the item fails as not sent. */
+function notAnEvent(answer: ServiceAnswer, problem: string): ServiceRequestFailed {
+	return new ServiceRequestFailed({
+		outcome: 'not sent',
+		statusCode: answer.statusCode,
+		serviceBody: answer.body,
+		retries: answer.retries,
+		message: `The service answered ${answer.statusCode} with something that is not an event (${problem})`,
+		description:
+			'Nothing was changed: reading an event changes nothing on the service. Check the Base URL of the credential, or run again later.',
+	});
+}
+
+function toOutput(answer: ServiceAnswer): IDataObject {
+	// Not checked by the runner's promised-answer check: that one reads `status: "failed"` as a
+	// failed request, where here it is the answer asked for (the message failed).
+	if (answer.statusCode !== 200) throw notAnEvent(answer, `${answer.statusCode} where the service documents 200`);
+	const parsed = eventAnswer.safeParse(answer.body);
+	if (!answer.bodyIsJson || !parsed.success) {
+		const problem = parsed.success
+			? 'it is not JSON'
+			: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`).join(', ');
+		throw notAnEvent(answer, problem);
+	}
+	return { ...eventStatusFields(parsed.data), response: answer.body as IDataObject };
+}
+
+export const getStatus: PerItemOperation<undefined> = {
+	description: properties,
+	prepare(itemIndex): PreparedRequest<undefined> {
+		const eventId = readOneId(this.getNodeParameter('eventId', itemIndex), 'Event ID', NOT_AN_EVENT);
+		return { method: 'GET', path: `/api/v1/events/${encodeURIComponent(eventId)}`, body: undefined };
+	},
+	toOutput,
+};

@@ -1,0 +1,74 @@
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { RefundOrderBody } from '../../../shared/schemas/orders';
+import { refundOrderAnswer, refundOrderBody, refundSpeeds } from '../../../shared/schemas/orders';
+import type { ServiceAnswer } from '../../../shared/transport';
+import { InvalidParameter, checkBody } from '../../../shared/validation';
+import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
+import { wireLabels } from '../fields/wireLabels';
+import type { PerItemOperation, PreparedRequest } from '../operationKinds';
+import { answerFields } from '../run/serviceAnswers';
+import { readAmountUnit, readCurrency, toMinorUnits } from './amounts';
+import { amountsAreInField, currencyField, orderIdField, orderPath } from './orderFields';
+
+/*
+ * `POST /api/v1/orders/{order_id}/refunds` `{speed, amount: {currency, value}}` (docs/service-contract.md,
+ * "Orders"). A refund moves money: like a message it is sent once, and repeated by the transport only
+ * when the service surely did not take it (429, or 503 with Retry-After, or no connection). A timeout
+ * or a 5xx is reported as "may have been sent", never retried. Whether `amount` may be left out for a
+ * full refund is unconfirmed, so the node always sends it.
+ */
+
+const displayOptions: IDisplayOptions = { show: { resource: ['order'], operation: ['refund'] } };
+
+const properties: INodeProperties[] = [
+	orderIdField(displayOptions, 'The service\'s ID of the paid order to refund (wa_ord_…)'),
+	amountsAreInField(displayOptions),
+	{
+		displayName: 'Amount',
+		name: 'amount',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '12.34',
+		displayOptions,
+		description:
+			'How much to give back, written as Amounts Are In says: in major units 12.34 (sent as 1234 for USD; 1200 JPY as 1200; 1.234 KWD as 1234), in the smallest unit 1234. At most what is left of the order\'s total; never rounded.',
+	},
+	currencyField(displayOptions, 'The order\'s currency as a three-letter code, e.g. USD. Sent with the amount; the service refuses another currency than the order\'s.'),
+	{
+		displayName: 'Speed',
+		name: 'speed',
+		type: 'options',
+		options: [
+			{ name: 'Normal', value: 'normal', description: 'The usual refund, settled within days' },
+			{ name: 'Instant', value: 'instant', description: 'Settled at once, where the payment method allows' },
+		],
+		default: 'normal',
+		displayOptions,
+	},
+	optionsCollection(displayOptions, [requestsInParallelField]),
+];
+
+const labels = wireLabels(properties, { speed: 'speed', 'amount.currency': 'currency', 'amount.value': 'amount' });
+
+function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<RefundOrderBody> {
+	const path = `${orderPath(this.getNodeParameter('orderId', itemIndex))}/refunds`;
+	const unit = readAmountUnit(this.getNodeParameter('amountsAreIn', itemIndex), 'Amounts Are In');
+	const currency = readCurrency(this.getNodeParameter('currency', itemIndex, ''), 'Currency');
+	const value = toMinorUnits(this.getNodeParameter('amount', itemIndex, ''), unit, currency, 'Amount');
+	if (value === 0) throw new InvalidParameter('Amount', 'must be more than 0');
+	const speed = this.getNodeParameter('speed', itemIndex, 'normal');
+	if (!(refundSpeeds as readonly unknown[]).includes(speed)) {
+		throw new InvalidParameter('Speed', `must be one of ${refundSpeeds.join(', ')}, not ${JSON.stringify(speed)}`);
+	}
+	const body: IDataObject = { speed, amount: { currency, value } };
+	return { method: 'POST', path, body: checkBody(refundOrderBody, body, labels) };
+}
+
+export const refund: PerItemOperation<RefundOrderBody> = {
+	description: properties,
+	prepare,
+	answer: refundOrderAnswer,
+	toOutput: (answer: ServiceAnswer) => answerFields(answer),
+};

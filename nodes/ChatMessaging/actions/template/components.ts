@@ -1,0 +1,257 @@
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { templateAnswer, templateComponentAttributes } from '../../../shared/schemas/templates';
+import type { TemplateAnswer } from '../../../shared/schemas/templates';
+import { readTemplateVariables } from '../../../shared/templateComponents';
+import type { DeliveryOutcome, ServiceAnswer } from '../../../shared/transport';
+import { ServiceRequestFailed } from '../../../shared/transport';
+import { InvalidParameter, optionalText, readIdentifier, requiredText } from '../../../shared/validation';
+
+/*
+ * What the template operations share: the Template ID field and its reader, the component fields of
+ * Create (header, body, footer, buttons) and how they become `components_attributes`, and the
+ * output item every operation gives for a template: the template as answered, plus its variables
+ * read out of its components by the one parser (nodes/shared/templateComponents.ts).
+ */
+
+export function templateIdField(displayOptions: IDisplayOptions, description: string): INodeProperties {
+	return {
+		displayName: 'Template ID',
+		name: 'templateId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'wat_1a2b3c4d5e6f7081',
+		displayOptions,
+		description,
+	};
+}
+
+/**
+ * A template ID, `wat_…`. The service would also read a name at this place and answer the oldest
+ * template of that name, whatever its language: a change must never land on a guessed template.
+ */
+export function readTemplateId(value: unknown): string {
+	const id = readIdentifier(value, 'Template ID', 'template');
+	if (!id.startsWith('wat_')) {
+		throw new InvalidParameter(
+			'Template ID',
+			`"${id}" is not a template ID (they start with wat_): a name can stand for one template per language. Use Get with Find By Name to find its ID`,
+		);
+	}
+	return id;
+}
+
+export const templatePath = (id: string) => `/api/v1/whats_app_templates/${encodeURIComponent(id)}`;
+
+/** The template as answered, with its variables per component and its header's media type. */
+export function templateOutput(template: TemplateAnswer): IDataObject {
+	const { variables, headerMediaType, problems } = readTemplateVariables(template.components);
+	return {
+		...(template as IDataObject),
+		variables: variables.map(({ name, example, component, components }) => ({
+			name,
+			example: example ?? null,
+			component,
+			components,
+		})),
+		headerMediaType: headerMediaType ?? null,
+		// Placeholders that are not clean are no variables; shown so the user sees why one is missing.
+		variableProblems: problems,
+	};
+}
+
+/**
+ * The template a 2xx answer must carry. Anything else is a failure: for a read nothing changed;
+ * for a change, the service received it, so it may have been made and is not repeated.
+ */
+export function answeredTemplate(answer: ServiceAnswer, outcome: DeliveryOutcome): TemplateAnswer {
+	const parsed = templateAnswer.safeParse(answer.body);
+	if (answer.bodyIsJson && parsed.success) return parsed.data;
+	const problem = parsed.success
+		? 'it is not JSON'
+		: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`).join(', ');
+	throw new ServiceRequestFailed({
+		outcome,
+		statusCode: answer.statusCode,
+		serviceBody: answer.body,
+		retries: answer.retries,
+		message: `The service answered ${answer.statusCode} without a template (${problem})`,
+		description:
+			outcome === 'not sent'
+				? 'Nothing was changed: reading a template changes nothing. Check the Base URL of the credential.'
+				: 'The change may have been made: the service received it, but its answer does not show the template, so it was not repeated. Read the template with Get before running this item again.',
+	});
+}
+
+const headerTypes = ['none', 'text', 'image', 'video', 'document'] as const;
+type HeaderType = (typeof headerTypes)[number];
+
+/** Header, Body, Footer and Buttons of Create, shown for `displayOptions`. */
+export function componentFields(displayOptions: IDisplayOptions): INodeProperties[] {
+	const show = displayOptions.show ?? {};
+	return [
+		{
+			displayName: 'Header',
+			name: 'headerType',
+			type: 'options',
+			options: [
+				{ name: 'Document', value: 'document' },
+				{ name: 'Image', value: 'image' },
+				{ name: 'None', value: 'none' },
+				{ name: 'Text', value: 'text' },
+				{ name: 'Video', value: 'video' },
+			],
+			default: 'none',
+			displayOptions,
+			description: 'What the message shows above its text. A media header makes every send of the template need a header media file.',
+		},
+		{
+			displayName: 'Header Text',
+			name: 'headerText',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: "Order {{order_number | example: 'A-1042'}}",
+			displayOptions: { show: { ...show, headerType: ['text'] } },
+			description: "The header line; variables are written {{name}} or {{name | example: 'value'}}",
+		},
+		{
+			displayName: 'Header Sample URL',
+			name: 'headerSampleUrl',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://cdn.example.com/sample.jpg',
+			displayOptions: { show: { ...show, headerType: ['image', 'video', 'document'] } },
+			description: 'A sample file of the header media, shown to WhatsApp for review; each send gives its own file',
+		},
+		{
+			displayName: 'Body',
+			name: 'bodyText',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			required: true,
+			default: '',
+			placeholder: "Hi {{first_name | example: 'Ada'}}, your order {{order_number}} has shipped.",
+			displayOptions,
+			description: "The message text; variables are written {{name}} or {{name | example: 'value'}}",
+		},
+		{
+			displayName: 'Footer',
+			name: 'footerText',
+			type: 'string',
+			default: '',
+			placeholder: 'Reply STOP to opt out',
+			displayOptions,
+			description: 'A short line under the text, without variables; sent only when set',
+		},
+		{
+			displayName: 'Buttons',
+			name: 'buttons',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Button',
+			default: {},
+			displayOptions,
+			description: 'Buttons under the message; sent only when added',
+			options: [
+				{
+					displayName: 'Quick Reply',
+					name: 'quickReply',
+					values: [{ displayName: 'Text', name: 'text', type: 'string', default: '', description: 'The reply the customer taps' }],
+				},
+				{
+					displayName: 'URL',
+					name: 'url',
+					values: [
+						{
+							displayName: 'URL',
+							name: 'url',
+							type: 'string',
+							default: '',
+							placeholder: 'https://shop.example.com/orders/{{order_number}}',
+							description: 'The link the button opens; it may end with a variable',
+						},
+					],
+				},
+				{
+					displayName: 'Phone Number',
+					name: 'phoneNumber',
+					values: [
+						{
+							displayName: 'Phone Number',
+							name: 'phoneNumber',
+							type: 'string',
+							default: '',
+							placeholder: '+14155550123',
+							description: 'The number the button calls, in international format',
+						},
+					],
+				},
+			],
+		},
+	];
+}
+
+export interface ComponentInput {
+	headerType: unknown;
+	headerText?: unknown;
+	headerSampleUrl?: unknown;
+	bodyText: unknown;
+	footerText?: unknown;
+	buttons?: unknown;
+}
+
+type Component = IDataObject & { component_type: string; data_type: string; value: string; index: number };
+
+/** One component, checked by the wire schema now, so a complaint names the field the user filled. */
+function checked(component: Component, label: string): Component {
+	const result = templateComponentAttributes.safeParse(component);
+	if (!result.success) throw new InvalidParameter(label, result.error.issues[0].message);
+	return component;
+}
+
+const BUTTON_KINDS = [
+	['quickReply', 'text', 'quick_reply', 'Buttons: Quick Reply'],
+	['url', 'url', 'url', 'Buttons: URL'],
+	['phoneNumber', 'phoneNumber', 'phone_number', 'Buttons: Phone Number'],
+] as const;
+
+/** The Create fields → `components_attributes`, in reading order, each kind indexed from 0. */
+export function buildComponents(input: ComponentInput): Component[] {
+	const components: Component[] = [];
+	const headerType = input.headerType as HeaderType;
+	if (!headerTypes.includes(headerType)) {
+		throw new InvalidParameter('Header', `must be one of ${headerTypes.join(', ')}, not ${JSON.stringify(input.headerType)}`);
+	}
+	if (headerType === 'text') {
+		const value = requiredText(input.headerText, 'Header Text');
+		components.push(checked({ component_type: 'header', data_type: 'text', value, index: 0 }, 'Header Text'));
+	} else if (headerType !== 'none') {
+		const value = requiredText(input.headerSampleUrl, 'Header Sample URL');
+		if (!/^https?:\/\/\S+$/i.test(value)) {
+			throw new InvalidParameter('Header Sample URL', `"${value}" must be a link starting with https:// or http://`);
+		}
+		components.push(checked({ component_type: 'header', data_type: headerType, value, index: 0 }, 'Header Sample URL'));
+	}
+	const body = requiredText(input.bodyText, 'Body');
+	components.push(checked({ component_type: 'body', data_type: 'text', value: body, index: 0 }, 'Body'));
+	const footer = optionalText(input.footerText, 'Footer');
+	if (footer !== undefined) {
+		if (footer.includes('{{')) throw new InvalidParameter('Footer', 'cannot hold variables: WhatsApp footers are fixed text');
+		components.push(checked({ component_type: 'footer', data_type: 'text', value: footer, index: 0 }, 'Footer'));
+	}
+	const buttons = (input.buttons ?? {}) as Record<string, unknown>;
+	let index = 0;
+	for (const [group, field, subType, label] of BUTTON_KINDS) {
+		const entries = buttons[group];
+		if (entries === undefined) continue;
+		(Array.isArray(entries) ? entries : [entries]).forEach((entry, position) => {
+			const name = `${label} ${position + 1}`;
+			const value = requiredText((entry as IDataObject | null)?.[field], name);
+			components.push(checked({ component_type: 'buttons', sub_type: subType, data_type: 'text', value, index: index++ }, name));
+		});
+	}
+	return components;
+}

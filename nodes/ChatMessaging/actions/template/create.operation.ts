@@ -1,0 +1,104 @@
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import type { CreateTemplateBody } from '../../../shared/schemas/templates';
+import { TEMPLATE_LANGUAGE_PATTERN, TEMPLATE_NAME_PATTERN, createTemplateBody, templateCategories } from '../../../shared/schemas/templates';
+import { InvalidParameter, checkBody, requiredText } from '../../../shared/validation';
+import { wireLabels } from '../fields/wireLabels';
+import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
+import type { PerItemOperation } from '../operationKinds';
+import { answeredTemplate, buildComponents, componentFields, templateOutput } from './components';
+
+const displayOptions: IDisplayOptions = { show: { resource: ['template'], operation: ['create'] } };
+
+export const categoryOptions = [
+	{ name: 'Authentication', value: 'AUTHENTICATION', description: 'One-time codes' },
+	{ name: 'Marketing', value: 'MARKETING', description: 'Offers, news, invitations' },
+	{ name: 'Utility', value: 'UTILITY', description: 'Updates on something the customer asked for: orders, bookings, accounts' },
+];
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Template Name',
+		name: 'templateName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'order_update',
+		displayOptions,
+		description: 'Lower-case letters, digits and _; unique per language',
+	},
+	{
+		displayName: 'Language',
+		name: 'language',
+		type: 'string',
+		required: true,
+		default: 'en',
+		placeholder: 'en',
+		displayOptions,
+		description: 'The language code of the text, e.g. en, es or pt_BR',
+	},
+	{
+		displayName: 'Category',
+		name: 'category',
+		type: 'options',
+		required: true,
+		options: categoryOptions,
+		default: 'UTILITY',
+		displayOptions,
+		description: 'WhatsApp\'s category for the template; it decides the price of each message and how it is reviewed',
+	},
+	...componentFields(displayOptions),
+	optionsCollection(displayOptions, [requestsInParallelField]),
+];
+
+const labels = wireLabels(properties, {
+	'whats_app_template.template_name': 'templateName',
+	'whats_app_template.language': 'language',
+	'whats_app_template.category': 'category',
+	'whats_app_template.components_attributes': 'bodyText',
+});
+
+/** A name WhatsApp would refuse, said before sending. */
+export function readTemplateName(value: unknown): string {
+	const name = requiredText(value, 'Template Name');
+	if (!TEMPLATE_NAME_PATTERN.test(name)) {
+		throw new InvalidParameter('Template Name', `"${name}" must be lower-case letters, digits and _ only (e.g. order_update)`);
+	}
+	return name;
+}
+
+export function readCategory(value: unknown): (typeof templateCategories)[number] {
+	const category = templateCategories.find((known) => known === value);
+	if (category === undefined) {
+		throw new InvalidParameter('Category', `must be one of ${templateCategories.join(', ')}, not ${JSON.stringify(value)}`);
+	}
+	return category;
+}
+
+/** `POST /api/v1/whats_app_templates`: a new template, a draft until submitted for approval. */
+export const create: PerItemOperation<CreateTemplateBody> = {
+	description: properties,
+	prepare(itemIndex) {
+		const name = readTemplateName(this.getNodeParameter('templateName', itemIndex));
+		const language = requiredText(this.getNodeParameter('language', itemIndex), 'Language');
+		if (!TEMPLATE_LANGUAGE_PATTERN.test(language)) {
+			throw new InvalidParameter('Language', `"${language}" is not a language code such as en, es or pt_BR`);
+		}
+		const category = readCategory(this.getNodeParameter('category', itemIndex));
+		const components = buildComponents({
+			headerType: this.getNodeParameter('headerType', itemIndex, 'none'),
+			headerText: this.getNodeParameter('headerText', itemIndex, ''),
+			headerSampleUrl: this.getNodeParameter('headerSampleUrl', itemIndex, ''),
+			bodyText: this.getNodeParameter('bodyText', itemIndex),
+			footerText: this.getNodeParameter('footerText', itemIndex, ''),
+			buttons: this.getNodeParameter('buttons', itemIndex, {}),
+		});
+		const body = checkBody(
+			createTemplateBody,
+			{ whats_app_template: { template_name: name, language, category, components_attributes: components } },
+			labels,
+		);
+		return { method: 'POST', path: '/api/v1/whats_app_templates', body };
+	},
+	toOutput: (answer) => templateOutput(answeredTemplate(answer, 'may have been sent')),
+};

@@ -1,0 +1,152 @@
+/*
+ * Read-once parameters in n8n's real engine: real parameter storage, real expression evaluation,
+ * real paired items. n8n's expression evaluator is watched (jest.spyOn on WorkflowExpression), so
+ * "evaluated once" and "evaluated for every item" are counted, not inferred from timings.
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes, WorkflowExpression } from 'n8n-workflow';
+
+import { runParameters } from '../../nodes/ChatMessaging/actions/run/runParameters';
+import { PackageNodeTypes, runChatMessaging, runWorkflow } from './harness';
+import { useStandInService } from '../standInFixture';
+
+/** Test-only node: outputs, per item, the `value` parameter as read through the run's reader. */
+class ReadOnceProbe implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Read Once Probe',
+		name: 'readOnceProbe',
+		group: ['transform'],
+		version: 1,
+		description: 'Reads one parameter per item through runParameters (tests only)',
+		defaults: { name: 'Probe' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Value', name: 'value', type: 'string', default: '' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [
+			this.getInputData().map((_item, itemIndex) => ({
+				json: { value: runParameters(this).get('value', itemIndex) as string },
+				pairedItem: { item: itemIndex },
+			})),
+		];
+	}
+}
+
+const probe = new ReadOnceProbe();
+const realLookup = PackageNodeTypes.prototype.getByNameAndVersion;
+beforeAll(() => {
+	jest.spyOn(PackageNodeTypes.prototype, 'getByNameAndVersion').mockImplementation(function (this: PackageNodeTypes, type: string) {
+		return type === 'test.readOnceProbe' ? probe : realLookup.call(this, type);
+	});
+});
+afterAll(() => jest.restoreAllMocks());
+
+const items = [
+	{ phone: '+14155550101', template: 'wat_from_config' },
+	{ phone: '+14155550102', template: 'wat_other' },
+	{ phone: '+14155550103', template: 'wat_third' },
+	{ phone: '+14155550104', template: 'wat_fourth' },
+];
+
+async function probeRun(value: string) {
+	const evaluate = jest.spyOn(WorkflowExpression.prototype, 'resolveSimpleParameterValue');
+	try {
+		const result = await runWorkflow({
+			nodes: [
+				{ id: 'in', name: 'Input', type: 'test.fixedItems', typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(items) } },
+				{ id: 'probe', name: 'Probe', type: 'test.readOnceProbe', typeVersion: 1, position: [200, 0], parameters: { value } },
+			],
+			connections: { Input: { main: [[{ node: 'Probe', type: NodeConnectionTypes.Main, index: 0 }]] } },
+		});
+		expect(result.error).toBeUndefined();
+		return {
+			values: result.outputOf('Probe')!.map((item) => item.json.value),
+			evaluations: evaluate.mock.calls.filter(([parameter]) => parameter === value).length,
+		};
+	} finally {
+		evaluate.mockRestore();
+	}
+}
+
+describe('read once per run', () => {
+	test.each([
+		['a plain value', 'wat_welcome', 'wat_welcome'],
+		["another node's first item", "={{ $('Input').first().json.template }}", 'wat_from_config'],
+		['the first input item', '={{ $input.first().json.template }}', 'wat_from_config'],
+		['the last input item', '={{ $input.last().json.template }}', 'wat_fourth'],
+		['the workflow', '={{ $workflow.id }}', 'engine-test'],
+	])('%s: evaluated once, the same value for every item', async (_case, value, expected) => {
+		const run = await probeRun(value);
+		expect(run.values).toEqual([expected, expected, expected, expected]);
+		expect(run.evaluations).toBe(1);
+	});
+});
+
+describe('read for every item', () => {
+	test.each([
+		['$json', '={{ $json.phone }}'],
+		['$input.item', '={{ $input.item.json.phone }}'],
+		["$('Input').item (paired item)", "={{ $('Input').item.json.phone }}"],
+		['$itemIndex', "={{ $('Input').all()[$itemIndex].json.phone }}"],
+	])('%s: evaluated for each item, each its own value', async (_case, value) => {
+		const run = await probeRun(value);
+		expect(run.values).toEqual(items.map((item) => item.phone));
+		expect(run.evaluations).toBe(4);
+	});
+
+	test('$now: the clock is read per item too', async () => {
+		const run = await probeRun('={{ $now.toMillis() > 0 }}');
+		expect(run.values).toEqual([true, true, true, true]);
+		expect(run.evaluations).toBe(4);
+	});
+});
+
+describe('Send Template reads what cannot differ by item once, and the rest per item', () => {
+	const API_KEY = 'read-once-test-key';
+	const service = useStandInService({ apiKey: API_KEY });
+	const template = "={{ $('Input').first().json.template }}";
+	const phone = '={{ $json.phone }}';
+	const name = '={{ $json.phone.slice(-4) }}';
+
+	test('the template (first input item) once; the phone number and a variable for each item', async () => {
+		const evaluate = jest.spyOn(WorkflowExpression.prototype, 'resolveSimpleParameterValue');
+		try {
+			const result = await runChatMessaging({
+				items,
+				parameters: {
+					resource: 'message',
+					operation: 'sendTemplate',
+					phoneNumber: phone,
+					templateId: template,
+					templateVariables: { variable: [{ name: 'first_name', value: name, sendAs: 'string' }] },
+					additionalFields: { businessPhoneNumber: '14155550100' },
+					options: {},
+				},
+				baseUrl: service.url,
+				apiKey: API_KEY,
+			});
+			expect(result.error).toBeUndefined();
+			const calls = (value: string) => evaluate.mock.calls.filter(([parameter]) => parameter === value).length;
+			expect(calls(template)).toBe(1);
+			expect(calls(phone)).toBe(4);
+			expect(calls(name)).toBe(4);
+			// Plain values are read once too: Business Phone Number is read for the first item only.
+			expect(calls('14155550100')).toBe(1);
+		} finally {
+			evaluate.mockRestore();
+		}
+		expect(service.acceptedSends('/api/v1/events').map((request) => request.body)).toEqual(
+			items.map((item) => ({
+				event_type: 'send_template_message',
+				contact: { phone_number: item.phone },
+				template_message: {
+					chat_template_id: 'wat_from_config',
+					liquid_values: { first_name: item.phone.slice(-4) },
+					business_phone_number: '14155550100',
+				},
+			})),
+		);
+	});
+});

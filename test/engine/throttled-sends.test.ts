@@ -1,0 +1,114 @@
+/*
+ * A service that throttles, through n8n's engine and real HTTP: the stand-in's token bucket answers
+ * 429 with Retry-After beyond its rate, and records how many requests it was handling when each one
+ * arrived. So the pool's adapting is observed at the service (in flight drops after a 429 and rises
+ * again), and "nothing failed, nothing sent twice" is counted by the service, not assumed.
+ */
+import { runChatMessaging } from './harness';
+import type { RecordedRequest } from '../../sandbox/requestLog';
+import { useStandInService } from '../standInFixture';
+
+jest.setTimeout(60_000);
+
+const API_KEY = 'throttle-test-key';
+const service = useStandInService({ apiKey: API_KEY });
+afterEach(() => {
+	service.setRateLimit(null);
+});
+
+const phone = (index: number) => `+1415555${String(1000 + index).padStart(4, '0')}`;
+
+async function sendTo(count: number, options: Record<string, unknown> = {}, continueOnFail = false) {
+	return await runChatMessaging({
+		items: Array.from({ length: count }, (_, index) => ({ phone: phone(index), name: `Contact ${index}` })),
+		parameters: {
+			resource: 'message',
+			operation: 'sendTemplate',
+			phoneNumber: '={{ $json.phone }}',
+			templateId: 'wat_welcome',
+			additionalFields: { contactName: '={{ $json.name }}' },
+			options,
+		} as never,
+		baseUrl: service.url,
+		apiKey: API_KEY,
+		continueOnFail,
+	});
+}
+
+const sends = (): RecordedRequest[] => service.requests.filter((request) => request.path === '/api/v1/events');
+
+test('a window of 429s: in flight at the service drops from 4 to 2, then climbs back to 4', async () => {
+	// Every request is held 150 ms, so the service sees the node's concurrency; the 11th and 12th
+	// arrivals are throttled with Retry-After: 1.
+	service.injectFaults([
+		{ delayMs: 150, count: 10 },
+		{ status: 429, retryAfter: 1, count: 2 },
+		{ delayMs: 150, count: 1000 },
+	]);
+	const result = await sendTo(32, { requestsInParallel: 4 });
+	expect(result.error).toBeUndefined();
+	expect(result.output).toHaveLength(32);
+
+	// Each arrival with the most requests the service held while it was being handled.
+	const arrivals = sends().map((request) => ({
+		phone: (request.body as { contact: { phone_number: string } }).contact.phone_number,
+		status: request.status,
+		peak: request.peakInFlight,
+	}));
+	expect(arrivals.map((arrival) => arrival.status)).toEqual([...new Array(10).fill(201), 429, 429, ...new Array(22).fill(201)]);
+	// 4 at once until the 429s…
+	expect(arrivals.slice(0, 8).map((arrival) => arrival.peak)).toEqual(new Array(8).fill(4));
+	// …then the two throttled requests come back after their second, alone: the limit is 2 (one
+	// halving for the window, not two). Their success earns a third slot, then a fourth.
+	expect(arrivals.slice(12, 17)).toEqual([
+		{ phone: phone(10), status: 201, peak: 2 },
+		{ phone: phone(11), status: 201, peak: 2 },
+		{ phone: phone(12), status: 201, peak: 3 },
+		{ phone: phone(13), status: 201, peak: 3 },
+		{ phone: phone(14), status: 201, peak: 3 },
+	]);
+	expect(arrivals.slice(17, 33).map((arrival) => arrival.peak)).toEqual(new Array(16).fill(4));
+	expect(service.sendCounts()).toMatchObject({ accepted: 32, duplicates: 0, maxInFlight: 4 });
+});
+
+test('the token bucket: every item delivered once, none failed, none sent twice, concurrency adapted', async () => {
+	// 15 requests/s with room for 5 at once; each request held 20 ms so concurrency is visible.
+	service.setRateLimit({ requestsPerSecond: 15, burst: 5 });
+	service.injectFaults({ delayMs: 20, count: 1000 });
+	const count = 30;
+	const result = await sendTo(count, { requestsInParallel: 4 });
+	expect(result.error).toBeUndefined();
+	expect(result.output).toHaveLength(count);
+	expect(result.output!.every((item) => item.json.queued === true)).toBe(true);
+
+	const counts = service.sendCounts();
+	expect(counts.accepted).toBe(count);
+	expect(counts.duplicates).toBe(0);
+	expect(counts.throttled).toBeGreaterThan(0);
+	const accepted = new Set(service.acceptedSends('/api/v1/events').map((request) => (request.body as { contact: { phone_number: string } }).contact.phone_number));
+	expect(accepted.size).toBe(count);
+
+	// Observed at the service: 4 at once before the first 429, fewer right after it, 4 again later.
+	const arrivals = sends();
+	const firstThrottled = arrivals.findIndex((request) => request.throttled === true);
+	expect(Math.max(...arrivals.slice(0, firstThrottled).map((request) => request.peakInFlight ?? 0))).toBe(4);
+	const throttledAt = Date.parse(arrivals[firstThrottled].receivedAt);
+	// While the first 429's Retry-After (1 s) runs, the throttled requests wait in their slots and
+	// the limit is halved: the service holds at most 2 (here: none, every slot is waiting).
+	const duringWait = arrivals.filter((request) => {
+		const at = Date.parse(request.receivedAt);
+		return at > throttledAt + 100 && at < throttledAt + 900;
+	});
+	expect(duringWait.filter((request) => (request.peakInFlight ?? 0) > 2)).toEqual([]);
+	// Once requests are accepted again, 4 at once again.
+	expect(Math.max(...arrivals.slice(firstThrottled + 4).map((request) => request.peakInFlight ?? 0))).toBe(4);
+});
+
+test('at its defaults the node waits out a long throttle for every item rather than failing one', async () => {
+	service.setRateLimit({ requestsPerSecond: 10, burst: 10 });
+	const result = await sendTo(25);
+	expect(result.error).toBeUndefined();
+	expect(result.output).toHaveLength(25);
+	expect(service.sendCounts()).toMatchObject({ accepted: 25, duplicates: 0 });
+	expect(service.sendCounts().throttled).toBeGreaterThan(0);
+});
