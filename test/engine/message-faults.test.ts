@@ -139,6 +139,21 @@ describe('one fault per operation', () => {
 		expect(result.output).toBeUndefined();
 	});
 
+	test('Get Status: a 500 on a read says nothing was changed and it is safe to run again, not "may have been sent"', async () => {
+		service.injectFaults({ status: 500, path: '/api/v1/events/evt_0123456789abcdef' });
+		const { message, description } = failure(await run(valid.getStatus, [{}]));
+		expect(message).toMatch(/\(500\).*\[item 0\] — not sent$/);
+		expect(description).toMatch(/^Nothing was changed: this request only reads, so it is safe to run again\./);
+		expect(description).not.toMatch(/may have been sent|conversation/);
+	});
+
+	test('Get Many: a read that times out advises running again or raising Timeout', async () => {
+		service.injectFaults({ delayMs: 3000, path: MESSAGES });
+		const { message, description } = failure(await run({ ...valid.getMany, options: { timeoutSeconds: 1 } }, [{}]));
+		expect(message).toMatch(/did not answer within 1 s.*— not sent$/);
+		expect(description).toMatch(/safe to run again \(or raise the Timeout option\)/);
+	});
+
 	test('Get Many: a page that is not a page of records fails the item, nothing changed', async () => {
 		service.injectFaults({ status: 200, body: { count: 3 }, path: MESSAGES });
 		const { message } = failure(await run(valid.getMany, [{}]));

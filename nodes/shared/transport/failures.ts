@@ -242,6 +242,23 @@ export function describeCancelled(retries: number, inFlight: boolean): ServiceFa
 			};
 }
 
+/*
+ * A read (GET) changes nothing at the service, so "may have been sent, check the conversation" is
+ * the wrong advice there: whatever broke, running the item again is safe. The message (what
+ * happened) stays; the outcome and the advice change.
+ */
+export function asReadFailure(failure: ServiceFailure): ServiceFailure {
+	if (failure.outcome !== 'may have been sent') return failure;
+	const timedOut = failure.message.startsWith('The service did not answer within');
+	return {
+		...failure,
+		outcome: 'not sent',
+		description: `Nothing was changed: this request only reads, so it is safe to run again${
+			timedOut ? ' (or raise the Timeout option)' : ''
+		}.${failure.retries ? ` It was tried ${failure.retries + 1} time(s).` : ''}`,
+	};
+}
+
 /** Text that may reach the user or the execution log, with the API key cut out wherever it occurs. */
 export function withoutSecret<T>(value: T, secret: unknown): T {
 	if (typeof secret !== 'string' || secret.length < 4 || value === undefined || value === null) return value;

@@ -4,6 +4,7 @@ import type { ServiceFailure } from './failures';
 import {
 	NEVER_REACHED_CODES,
 	ServiceRequestFailed,
+	asReadFailure,
 	describeCancelled,
 	describeDeadline,
 	describeNetworkFailure,
@@ -195,8 +196,9 @@ export async function callService(
 	const { policy, cancelSignal } = client;
 	const budget = client.waitBudget ?? new WaitBudget(policy.maxTotalWaitMs);
 	const fail = (failure: ServiceFailure): never => {
+		const told = request.method === 'GET' ? asReadFailure(failure) : failure;
 		// A service or proxy could echo the key back; nothing of it may reach the user or the log.
-		throw new ServiceRequestFailed(withoutSecret(failure, client.credentials?.data?.apiKey));
+		throw new ServiceRequestFailed(withoutSecret(told, client.credentials?.data?.apiKey));
 	};
 	const { rawUpload } = request;
 	const address = rawUpload ? uploadUrl(client.baseUrl, request.path) : serviceUrl(client.baseUrl, request.path);
