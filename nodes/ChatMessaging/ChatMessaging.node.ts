@@ -29,7 +29,7 @@ export class ChatMessaging implements INodeType {
 		// their wording.
 		subtitle: '={{ String($parameter["operation"]).replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^[a-z]/, (first) => first.toUpperCase()).replace(/ (Or|For|To|By) /g, (word) => word.toLowerCase()) }}',
 		description:
-			'Send WhatsApp-style template messages, hand contacts to AI or human agents, and create contacts in bulk',
+			'Send WhatsApp-style template messages and broadcasts, follow their delivery, and manage templates, contacts, conversations, orders and media',
 		defaults: { name: 'Chat Messaging' },
 		usableAsTool: true,
 		inputs: mainConnection,
