@@ -6,7 +6,7 @@
  */
 import { SEEDED_BROADCASTS } from '../../sandbox/service/broadcastSeeds';
 import { MAX_BROADCAST_CONTACTS } from '../../nodes/shared/schemas/broadcasts';
-import { launchBody } from '../sendSideHarness';
+import { launchBody } from '../standInHarness';
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
 

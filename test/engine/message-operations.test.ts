@@ -8,7 +8,7 @@ import { SEEDED_BROADCASTS } from '../../sandbox/service/broadcastSeeds';
 import { DEFAULT_TIMINGS } from '../../sandbox/service/clock';
 import { createSendSideService } from '../../sandbox/service/sendSideService';
 import { createCommandEndpoints } from '../../sandbox/serviceEndpoints';
-import { launchBody } from '../sendSideHarness';
+import { launchBody } from '../standInHarness';
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
 

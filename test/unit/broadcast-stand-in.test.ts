@@ -1,5 +1,5 @@
 import { MAX_BROADCAST_CONTACTS } from '../../nodes/shared/schemas/broadcasts';
-import { launchBody, sendSide } from '../sendSideHarness';
+import { launchBody, sendSide } from '../standInHarness';
 
 /*
  * What the Broadcast resource relies on in the stand-in beyond sandbox-send-side-lists.test.ts:

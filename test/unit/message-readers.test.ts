@@ -4,7 +4,7 @@ import { messageFilters } from '../../nodes/ChatMessaging/actions/message/getMan
 import { eventStatusFields } from '../../nodes/ChatMessaging/actions/message/getStatus.operation';
 import { readMoment, readOneId } from '../../nodes/ChatMessaging/actions/message/messageReaders';
 import { InvalidParameter } from '../../nodes/shared/validation';
-import { sendSide } from '../sendSideHarness';
+import { sendSide } from '../standInHarness';
 
 /* The readers behind Message → Get Status, Get Many Statuses and Get Many, and the stand-in's events query. */
 

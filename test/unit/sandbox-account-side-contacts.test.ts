@@ -1,4 +1,4 @@
-import { accountSide, refusedFields, T0 } from '../accountSideHarness';
+import { accountSide, refusedFields, T0 } from '../standInHarness';
 
 /* The stand-in's contacts: upsert (one and bulk), get, update, communication preference of many. */
 

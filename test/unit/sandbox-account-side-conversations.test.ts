@@ -1,5 +1,5 @@
 import { conversationId } from '../../sandbox/service/messageHistory';
-import { accountSide, refusedFields, T0, type AccountHarness } from '../accountSideHarness';
+import { accountSide, refusedFields, T0, type AccountHarness } from '../standInHarness';
 
 /* The stand-in's conversations: list with filters and pages, status change, close_conversation. */
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_ACCOUNT_SIDE_TIMINGS } from '../../sandbox/service/accountSideService';
-import { accountSide, T0, type AccountHarness, type Answer } from '../accountSideHarness';
+import { accountSide, T0, type AccountHarness, type Answer } from '../standInHarness';
 
 /* The stand-in's media: base64 upload, direct upload, list, delete, and the upload refusal shape. */
 

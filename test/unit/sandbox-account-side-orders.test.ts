@@ -1,6 +1,6 @@
 import { DEFAULT_ACCOUNT_SIDE_TIMINGS } from '../../sandbox/service/accountSideService';
 import { SEEDED_ORDERS } from '../../sandbox/service/orders';
-import { accountSide, refusedFields, T0, type AccountHarness } from '../accountSideHarness';
+import { accountSide, refusedFields, T0, type AccountHarness } from '../standInHarness';
 
 /* The stand-in's orders: create, get, refund, with amounts in the currency's smallest unit. */
 

@@ -1,6 +1,6 @@
 import { SEEDED_BROADCASTS } from '../../sandbox/service/broadcastSeeds';
 import { DAY, DEFAULT_TIMINGS, HOUR } from '../../sandbox/service/clock';
-import { launchBody, sendSide, T0, type Harness } from '../sendSideHarness';
+import { launchBody, sendSide, T0, type Harness } from '../standInHarness';
 
 /* The send-side stand-in's lists and broadcasts, called directly with a pinned clock (no HTTP). */
 

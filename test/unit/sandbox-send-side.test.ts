@@ -4,7 +4,7 @@ import { DEFAULT_TIMINGS } from '../../sandbox/service/clock';
 import { paginate } from '../../sandbox/service/pagination';
 import { matchPattern, matchRoute } from '../../sandbox/service/routes';
 import { seedTemplates } from '../../sandbox/service/templateCatalogue';
-import { sendSide, T0 } from '../sendSideHarness';
+import { sendSide, T0 } from '../standInHarness';
 
 /* The send-side stand-in's handlers, called directly with a pinned clock (no HTTP). */
 

@@ -2,7 +2,7 @@ import { DEFAULT_TIMINGS } from '../../sandbox/service/clock';
 import { serviceTable } from '../../sandbox/service/parts';
 import { createServiceParts } from '../../sandbox/serviceParts';
 import { startStandInService, type StandInService } from '../../sandbox/server';
-import { launchBody, T0 } from '../sendSideHarness';
+import { launchBody, T0 } from '../standInHarness';
 
 /*
  * The service's areas as the running stand-in serves them over HTTP: after its own checks, bodiless
