@@ -58,6 +58,21 @@ function notAPage(answer: ServiceAnswer, page: number, problem: string): Service
 	};
 }
 
+/*
+ * A service that ignores `page` answers page 1 again and again, each one naming a next page: Return
+ * All would gather the same records until MAX_PAGES. Two pages alike, record for record, stop it.
+ */
+function pageRepeated(answer: ServiceAnswer, page: number): ServiceFailure {
+	return {
+		outcome: 'not sent',
+		statusCode: answer.statusCode,
+		retries: answer.retries,
+		message: `The service answered page ${page} of the list with the same records as page ${page - 1}, so it seems to ignore the page asked for`,
+		description:
+			'Nothing was changed: reading a list changes nothing on the service. No records were output, rather than the same ones twice. Turn off Return All and set a Limit no larger than one page, or narrow the list with its filters.',
+	};
+}
+
 function tooManyPages(answer: ServiceAnswer): ServiceFailure {
 	return {
 		outcome: 'not sent',
@@ -82,6 +97,7 @@ export async function readPages<Page, Record>(
 	const per =
 		reading.perPage === undefined ? undefined : limit === undefined ? reading.perPage : Math.min(limit, reading.perPage);
 	const records: Record[] = [];
+	let previousPage: string | undefined;
 	for (let page = 1; ; page++) {
 		const qs: IDataObject = { ...request.qs, page };
 		if (per !== undefined) qs.per = per;
@@ -92,6 +108,9 @@ export async function readPages<Page, Record>(
 			throw new ServiceRequestFailed(notAPage(answer, page, problem));
 		}
 		const pageRecords = reading.records(parsed.data);
+		const thisPage = pageRecords.length ? JSON.stringify(pageRecords) : undefined;
+		if (thisPage !== undefined && thisPage === previousPage) throw new ServiceRequestFailed(pageRepeated(answer, page));
+		previousPage = thisPage;
 		records.push(...(limit === undefined ? pageRecords : pageRecords.slice(0, limit - records.length)));
 
 		const { next, count } = pageLinks(parsed.data);
