@@ -36,13 +36,11 @@ describe('cancelling the execution during a Retry-After wait', () => {
 		});
 		// The first attempt was answered 429 "come back in 20 s": the node is now waiting.
 		await until(() => events().length === 1 && execution !== undefined);
-		const cancelledAt = Date.now();
 		execution!.cancel();
 		const result = await running;
-		const nodeReturnedAfterMs = Date.now() - cancelledAt;
 
-		// Without the cancel signal the wait ran its 20 s and the item was sent again.
-		expect(nodeReturnedAfterMs).toBeLessThan(10_000);
+		// Without the cancel signal the wait ran its 20 s and the item was sent again: a second
+		// request, and this test's 60 s would not cover the three items' waits.
 		expect(result.run.status).toBe('canceled');
 		expect(events()).toHaveLength(1);
 		expect(service.acceptedSends()).toHaveLength(0);
@@ -55,7 +53,6 @@ describe('Maximum Total Wait is one budget for the run', () => {
 		'always 429, Continue On Fail, %i in parallel: waiting stops at the budget, every item out once, not sent',
 		async (requestsInParallel) => {
 			service.injectFaults({ status: 429, retryAfter: 1, count: 1000, path: EVENTS });
-			const started = Date.now();
 			const result = await runChatMessaging({
 				items: people(8),
 				parameters: { ...sendTemplate, options: { requestsInParallel, maxRetries: 10, maxTotalWaitSeconds: 3 } } as never,
@@ -63,10 +60,11 @@ describe('Maximum Total Wait is one budget for the run', () => {
 				apiKey: API_KEY,
 				continueOnFail: true,
 			});
-			const tookMs = Date.now() - started;
 
-			// Per item, eight items would have waited 3 s each, one after another: 24 s.
-			expect(tookMs).toBeLessThan(9_000);
+			// Waits are taken from the run's 3 s of waiting time (waits that overlap count once): at
+			// most 3 one-second waits per parallel lane, beside the eight first attempts. A budget per
+			// item would have allowed 3 retries for each of the 8 items (32 requests).
+			expect(events().length).toBeLessThanOrEqual(8 + 3 * requestsInParallel);
 			expect(result.error).toBeUndefined();
 			const output = result.output ?? [];
 			expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);

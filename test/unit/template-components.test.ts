@@ -232,8 +232,11 @@ describe('runs in linear time on hostile text', () => {
 		['nesting', `${'{{'.repeat(size / 4)}${'}}'.repeat(size / 4)}`],
 		['alternating', '{{}}}'.repeat(size / 5)],
 	])('%s', (_case, text) => {
-		const started = performance.now();
-		readTemplateVariables([body(text)]);
-		expect(performance.now() - started).toBeLessThan(500);
+		// No clock here (timed assertions flake on a busy machine): a scanner that backtracked on
+		// 200,000 characters would not finish within the suite's time at all, so finishing is the
+		// proof; what it reads is checked too, so the text was really scanned.
+		const read = readTemplateVariables([body(text)]);
+		expect(read.variables.length + read.problems.length).toBeLessThanOrEqual(text.length);
+		for (const variable of read.variables) expect(text).toContain(variable.name);
 	});
 });
