@@ -71,6 +71,8 @@ export interface TemplateFault {
 	status?: number;
 	body?: unknown;
 	delayMs?: number;
+	/** Headers at once, then the body one byte per this many ms (a server that never goes silent). */
+	dripIntervalMs?: number;
 }
 
 export interface TemplateService {
@@ -116,6 +118,23 @@ export function useTemplateService(apiKey: string): TemplateService {
 					response.end(payload);
 				};
 				const fault = faults.shift();
+				if (fault?.dripIntervalMs !== undefined) {
+					const payload = Buffer.from(JSON.stringify(fault.body ?? []));
+					response.writeHead(fault.status ?? 200, { 'content-type': 'application/json', 'content-length': String(payload.length) });
+					response.flushHeaders();
+					let sent = 0;
+					const timer = setInterval(() => {
+						if (response.destroyed || sent >= payload.length) {
+							clearInterval(timer);
+							if (!response.destroyed) response.end();
+							return;
+						}
+						response.write(payload.subarray(sent, ++sent));
+					}, fault.dripIntervalMs);
+					timers.add(timer);
+					response.on('close', () => clearInterval(timer));
+					return;
+				}
 				if (fault !== undefined) {
 					const timer = setTimeout(() => {
 						timers.delete(timer);

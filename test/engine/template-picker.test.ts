@@ -202,6 +202,25 @@ describe('the template list', () => {
 		// Not repeated: only a connection that was never made is tried again.
 		expect(service.requests).toHaveLength(1);
 	}, 30_000);
+
+	test('a server that sends a byte at a time cannot hold the panel: 10 s is a deadline for the whole answer', async () => {
+		// A byte every 500 ms never leaves the socket silent long enough for the client's own timeout.
+		service.injectFault({ dripIntervalMs: 500, body: [{ id: 'wat_' + 'a'.repeat(100) }] });
+		const error = await failureOf(search());
+		expect(error.message).toBe('The service did not answer within 10 s');
+		expect(service.requests).toHaveLength(1);
+	}, 40_000);
+
+	test.each([
+		['a query', (url: string) => `${url}?tenant=1`, /has a query \(\?\) or fragment \(#\)/],
+		['a fragment', (url: string) => `${url}#x`, /has a query \(\?\) or fragment \(#\)/],
+		['another scheme', (url: string) => url.replace(/^http:/, 'ftp:'), /must start with https:\/\/ or http:\/\/, not ftp:/],
+	])('a Base URL with %s is refused as for every request, and nothing is requested', async (_case, baseUrl, reason) => {
+		const error = await failureOf(search(undefined, undefined, baseUrl(service.url)));
+		expect(error.message).toMatch(reason);
+		expect(error.description).toMatch(/correct its Base URL\. Nothing was requested\./);
+		expect(service.requests).toHaveLength(0);
+	});
 });
 
 describe('the template variables', () => {

@@ -3,7 +3,7 @@
  * answers leniently, ordering and searching, list entries, mapper fields and notices, the locator
  * and the key never reaching the panel.
  */
-import { withoutSecret } from '../../nodes/ChatMessaging/methods/editorRequest';
+import { withoutSecret } from '../../nodes/shared/transport';
 import { isExpression, readLocator } from '../../nodes/ChatMessaging/methods/resourceMapping';
 import {
 	TEMPLATE_ID_REGEX,

@@ -3,10 +3,14 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	CREDENTIAL_TYPE,
+	NEVER_REACHED_CODES,
+	TIMEOUT_CODES,
 	networkErrorCode,
 	normaliseBaseUrl,
 	parseServiceBody,
 	serviceMessage,
+	serviceUrl,
+	withoutSecret,
 } from '../../shared/transport';
 
 /*
@@ -14,15 +18,14 @@ import {
  * variables). They must never hang the panel, so they follow their own, narrower policy than a
  * send: one short timeout, no redirects followed (a redirect means a wrong Base URL, and following
  * it could carry the key elsewhere), and one more try only when the connection was never
- * established. They only read, so nothing here can message anyone.
+ * established. They only read, so nothing here can message anyone. The address is built and
+ * checked as for every other request (transport/serviceUrl.ts), and the network codes and the key's
+ * hiding are the transport's own: only the words differ, written for the panel.
  */
 
 export const EDITOR_TIMEOUT_MS = 10_000;
 /** Pause before the one repeat of a connection that was never established. */
 const RECONNECT_WAIT_MS = 300;
-
-const NEVER_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
-const TIMED_OUT = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
 
 export interface EditorAnswer {
 	statusCode: number;
@@ -39,12 +42,6 @@ export class EditorRequestFailed extends Error {
 		super(message);
 		this.name = 'EditorRequestFailed';
 	}
-}
-
-/** Whatever text reaches the panel, the key never does, even if a service or proxy echoes it. */
-export function withoutSecret(text: string, secret: unknown): string {
-	if (typeof secret !== 'string' || secret.length < 4) return text;
-	return text.split(secret).join('[API key hidden]');
 }
 
 function describeStatus(statusCode: number, body: unknown, what: string): EditorRequestFailed {
@@ -85,15 +82,15 @@ function describeStatus(statusCode: number, body: unknown, what: string): Editor
 	);
 }
 
-function describeNetwork(code: string | undefined, retried: boolean): EditorRequestFailed {
+function describeNetwork(code: string | undefined, retried: boolean, pastDeadline: boolean): EditorRequestFailed {
 	const technical = code ? ` (network error code ${code})` : '';
-	if (code && NEVER_REACHED.has(code)) {
+	if (code && NEVER_REACHED_CODES.has(code)) {
 		return new EditorRequestFailed(
 			'Could not reach the service',
 			`Tried ${retried ? 'twice' : 'once'}${technical}. Check the Base URL in the Chat Messaging API credential and that the service is reachable from n8n.`,
 		);
 	}
-	if (code && TIMED_OUT.has(code)) {
+	if (pastDeadline || (code && TIMEOUT_CODES.has(code))) {
 		return new EditorRequestFailed(
 			`The service did not answer within ${EDITOR_TIMEOUT_MS / 1000} s`,
 			`The list was not loaded${technical}. Try again, or enter the template by ID.`,
@@ -103,6 +100,16 @@ function describeNetwork(code: string | undefined, retried: boolean): EditorRequ
 		'The connection to the service broke before it answered',
 		`The list was not loaded${technical}. Try again later.`,
 	);
+}
+
+/**
+ * n8n's request helper takes the abort signal from the context when the context offers one; the
+ * context handed to it offers the deadline, everything else is the real context (as the transport
+ * does for executions).
+ */
+function withDeadline(context: ILoadOptionsFunctions, deadline: AbortSignal | undefined): ILoadOptionsFunctions {
+	if (deadline === undefined) return context;
+	return Object.create(context, { getExecutionCancelSignal: { value: () => deadline } }) as ILoadOptionsFunctions;
 }
 
 /**
@@ -116,21 +123,19 @@ export async function editorGet(
 	qs?: IDataObject,
 ): Promise<EditorAnswer> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
-	if (!/^https?:\/\//i.test(baseUrl)) {
-		throw new EditorRequestFailed(
-			'The credential has no usable Base URL',
-			'Open the Chat Messaging API credential and set Base URL to the service\'s address, e.g. https://api.example.com.',
-		);
+	const address = serviceUrl(normaliseBaseUrl(credentials.baseUrl), path);
+	if ('refused' in address) {
+		throw new EditorRequestFailed(address.refused.message, 'Open the Chat Messaging API credential and correct its Base URL. Nothing was requested.');
 	}
 	const options: IHttpRequestOptions = {
 		method: 'GET',
-		url: `${baseUrl}${path}`,
+		url: address.url,
 		encoding: 'text',
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
+		maxRedirects: 0,
 		timeout: EDITOR_TIMEOUT_MS,
 		headers: { Accept: 'application/json' },
 	};
@@ -139,8 +144,15 @@ export async function editorGet(
 	const secret = credentials.apiKey;
 	let failure: EditorRequestFailed;
 	for (let attempt = 0; ; attempt++) {
+		// The client's timeout notices only a silent socket; a server that sends a byte a second would
+		// hold the panel open. The deadline bounds the complete answer, as it does for the node's runs.
+		const deadline = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(EDITOR_TIMEOUT_MS) : undefined;
 		try {
-			const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as {
+			const response = (await this.helpers.httpRequestWithAuthentication.call(
+				withDeadline(this, deadline),
+				CREDENTIAL_TYPE,
+				deadline ? { ...options, abortSignal: deadline } : options,
+			)) as {
 				statusCode: number;
 				body: unknown;
 			};
@@ -150,11 +162,11 @@ export async function editorGet(
 			break;
 		} catch (error) {
 			const code = networkErrorCode(error);
-			if (code && NEVER_REACHED.has(code) && attempt === 0) {
+			if (code && NEVER_REACHED_CODES.has(code) && attempt === 0) {
 				await sleep(RECONNECT_WAIT_MS);
 				continue;
 			}
-			failure = describeNetwork(code, attempt > 0);
+			failure = describeNetwork(code, attempt > 0, deadline?.aborted === true);
 			break;
 		}
 	}

@@ -40,7 +40,8 @@ export const NEVER_REACHED_CODES = new Set([
 	'EADDRNOTAVAIL',
 ]);
 
-const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+/** The HTTP client's own timeouts: the socket stayed silent too long. */
+export const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
 
 /*
  * Socket codes stay out of error messages: n8n replaces any message that contains one with its

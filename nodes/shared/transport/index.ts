@@ -16,11 +16,16 @@ export type { RetryPolicy } from './retryPolicy';
 export { DEFAULT_RETRY_POLICY, WaitBudget, retryAfterMs } from './retryPolicy';
 export type { DeliveryOutcome, ServiceFailure } from './failures';
 export {
+	NEVER_REACHED_CODES,
 	ServiceRequestFailed,
+	TIMEOUT_CODES,
 	describeNetworkFailure,
 	describeRedirect,
 	describeStatusFailure,
 	networkErrorCode,
 	serviceMessage,
 	toNodeApiError,
+	withoutSecret,
 } from './failures';
+export type { ServiceUrl } from './serviceUrl';
+export { serviceUrl } from './serviceUrl';
