@@ -17,6 +17,7 @@ export const EXAMPLE_FILES = {
 	formToSendTemplate: 'form-to-send-template.json',
 	deliveryStatusBranch: 'delivery-status-branch.json',
 	contactsListToCreateMany: 'contacts-list-to-create-many.json',
+	sendWaitGetStatus: 'send-wait-get-status.json',
 } as const;
 export type ExampleName = keyof typeof EXAMPLE_FILES;
 

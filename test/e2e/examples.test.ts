@@ -207,6 +207,31 @@ test('contacts example: the listed contacts are created in one request, one outp
 	expect(stored[0]).toMatchObject({ status: 'success', mode: 'cli', finished: true });
 }, 60_000);
 
+test('send-wait-get-status example: the order update is sent, and after the wait its delivery is read back as delivered', async () => {
+	const { id } = examples.workflows.sendWaitGetStatus;
+	const run = await n8n.executeWithCli(id);
+	expect(run.error).toBeUndefined();
+	expect(run.status).toBe('success');
+
+	const sends = standIn.acceptedSends('/api/v1/events');
+	expect(sends).toHaveLength(1);
+	expect(sends[0].body).toMatchObject({
+		event_type: 'send_template_message',
+		contact: { phone_number: '+442079460018', name: 'Ada Lovelace' },
+		template_message: {
+			chat_template_id: 'wat_1a2b3c4d5e6f7081',
+			liquid_values: { first_name: 'Ada', order_number: 'A-1042', order_status: 'on its way', order_total: '42.50' },
+		},
+	});
+	const sent = run.runData['Send Order Update'][0].data?.main[0]?.[0]?.json as Record<string, unknown>;
+	const sentId = String(sent.event_id ?? sent.id);
+	const reads = standIn.requests.filter((request) => request.method === 'GET').map((request) => request.path);
+	expect(reads).toEqual([`/api/v1/events/${sentId}`]);
+	const recorded = run.runData['Record Delivery'][0].data?.main[0] ?? [];
+	expect(recorded.map((item) => item.json)).toEqual([expect.objectContaining({ outcome: 'delivered', order: 'A-1042' })]);
+	expect(run.runData['Flag Not Delivered']).toBeUndefined();
+}, 90_000);
+
 /*
  * What `npm start` prints (issue 17 points 1 and 2), against this real n8n: the commands are the
  * printed ones, run with bash as a user pastes them; "Listen for test event" is the editor's own

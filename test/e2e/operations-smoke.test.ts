@@ -1,0 +1,241 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+import { startStandInService, type StandInService } from '../../sandbox/server';
+import { API_CREDENTIAL_NAME } from '../../scripts/n8n/examples';
+import type { CliExecution, RealN8n, WorkflowJson } from '../../scripts/n8n/real-n8n';
+import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
+
+/*
+ * The operations beyond the first four, in a real n8n with the package installed the user's way,
+ * against the stand-in over real HTTP: one workflow per resource's main path, each run with
+ * `n8n execute`, and checked by what the stand-in received and what n8n recorded. The engine tests
+ * cover every fault; this suite proves the operations load, show and run in n8n itself.
+ */
+
+let n8n: RealN8n;
+let release: () => Promise<void>;
+let standIn: StandInService;
+let credential: { id: string; name: string };
+const apiKey = `e2e-ops-${randomBytes(8).toString('hex')}`;
+
+beforeAll(async () => {
+	({ n8n, release } = await useN8n());
+	standIn = await startStandInService({ apiKey, port: 0 });
+	credential = {
+		id: await n8n.upsertCredential(`${API_CREDENTIAL_NAME} (operations)`, 'chatMessagingApi', { apiKey, baseUrl: standIn.url }),
+		name: `${API_CREDENTIAL_NAME} (operations)`,
+	};
+}, BOOT_TIMEOUT_MS);
+
+afterAll(async () => {
+	await standIn?.close();
+	await release?.();
+});
+
+beforeEach(() => standIn.clearRequests());
+
+interface Step {
+	name: string;
+	/** A Chat Messaging node's parameters, or another node's type and parameters. */
+	chat?: Record<string, unknown>;
+	type?: string;
+	typeVersion?: number;
+	parameters?: Record<string, unknown>;
+}
+
+/** Manual trigger → the steps in a row. */
+function chain(name: string, steps: Step[]): WorkflowJson {
+	const nodes: WorkflowJson['nodes'] = [
+		{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+	];
+	steps.forEach((step, index) => {
+		nodes.push({
+			id: randomUUID(),
+			name: step.name,
+			type: step.chat ? 'n8n-nodes-chat-messaging.chatMessaging' : step.type!,
+			typeVersion: step.chat ? 2 : step.typeVersion!,
+			position: [220 * (index + 1), 0],
+			parameters: step.chat ?? step.parameters ?? {},
+			...(step.chat ? { credentials: { chatMessagingApi: credential } } : {}),
+		});
+	});
+	const connections: WorkflowJson['connections'] = {};
+	for (let index = 0; index < nodes.length - 1; index++) {
+		connections[nodes[index].name] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
+	}
+	return { name, nodes, connections, settings: { executionOrder: 'v1' } };
+}
+
+/** A Code node that outputs these items. */
+function items(name: string, json: object[]): Step {
+	return {
+		name,
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		parameters: { jsCode: `return ${JSON.stringify(json.map((one) => ({ json: one })))};` },
+	};
+}
+
+async function run(workflow: WorkflowJson): Promise<CliExecution> {
+	const id = await n8n.upsertWorkflow(workflow);
+	const execution = await n8n.executeWithCli(id);
+	expect(execution.error).toBeUndefined();
+	expect(execution.status).toBe('success');
+	return execution;
+}
+
+function outputOf(execution: CliExecution, node: string) {
+	return (execution.runData[node]?.[0]?.data?.main[0] ?? []).map((item) => item.json as Record<string, unknown>);
+}
+
+const ORDER_UPDATE = 'wat_1a2b3c4d5e6f7081';
+
+test('Broadcast: the input items launch one broadcast in one request, then its status is read', async () => {
+	const execution = await run(
+		chain('Smoke: broadcast from input', [
+			items('Customers', [
+				{ phone: '+44 20 7946 0018', name: 'Ada Lovelace', first_name: 'Ada' },
+				{ phone: '+1 415 555 0123', name: 'Grace Hopper', first_name: 'Grace' },
+			]),
+			{
+				name: 'Launch',
+				chat: {
+					resource: 'broadcast',
+					operation: 'launch',
+					broadcastName: 'Smoke restock',
+					templateId: ORDER_UPDATE,
+					audience: 'contactsFromInput',
+					contactFields: 'autoMapInputData',
+					contactVariablesFrom: 'inputFields',
+					contactVariableFields: 'first_name',
+					templateVariablesInput: 'json',
+					templateVariablesJson: '{"order_number": "A-7", "order_status": "ready", "order_total": "10.00"}',
+				},
+			},
+			{
+				name: 'Status',
+				chat: { resource: 'broadcast', operation: 'getStatus', eventId: '={{ $json.event_id }}' },
+			},
+		]),
+	);
+
+	const launches = standIn.acceptedSends('/api/v1/events');
+	expect(launches).toHaveLength(1);
+	const broadcast = (launches[0].body as { broadcast: Record<string, unknown> }).broadcast;
+	expect(broadcast).toMatchObject({
+		name: 'Smoke restock',
+		chat_template_id: ORDER_UPDATE,
+		delivery_mode: 'instant',
+		liquid_values: { order_number: 'A-7', order_status: 'ready', order_total: '10.00' },
+		contacts: [
+			{ phone_number: '+442079460018', name: 'Ada Lovelace', liquid_values: { first_name: 'Ada' } },
+			{ phone_number: '+14155550123', name: 'Grace Hopper', liquid_values: { first_name: 'Grace' } },
+		],
+	});
+	expect(broadcast).not.toHaveProperty('audience_id');
+
+	const launched = outputOf(execution, 'Launch');
+	expect(launched).toHaveLength(2);
+	expect(launched[0].event_id).toEqual(expect.any(String));
+	expect(launched[1].event_id).toBe(launched[0].event_id);
+
+	const polls = standIn.requests.filter((request) => request.method === 'GET' && request.path.startsWith('/api/v1/events/'));
+	const eventId = String(launched[0].event_id);
+	expect(polls.map((request) => request.path)).toEqual([`/api/v1/events/${eventId}`, `/api/v1/events/${eventId}`]);
+	expect(outputOf(execution, 'Status').map((item) => item.eventId)).toEqual([launched[0].event_id, launched[0].event_id]);
+}, 120_000);
+
+test('Template: Get Many with Return All reads every page; a status filter is sent only when set', async () => {
+	const all = outputOf(
+		await run(chain('Smoke: templates', [{ name: 'Templates', chat: { resource: 'template', operation: 'getMany', returnAll: true } }])),
+		'Templates',
+	);
+	expect(all.length).toBeGreaterThanOrEqual(15);
+	for (const template of all) expect(String(template.id)).toMatch(/^wat_/);
+	const pages = standIn.requests.filter((request) => request.path === '/api/v1/whats_app_templates');
+	expect(pages.map((request) => request.query)).toEqual(expect.arrayContaining([{ page: '1' }, { page: '2' }]));
+
+	standIn.clearRequests();
+	const approved = outputOf(
+		await run(
+			chain('Smoke: approved templates', [
+				{ name: 'Templates', chat: { resource: 'template', operation: 'getMany', returnAll: true, filters: { status: 'approved' } } },
+			]),
+		),
+		'Templates',
+	);
+	expect(approved.length).toBeGreaterThan(0);
+	expect(approved.length).toBeLessThan(all.length);
+	for (const template of approved) expect(template.status).toBe('approved');
+	for (const request of standIn.requests) expect(request.query.status).toBe('approved');
+}, 120_000);
+
+test('Media: a file from binary data is uploaded, listed, and deleted', async () => {
+	// A 1×1 PNG, as a node before this one would hand it over in binary data.
+	const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+	const execution = await run(
+		chain('Smoke: media', [
+			{
+				name: 'File',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				parameters: {
+					jsCode: `const data = await this.helpers.prepareBinaryData(Buffer.from('${png}', 'base64'), 'dot.png', 'image/png');\nreturn [{ json: { file: 'dot.png' }, binary: { data } }];`,
+				},
+			},
+			{ name: 'Upload', chat: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' } },
+			{ name: 'Delete', chat: { resource: 'media', operation: 'delete', mediaId: '={{ $json.id }}' } },
+		]),
+	);
+	const uploads = standIn.acceptedSends('/api/v1/medias');
+	expect(uploads).toHaveLength(1);
+	expect((uploads[0].body as { media: Record<string, unknown> }).media).toEqual({
+		data: png,
+		filename: 'dot.png',
+		content_type: 'image/png',
+	});
+	const [uploaded] = outputOf(execution, 'Upload');
+	expect(uploaded).toMatchObject({ id: expect.any(Number), filename: 'dot.png', content_type: 'image/png' });
+	expect(String(uploaded.media_url)).toMatch(/^http/);
+	const deletes = standIn.requests.filter((request) => request.method === 'DELETE');
+	expect(deletes.map((request) => request.path)).toEqual([`/api/v1/medias/${String(uploaded.id)}`]);
+	expect(outputOf(execution, 'Delete')).toHaveLength(1);
+}, 120_000);
+
+test('Message: a sent template\'s status is read back with the id the send answered', async () => {
+	const execution = await run(
+		chain('Smoke: send then status', [
+			{
+				name: 'Send',
+				chat: {
+					resource: 'message',
+					operation: 'sendTemplate',
+					phoneNumber: '+44 20 7946 0018',
+					// Version 2's picker and mapper, as the editor saves them.
+					template: { __rl: true, mode: 'id', value: ORDER_UPDATE },
+					templateVariablesMapped: {
+						mappingMode: 'defineBelow',
+						value: { first_name: 'Ada', order_number: 'A-1042', order_status: 'on its way', order_total: '42.50' },
+					},
+				},
+			},
+			{ name: 'Status', chat: { resource: 'message', operation: 'getStatus' } },
+		]),
+	);
+	const sends = standIn.acceptedSends('/api/v1/events');
+	expect(sends).toHaveLength(1);
+	expect((sends[0].body as { template_message: Record<string, unknown> }).template_message).toMatchObject({
+		chat_template_id: ORDER_UPDATE,
+		liquid_values: { first_name: 'Ada', order_number: 'A-1042', order_status: 'on its way', order_total: '42.50' },
+	});
+	const [sent] = outputOf(execution, 'Send');
+	const sentId = String(sent.event_id ?? sent.id);
+	expect(sentId).not.toBe('undefined');
+	// The picker read the template once before sending; then the status was read.
+	const reads = standIn.requests.filter((request) => request.method === 'GET').map((request) => request.path);
+	expect(reads).toEqual([`/api/v1/whats_app_templates/${ORDER_UPDATE}`, `/api/v1/events/${sentId}`]);
+	const [status] = outputOf(execution, 'Status');
+	// Asked by the message's own id, the service answers the event that carries it; read at once,
+	// it is still queued (the send-wait-get-status example waits and sees it delivered).
+	expect(status).toMatchObject({ eventId: expect.stringMatching(/^evt_/), eventStatus: 'queued' });
+}, 120_000);
