@@ -7,7 +7,8 @@ import { z } from 'zod';
  */
 
 export interface PromisedAnswer {
-	statusCode: number;
+	/** The success status, or each one the service may answer (201 created, 200 updated). */
+	statusCode: number | readonly number[];
 	body: z.ZodTypeAny;
 }
 

@@ -97,11 +97,11 @@ export const communicationPreferencesAnswer = z
 	.passthrough();
 
 /*
- * The answers the node holds the service to (PromisedAnswer, answers.ts). The single upsert has none:
- * it answers 201 when it created the contact and 200 when it updated one, and a promise names one
- * status; the node reads which from the status instead.
+ * The answers the node holds the service to (PromisedAnswer, answers.ts). The single upsert answers
+ * 201 when it created the contact and 200 when it updated one; the node reads which from the status.
  */
 const anyObject = z.object({}).passthrough();
+export const upsertContactAnswer: PromisedAnswer = { statusCode: [201, 200], body: contactAnswer };
 /** 200 with the array of resulting contacts (an array is read as an object without fields). */
 export const upsertContactsBulkAnswer: PromisedAnswer = { statusCode: 200, body: anyObject };
 export const getContactAnswer: PromisedAnswer = { statusCode: 200, body: contactAnswer };

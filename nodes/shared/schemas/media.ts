@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PromisedAnswer } from './answers';
 import { pageAnswer, pageParameter, perParameter } from './paging';
 
 /*
@@ -132,6 +133,9 @@ export const mediaAnswer = z
 	.passthrough();
 export type MediaAnswer = z.infer<typeof mediaAnswer>;
 export const mediaPage = pageAnswer('medias', mediaAnswer);
+
+/** 204 without a body, as the reference shows (unconfirmed); a 200 with a JSON object is taken too. */
+export const deleteMediaAnswer: PromisedAnswer = { statusCode: [204, 200], body: z.object({}).passthrough() };
 
 export const directUploadAnswer = z
 	.object({

@@ -1,7 +1,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { UpsertContactBody } from '../../../shared/schemas/contacts';
-import { MAX_CONTACTS_PER_UPSERT, upsertContact, upsertContactsBulkAnswer } from '../../../shared/schemas/contacts';
+import { MAX_CONTACTS_PER_UPSERT, upsertContact, upsertContactAnswer, upsertContactsBulkAnswer } from '../../../shared/schemas/contacts';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { checkBody, normalisePhoneNumber } from '../../../shared/validation';
 import { phoneNumberField } from '../fields/contactFields';
@@ -87,11 +87,9 @@ const oneByOne: PerItemOperation<UpsertContactBody> = {
 		return { method: 'POST', path: PATH, body: readContact.call(this, itemIndex) };
 	},
 	// 201 when the service created the contact, 200 when it updated one (docs/service-contract.md);
-	// another success status says neither, so `created` is then left out.
-	toOutput: (answer: ServiceAnswer) => {
-		const created = answer.statusCode === 201 ? true : answer.statusCode === 200 ? false : undefined;
-		return { ...answerFields(answer), ...(created === undefined ? {} : { created }) };
-	},
+	// any other answer is not taken as success.
+	answer: upsertContactAnswer,
+	toOutput: (answer: ServiceAnswer) => ({ ...answerFields(answer), created: answer.statusCode === 201 }),
 };
 
 const inBulk: BatchOperation<UpsertContactBody, UpsertContactBody[]> = {

@@ -1,5 +1,6 @@
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { deleteMediaAnswer } from '../../../shared/schemas/media';
 import { InvalidParameter, describeType } from '../../../shared/validation';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
@@ -47,6 +48,7 @@ export const deleteMedia: PerItemOperation<undefined> = {
 		const id = readMediaId(this.getNodeParameter('mediaId', itemIndex));
 		return { method: 'DELETE', path: `${MEDIAS_PATH}/${id}`, body: undefined };
 	},
+	answer: deleteMediaAnswer,
 	toOutput: (answer, request) => ({
 		id: Number(request.path.slice(MEDIAS_PATH.length + 1)),
 		deleted: true,

@@ -52,9 +52,15 @@ function quote(answer: ServiceAnswer): string {
  */
 export function checkAnswer(answer: ServiceAnswer, promised: PromisedAnswer): ServiceFailure | undefined {
 	const fields = bodyFields(answer);
+	const documented: readonly number[] = typeof promised.statusCode === 'number' ? [promised.statusCode] : promised.statusCode;
 	let problem: string | undefined;
-	if (answer.statusCode !== promised.statusCode) {
-		problem = `${answer.statusCode} where the service documents ${promised.statusCode}`;
+	if (!documented.includes(answer.statusCode)) {
+		problem = `${answer.statusCode} where the service documents ${documented.join(' or ')}`;
+	} else if (!answer.bodyIsJson && typeof answer.body === 'string' && /^\s*</.test(answer.body)) {
+		// A web page in place of the API's answer: a proxy, a captive portal or the wrong host
+		// answered, not the service, and nothing confirms the request was carried out. (Plain text
+		// with the documented status is kept: the status is the service's word.)
+		problem = 'it is a web page, not the API\'s answer';
 	} else {
 		problem = failureSign(fields);
 		if (problem === undefined) {
