@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, ResourceMapperValue } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	ResourceMapperValue,
+} from 'n8n-workflow';
 
 import { InvalidParameter } from '../../shared/validation';
 import type { Action, PerItemOperation, PreparedRequest } from '../actions/operationKinds';
@@ -8,8 +13,19 @@ import { runParameters } from '../actions/run/runParameters';
 import type { ChosenTemplate } from './resourceMapping';
 import { TEMPLATE_PARAMETER, readLocator } from './resourceMapping';
 import type { TemplateLookup } from './templateCheck';
-import { TemplateBook, checkAgainstTemplate, knowableTemplate, templateIdToSend, templateKey } from './templateCheck';
-import { MAPPER_LABEL, MAPPER_PARAMETER, TEMPLATE_LABEL, readMappedVariables } from './templateParameters';
+import {
+	TemplateBook,
+	checkAgainstTemplate,
+	knowableTemplate,
+	templateIdToSend,
+	templateKey,
+} from './templateCheck';
+import {
+	MAPPER_LABEL,
+	MAPPER_PARAMETER,
+	TEMPLATE_LABEL,
+	readMappedVariables,
+} from './templateParameters';
 import { TEMPLATE_ID_REGEX, isSendable } from './templates';
 
 /*
@@ -39,7 +55,10 @@ export type ItemTemplates = ReadonlyMap<string, TemplateLookup>;
  * expression that throws, an empty value, an ID of the wrong form) is left to the item's own
  * reading, which names the problem and the item without any request.
  */
-export async function readItemTemplates(this: IExecuteFunctions, run: OperationRun): Promise<ItemTemplates> {
+export async function readItemTemplates(
+	this: IExecuteFunctions,
+	run: OperationRun,
+): Promise<ItemTemplates> {
 	const book = new TemplateBook(this, run.client);
 	const found = new Map<string, TemplateLookup>();
 	for (let itemIndex = 0; itemIndex < run.items.length; itemIndex++) {
@@ -66,7 +85,16 @@ export interface TemplateReading {
 	/** Whether variables may be numbers (Send Template) or only text (Connect to AI Agent). */
 	numbersAllowed: boolean;
 	/** The variables typed in by name ("Using Fields Below" / "Using JSON"), header media included. */
-	manualValues(this: IExecuteFunctions, itemIndex: number): Record<string, string | number | IDataObject>;
+	manualValues(
+		this: IExecuteFunctions,
+		itemIndex: number,
+	): Record<string, string | number | IDataObject>;
+	/**
+	 * Variables the item gives elsewhere (a broadcast's contacts carry their own, first_name for
+	 * example): they count as given when checking against the template, and an empty value for
+	 * one of them here is left out rather than sent.
+	 */
+	givenElsewhere?(this: IExecuteFunctions, itemIndex: number): string[];
 }
 
 /** The label a mismatch is reported under: the field the user fills for the chosen way. */
@@ -88,7 +116,10 @@ export function readTemplateOfItem(
 	const parameters = runParameters(this);
 	const chosen = readLocator(parameters.get(TEMPLATE_PARAMETER, itemIndex));
 	if (chosen === undefined) {
-		throw new InvalidParameter(TEMPLATE_LABEL, 'is empty: choose a template From List, or give its ID or name');
+		throw new InvalidParameter(
+			TEMPLATE_LABEL,
+			'is empty: choose a template From List, or give its ID or name',
+		);
 	}
 	const lookup = templates.get(templateKey(chosen));
 	const chatTemplateId = templateIdToSend(chosen, lookup, TEMPLATE_LABEL);
@@ -97,12 +128,19 @@ export function readTemplateOfItem(
 	const mode = parameters.get('templateVariablesInput', itemIndex, 'mapper') as string;
 	let liquidValues: Record<string, string | number | IDataObject>;
 	if (mode === 'mapper') {
-		const mapped = parameters.get(MAPPER_PARAMETER, itemIndex, undefined) as ResourceMapperValue | undefined;
+		const mapped = parameters.get(MAPPER_PARAMETER, itemIndex, undefined) as
+			| ResourceMapperValue
+			| undefined;
 		const item: INodeExecutionData | undefined = this.getInputData()[itemIndex];
 		const names = known?.variables.variables.map((variable) => variable.name);
 		liquidValues = readMappedVariables(mapped, item?.json ?? {}, names, reading.numbersAllowed);
 	} else {
 		liquidValues = reading.manualValues.call(this, itemIndex);
+	}
+	const elsewhere = reading.givenElsewhere?.call(this, itemIndex) ?? [];
+	for (const name of elsewhere) {
+		const value = liquidValues[name];
+		if (typeof value === 'string' && value.trim() === '') delete liquidValues[name];
 	}
 	if (known !== undefined) {
 		// Said of the Template itself, before its variables: no value could make it sendable.
@@ -113,14 +151,21 @@ export function readTemplateOfItem(
 				`${known.template.name}${language} is ${known.template.status}: the service sends only approved templates`,
 			);
 		}
-		checkAgainstTemplate(known, liquidValues, variablesLabel(mode));
+		const given = elsewhere.length
+			? { ...Object.fromEntries(elsewhere.map((name) => [name, name])), ...liquidValues }
+			: liquidValues;
+		checkAgainstTemplate(known, given, variablesLabel(mode));
 	}
 	return { chatTemplateId, liquidValues };
 }
 
 /** A per-item operation whose prepare also gets the templates read for this execution. */
 export interface TemplateSendOperation<Body> extends Omit<PerItemOperation<Body>, 'prepare'> {
-	prepare(this: IExecuteFunctions, itemIndex: number, templates: ItemTemplates): PreparedRequest<Body>;
+	prepare(
+		this: IExecuteFunctions,
+		itemIndex: number,
+		templates: ItemTemplates,
+	): PreparedRequest<Body>;
 }
 
 const NONE_READ: ItemTemplates = new Map();
@@ -135,12 +180,16 @@ export function perItemWithTemplates<Body>(operation: TemplateSendOperation<Body
 		async run(this: IExecuteFunctions, run: OperationRun) {
 			const templates = isVersion2(this) ? await readItemTemplates.call(this, run) : NONE_READ;
 			const { prepare, ...rest } = operation;
-			return await runPerItem.call(this, {
-				...rest,
-				prepare(this: IExecuteFunctions, itemIndex: number) {
-					return prepare.call(this, itemIndex, templates);
+			return await runPerItem.call(
+				this,
+				{
+					...rest,
+					prepare(this: IExecuteFunctions, itemIndex: number) {
+						return prepare.call(this, itemIndex, templates);
+					},
 				},
-			}, run);
+				run,
+			);
 		},
 	};
 }

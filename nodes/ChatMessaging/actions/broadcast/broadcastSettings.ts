@@ -12,6 +12,10 @@ import {
 import { readTemplateVariableValues } from '../fields/templateVariables';
 import { wireLabels } from '../fields/wireLabels';
 import { readMoment } from '../message/messageReaders';
+import { MAPPER_LABEL, MAPPER_PARAMETER, TEMPLATE_LABEL } from '../../methods/templateParameters';
+import { TEMPLATE_PARAMETER } from '../../methods/resourceMapping';
+import type { ItemTemplates } from '../../methods/templateSend';
+import { isVersion2, readTemplateOfItem } from '../../methods/templateSend';
 import { CONTACTS_FROM_INPUT_TEXT, launchDescription } from './launch.description';
 
 /*
@@ -34,15 +38,29 @@ export const launchLabels = wireLabels(launchDescription, {
 	'broadcast.phone_number': 'businessPhoneNumber',
 });
 
-/** Wire field of the settings → its label, for "differs between items". */
-const settingLabels: Record<keyof BroadcastSettings, string> = {
-	name: launchLabels['broadcast.name'],
-	chat_template_id: launchLabels['broadcast.chat_template_id'],
-	delivery_mode: launchLabels['broadcast.delivery_mode'],
-	liquid_values: launchLabels['broadcast.liquid_values'],
-	scheduled_launch_time: launchLabels['broadcast.scheduled_launch_time'],
-	phone_number: launchLabels['broadcast.phone_number'],
+/** Version 2 picks the template and maps its variables: complaints name those fields. */
+export const launchLabelsVersion2 = {
+	...launchLabels,
+	'broadcast.chat_template_id': TEMPLATE_LABEL,
+	'broadcast.liquid_values': MAPPER_LABEL,
 };
+
+/** The labels of the node version that runs. */
+export function launchLabelsOf(context: IExecuteFunctions): Record<string, string> {
+	return isVersion2(context) ? launchLabelsVersion2 : launchLabels;
+}
+
+/** Wire field of the settings → its label, for "differs between items". */
+function settingLabelsOf(labels: Record<string, string>): Record<keyof BroadcastSettings, string> {
+	return {
+		name: labels['broadcast.name'],
+		chat_template_id: labels['broadcast.chat_template_id'],
+		delivery_mode: labels['broadcast.delivery_mode'],
+		liquid_values: labels['broadcast.liquid_values'],
+		scheduled_launch_time: labels['broadcast.scheduled_launch_time'],
+		phone_number: labels['broadcast.phone_number'],
+	};
+}
 
 /** The parameters the settings are read from: an expression in any of them may differ by item. */
 const SETTING_PARAMETERS = [
@@ -52,23 +70,48 @@ const SETTING_PARAMETERS = [
 	'templateVariablesInput',
 	'templateVariables',
 	'templateVariablesJson',
+	TEMPLATE_PARAMETER,
+	MAPPER_PARAMETER,
 	'businessPhoneNumber',
 	'additionalFields',
 ];
 
+/**
+ * One item's broadcast settings. `templates` are those read for this execution (version 2, once
+ * per template); version 1 reads the Template ID and the variables as typed in.
+ */
 export function readBroadcastSettings(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	templates: ItemTemplates,
+	/** With contacts from input items, the variables every contact carries count as given. */
+	contactVariables?: (this: IExecuteFunctions, itemIndex: number) => string[],
 ): BroadcastSettings {
-	const label = settingLabels;
-	const settings: BroadcastSettings = {
-		name: requiredText(this.getNodeParameter('broadcastName', itemIndex), label.name),
-		chat_template_id: readIdentifier(
-			this.getNodeParameter('templateId', itemIndex),
-			label.chat_template_id,
-			'template',
-		),
+	const label = settingLabelsOf(launchLabelsOf(this));
+	const name = requiredText(this.getNodeParameter('broadcastName', itemIndex), label.name);
+	let template: {
+		chatTemplateId: string;
+		liquidValues: Record<string, string | number | IDataObject>;
 	};
+	if (isVersion2(this)) {
+		template = readTemplateOfItem.call(this, itemIndex, templates, {
+			numbersAllowed: true,
+			manualValues(this: IExecuteFunctions, index: number) {
+				return readTemplateVariableValues.call(this, index, true);
+			},
+			givenElsewhere: contactVariables,
+		});
+	} else {
+		template = {
+			chatTemplateId: readIdentifier(
+				this.getNodeParameter('templateId', itemIndex),
+				label.chat_template_id,
+				'template',
+			),
+			liquidValues: readTemplateVariableValues.call(this, itemIndex, true),
+		};
+	}
+	const settings: BroadcastSettings = { name, chat_template_id: template.chatTemplateId };
 
 	const mode = this.getNodeParameter('deliveryMode', itemIndex, 'instant');
 	if (!deliveryModes.includes(mode as BroadcastSettings['delivery_mode'] & string)) {
@@ -79,9 +122,8 @@ export function readBroadcastSettings(
 	}
 	settings.delivery_mode = mode as BroadcastSettings['delivery_mode'];
 
-	const liquidValues = readTemplateVariableValues.call(this, itemIndex, true);
-	if (Object.keys(liquidValues).length > 0)
-		settings.liquid_values = liquidValues as BroadcastSettings['liquid_values'];
+	if (Object.keys(template.liquidValues).length > 0)
+		settings.liquid_values = template.liquidValues as BroadcastSettings['liquid_values'];
 
 	const number = this.getNodeParameter('businessPhoneNumber', itemIndex, '');
 	if (optionalText(number, label.phone_number) !== undefined) {
@@ -127,7 +169,12 @@ const SAME_LAUNCH_TIME_MS = 60_000;
  * Refuses an item whose settings differ from the first item's: with contacts from input items all
  * items are one broadcast, and picking one item's template or name over another's would be a guess.
  */
-export function checkSameSettings(first: BroadcastSettings, item: BroadcastSettings): void {
+export function checkSameSettings(
+	this: IExecuteFunctions,
+	first: BroadcastSettings,
+	item: BroadcastSettings,
+): void {
+	const settingLabels = settingLabelsOf(launchLabelsOf(this));
 	const keys = new Set([...Object.keys(first), ...Object.keys(item)] as Array<
 		keyof BroadcastSettings
 	>);

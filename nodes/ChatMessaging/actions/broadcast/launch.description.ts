@@ -3,7 +3,18 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { MAX_BROADCAST_CONTACTS } from '../../../shared/schemas/broadcasts';
 import { contactNameField, phoneNumberField } from '../fields/contactFields';
 import { optionsCollection } from '../fields/requestOptions';
-import { templateIdField, templateVariableFields } from '../fields/templateVariables';
+import {
+	manualTemplateVariableFields,
+	templateIdField,
+	templateVariablesInputField,
+} from '../fields/templateVariables';
+import {
+	fromVersion2,
+	templateLocatorField,
+	templateMapperField,
+	variablesInputField,
+	version1Only,
+} from '../../methods/templateParameters';
 
 /*
  * Launch's parameters. The audience is either an audience the account keeps (by its ID) or the
@@ -21,8 +32,17 @@ export const fromInput: IDisplayOptions = { show: { ...show, audience: ['contact
 export const AUDIENCE_LABEL = 'Audience';
 export const CONTACTS_FROM_INPUT_TEXT = 'Audience: Contacts From Input Items';
 
-/** Broadcast-level variables: Send Template's fields, described for a broadcast. */
-const broadcastVariables = templateVariableFields(launchDisplayOptions, true).map((property) =>
+/*
+ * Broadcast-level variables: Send Template's fields, described for a broadcast. Version 1 types the
+ * template's ID and its variables in; version 2 picks the template and maps its variables
+ * (methods/templateParameters.ts), as Send Template and Connect to AI Agent do.
+ */
+const broadcastVariables = [
+	templateVariablesInputField(version1Only(launchDisplayOptions)),
+	variablesInputField(fromVersion2(launchDisplayOptions)),
+	templateMapperField(fromVersion2(launchDisplayOptions)),
+	...manualTemplateVariableFields(launchDisplayOptions, true),
+].map((property) =>
 	property.name === 'templateVariables' || property.name === 'templateVariablesJson'
 		? {
 				...property,
@@ -43,9 +63,10 @@ export const launchDescription: INodeProperties[] = [
 		description: 'The name the broadcast is listed under in the service',
 	},
 	templateIdField(
-		launchDisplayOptions,
+		version1Only(launchDisplayOptions),
 		'The approved template every recipient is sent, by its ID (wat_…), as Template → Get Many shows it',
 	),
+	templateLocatorField(fromVersion2(launchDisplayOptions)),
 	{
 		displayName: AUDIENCE_LABEL,
 		name: 'audience',

@@ -15,15 +15,17 @@ import { runBatches } from '../run/batch';
 import { runPerItem } from '../run/perItem';
 import { answerFields } from '../run/serviceAnswers';
 import type { BroadcastSettings } from './broadcastSettings';
+import type { ItemTemplates } from '../../methods/templateSend';
+import { isVersion2, readItemTemplates } from '../../methods/templateSend';
 import {
 	checkSameSettings,
-	launchLabels,
+	launchLabelsOf,
 	readBroadcastSettings,
 	settingsMayVary,
 } from './broadcastSettings';
 import { AUDIENCE_LABEL, launchDescription } from './launch.description';
 import type { BroadcastContact } from './launchContacts';
-import { CONTACT_PHONE_LABEL, contactReader } from './launchContacts';
+import { CONTACT_PHONE_LABEL, contactReader, contactVariableNames } from './launchContacts';
 
 /*
  * Launch: `POST /api/v1/events` `{event_type: "send_broadcast", broadcast: {…}}`
@@ -60,13 +62,14 @@ function settingsOutput(settings: BroadcastSettings): IDataObject {
 }
 
 /** One launch per item, to the audience the item names; a fresh one per run (it remembers audiences). */
-function launchToAudience(): PerItemOperation<SendBroadcastBody> {
+function launchToAudience(templates: ItemTemplates): PerItemOperation<SendBroadcastBody> {
 	const launchedBy = new Map<string, number>();
 	return {
 		description: launchDescription,
 		prepare(itemIndex): PreparedRequest<SendBroadcastBody> {
-			const settings = readBroadcastSettings.call(this, itemIndex);
-			const label = launchLabels['broadcast.audience_id'];
+			const settings = readBroadcastSettings.call(this, itemIndex, templates);
+			const labels = launchLabelsOf(this);
+			const label = labels['broadcast.audience_id'];
 			const audienceId = readOneId(
 				this.getNodeParameter('audienceId', itemIndex),
 				label,
@@ -83,7 +86,7 @@ function launchToAudience(): PerItemOperation<SendBroadcastBody> {
 			const body = checkBody(
 				sendBroadcastBody,
 				{ event_type: 'send_broadcast', broadcast: { ...settings, audience_id: audienceId } },
-				launchLabels,
+				labels,
 			);
 			launchedBy.set(key, itemIndex);
 			return { method: 'POST', path, body };
@@ -114,62 +117,74 @@ function sharedSettingsError(error: unknown): unknown {
 	);
 }
 
-const launchToContacts: BatchOperation<ContactEntry, SendBroadcastBody> = {
-	description: launchDescription,
-	// One batch, always: one broadcast. Never split (that would be several broadcasts).
-	batchSize: { default: MAX_BROADCAST_CONTACTS, max: MAX_BROADCAST_CONTACTS },
-	batchesInParallel: { default: 1, max: 1 },
-	entryReader(this: IExecuteFunctions) {
-		const itemCount = this.getInputData().length;
-		const readContact = contactReader.call(this);
-		const mayVary = settingsMayVary.call(this);
-		let first: { settings: BroadcastSettings } | { error: unknown } | undefined;
-		const numbers = new Map<string, number>();
-		return (itemIndex) => {
-			if (itemCount > MAX_BROADCAST_CONTACTS) {
-				throw new InvalidParameter(
-					AUDIENCE_LABEL,
-					`gets ${itemCount} input items, more contacts than one broadcast takes (at most ${MAX_BROADCAST_CONTACTS}): nothing was launched. Split the list into several launches`,
-				);
-			}
-			if (first === undefined) {
-				try {
-					first = { settings: readBroadcastSettings.call(this, 0) };
-				} catch (error) {
-					first = { error };
+function launchToContacts(
+	templates: ItemTemplates,
+	labels: Record<string, string>,
+): BatchOperation<ContactEntry, SendBroadcastBody> {
+	return {
+		description: launchDescription,
+		// One batch, always: one broadcast. Never split (that would be several broadcasts).
+		batchSize: { default: MAX_BROADCAST_CONTACTS, max: MAX_BROADCAST_CONTACTS },
+		batchesInParallel: { default: 1, max: 1 },
+		entryReader(this: IExecuteFunctions) {
+			const itemCount = this.getInputData().length;
+			const readContact = contactReader.call(this);
+			const mayVary = settingsMayVary.call(this);
+			let first: { settings: BroadcastSettings } | { error: unknown } | undefined;
+			const numbers = new Map<string, number>();
+			return (itemIndex) => {
+				if (itemCount > MAX_BROADCAST_CONTACTS) {
+					throw new InvalidParameter(
+						AUDIENCE_LABEL,
+						`gets ${itemCount} input items, more contacts than one broadcast takes (at most ${MAX_BROADCAST_CONTACTS}): nothing was launched. Split the list into several launches`,
+					);
 				}
-			}
-			if ('error' in first) throw itemIndex === 0 ? first.error : sharedSettingsError(first.error);
-			if (itemIndex > 0 && mayVary)
-				checkSameSettings(first.settings, readBroadcastSettings.call(this, itemIndex));
-			const contact = readContact(itemIndex);
-			const earlier = numbers.get(contact.phone_number);
-			if (earlier !== undefined) {
-				throw new InvalidParameter(
-					CONTACT_PHONE_LABEL,
-					`${contact.phone_number} is already the contact of item ${earlier}: one broadcast messages each number once`,
-				);
-			}
-			numbers.set(contact.phone_number, itemIndex);
-			return { contact, settings: first.settings };
-		};
-	},
-	request: (entries) => ({
-		method: 'POST',
-		path,
-		body: checkBody(
-			sendBroadcastBody,
-			{
-				event_type: 'send_broadcast',
-				broadcast: { ...entries[0].settings, contacts: entries.map((entry) => entry.contact) },
-			},
-			launchLabels,
-		),
-	}),
-	answer: launchBroadcastAnswer,
-	succeeded: { launched: true },
-	toOutput: ({ contact, settings }) => ({ contact, ...settingsOutput(settings) }),
-};
+				if (first === undefined) {
+					try {
+						first = {
+							settings: readBroadcastSettings.call(this, 0, templates, contactVariableNames),
+						};
+					} catch (error) {
+						first = { error };
+					}
+				}
+				if ('error' in first)
+					throw itemIndex === 0 ? first.error : sharedSettingsError(first.error);
+				if (itemIndex > 0 && mayVary)
+					checkSameSettings.call(
+						this,
+						first.settings,
+						readBroadcastSettings.call(this, itemIndex, templates, contactVariableNames),
+					);
+				const contact = readContact(itemIndex);
+				const earlier = numbers.get(contact.phone_number);
+				if (earlier !== undefined) {
+					throw new InvalidParameter(
+						CONTACT_PHONE_LABEL,
+						`${contact.phone_number} is already the contact of item ${earlier}: one broadcast messages each number once`,
+					);
+				}
+				numbers.set(contact.phone_number, itemIndex);
+				return { contact, settings: first.settings };
+			};
+		},
+		request: (entries) => ({
+			method: 'POST',
+			path,
+			body: checkBody(
+				sendBroadcastBody,
+				{
+					event_type: 'send_broadcast',
+					broadcast: { ...entries[0].settings, contacts: entries.map((entry) => entry.contact) },
+				},
+				labels,
+			),
+		}),
+		answer: launchBroadcastAnswer,
+		succeeded: { launched: true },
+		toOutput: ({ contact, settings }) => ({ contact, ...settingsOutput(settings) }),
+	};
+}
 
 /** The launch's event id, flat on every item of the broadcast, as a launch to an audience has it. */
 function withEventId(item: INodeExecutionData): INodeExecutionData {
@@ -182,10 +197,7 @@ export const launch: Action = {
 	description: launchDescription,
 	async run(this: IExecuteFunctions, run: OperationRun) {
 		const audience = this.getNodeParameter('audience', 0, 'audienceId');
-		if (audience === 'contactsFromInput') {
-			return (await runBatches.call(this, launchToContacts, run)).map(withEventId);
-		}
-		if (audience !== 'audienceId') {
+		if (audience !== 'contactsFromInput' && audience !== 'audienceId') {
 			throw run.optionError(
 				new InvalidParameter(
 					AUDIENCE_LABEL,
@@ -193,6 +205,15 @@ export const launch: Action = {
 				),
 			);
 		}
-		return await runPerItem.call(this, launchToAudience(), run);
+		// Version 2: every template the items name is read once, before any item is prepared.
+		const templates: ItemTemplates = isVersion2(this)
+			? await readItemTemplates.call(this, run)
+			: new Map();
+		if (audience === 'contactsFromInput') {
+			return (
+				await runBatches.call(this, launchToContacts(templates, launchLabelsOf(this)), run)
+			).map(withEventId);
+		}
+		return await runPerItem.call(this, launchToAudience(templates), run);
 	},
 };

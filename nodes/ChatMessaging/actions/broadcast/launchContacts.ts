@@ -112,6 +112,28 @@ function readVariables(
 	return Object.keys(values).length > 0 ? values : undefined;
 }
 
+/**
+ * The names of the variables each contact carries, as the user set them (none when the list cannot
+ * be read: reading the contact then names the problem).
+ */
+export function contactVariableNames(this: IExecuteFunctions, itemIndex: number): string[] {
+	const kind = this.getNodeParameter('contactVariablesFrom', 0, 'none') as string;
+	try {
+		if (kind === 'inputFields')
+			return readVariableFieldNames(this.getNodeParameter('contactVariableFields', 0, ''));
+		if (kind === 'fields') {
+			const rows = (this.getNodeParameter('contactVariables.variable', itemIndex, []) ??
+				[]) as IDataObject[];
+			return rows
+				.map((row) => (typeof row.name === 'string' ? row.name.trim() : ''))
+				.filter((name) => name !== '');
+		}
+	} catch {
+		return [];
+	}
+	return [];
+}
+
 /** The reader of one item's contact, for the run: the modes are read once, from the first item. */
 export function contactReader(this: IExecuteFunctions): (itemIndex: number) => BroadcastContact {
 	const items = this.getInputData();
