@@ -60,7 +60,9 @@ export default [
 	...typeChecked,
 	{
 		files: toolingFiles,
-		languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+		languageOptions: {
+			parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+		},
 		rules: {
 			// `_name` marks a value left out on purpose (a destructured field, an unused argument).
 			'@typescript-eslint/no-unused-vars': [

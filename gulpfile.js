@@ -4,9 +4,15 @@ const { src, dest } = require('gulp');
 const path = require('path');
 
 function buildIcons() {
-	return src(['icons/**/*.{png,svg}', 'nodes/**/*.{png,svg}', 'nodes/**/*.node.json', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
-		dest(path.resolve('dist')),
-	);
+	return src(
+		[
+			'icons/**/*.{png,svg}',
+			'nodes/**/*.{png,svg}',
+			'nodes/**/*.node.json',
+			'credentials/**/*.{png,svg}',
+		],
+		{ base: '.', encoding: false },
+	).pipe(dest(path.resolve('dist')));
 }
 
 exports['build:icons'] = buildIcons;

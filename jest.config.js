@@ -3,8 +3,18 @@ const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 module.exports = {
 	projects: [
-		{ displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, testEnvironment: 'node' },
-		{ displayName: 'engine', testMatch: ['<rootDir>/test/engine/**/*.test.ts'], transform, testEnvironment: 'node' },
+		{
+			displayName: 'unit',
+			testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+			transform,
+			testEnvironment: 'node',
+		},
+		{
+			displayName: 'engine',
+			testMatch: ['<rootDir>/test/engine/**/*.test.ts'],
+			transform,
+			testEnvironment: 'node',
+		},
 		{
 			displayName: 'e2e',
 			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
@@ -17,7 +27,14 @@ module.exports = {
 		// n8n in queue mode (Postgres, Redis, main, worker, webhook processor): `npm run test:queue`
 		// only, which sets JEST_QUEUE_PROJECT=1; a plain `npx jest` or `npm test` leaves it out.
 		...(process.env.JEST_QUEUE_PROJECT === '1'
-			? [{ displayName: 'queue', testMatch: ['<rootDir>/test/queue/**/*.test.ts'], transform, testEnvironment: 'node' }]
+			? [
+					{
+						displayName: 'queue',
+						testMatch: ['<rootDir>/test/queue/**/*.test.ts'],
+						transform,
+						testEnvironment: 'node',
+					},
+				]
 			: []),
 	],
 };

@@ -46,7 +46,8 @@ const answerBodyRules: IAuthenticateRuleResponseSuccessBody[] = [
 		properties: {
 			key: 'message',
 			value: 'Unauthorized',
-			message: 'The service rejected this API key (401 Unauthorized). Copy the key again from the service, without "Bearer".',
+			message:
+				'The service rejected this API key (401 Unauthorized). Copy the key again from the service, without "Bearer".',
 		},
 	},
 	{
@@ -73,9 +74,13 @@ export class ChatMessagingApi implements ICredentialType {
 
 	displayName = 'Chat Messaging API';
 
-	documentationUrl = 'https://github.com/n8n-nodes-chat-messaging/n8n-nodes-chat-messaging#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-chat-messaging/n8n-nodes-chat-messaging#credentials';
 
-	icon: Icon = { light: 'file:../icons/chatMessaging.svg', dark: 'file:../icons/chatMessaging.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/chatMessaging.svg',
+		dark: 'file:../icons/chatMessaging.dark.svg',
+	};
 
 	properties: INodeProperties[] = [
 		{
@@ -96,7 +101,7 @@ export class ChatMessagingApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://api.example-chat.com',
 			description:
-				'Address of your account\'s API host, without /api/v1. Hosts differ by account; a trailing slash is fine. If the credential test shows only a code such as ECONNREFUSED, ENOTFOUND or ETIMEDOUT, n8n\'s server could not reach this address: check the host, the port and http or https, and that the n8n server (not only your browser) can reach it.',
+				"Address of your account's API host, without /api/v1. Hosts differ by account; a trailing slash is fine. If the credential test shows only a code such as ECONNREFUSED, ENOTFOUND or ETIMEDOUT, n8n's server could not reach this address: check the host, the port and http or https, and that the n8n server (not only your browser) can reach it.",
 		},
 	];
 
@@ -140,6 +145,9 @@ export class ChatMessagingApi implements ICredentialType {
 			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: CREDENTIAL_TEST_TIMEOUT_MS,
 		},
-		rules: [...redirectRules, ...answerBodyRules] as unknown as IAuthenticateRuleResponseSuccessBody[],
+		rules: [
+			...redirectRules,
+			...answerBodyRules,
+		] as unknown as IAuthenticateRuleResponseSuccessBody[],
 	};
 }

@@ -23,7 +23,10 @@ async function main(): Promise<void> {
 	console.log('Endpoints (API key in Authorization):');
 	for (const endpoint of service.endpoints) console.log(`  ${endpoint}`);
 	const limit = service.rateLimitState();
-	if (limit) console.log(`Rate limit: ${limit.requestsPerSecond} requests/s, bursts of ${limit.burst}; beyond it 429 with Retry-After`);
+	if (limit)
+		console.log(
+			`Rate limit: ${limit.requestsPerSecond} requests/s, bursts of ${limit.burst}; beyond it 429 with Retry-After`,
+		);
 
 	let stopping = false;
 	const stop = (signal: NodeJS.Signals) => {
@@ -43,15 +46,23 @@ async function main(): Promise<void> {
 }
 
 /** SANDBOX_RATE_LIMIT (requests/s) and SANDBOX_RATE_BURST: the token bucket, off when unset. */
-function readRateLimit(perSecond: string | undefined, burst: string | undefined): RateLimitConfig | undefined {
+function readRateLimit(
+	perSecond: string | undefined,
+	burst: string | undefined,
+): RateLimitConfig | undefined {
 	if (perSecond === undefined || perSecond === '') {
 		if (burst) throw new Error('SANDBOX_RATE_BURST needs SANDBOX_RATE_LIMIT (requests per second)');
 		return undefined;
 	}
-	const config = { requestsPerSecond: Number(perSecond), ...(burst ? { burst: Number(burst) } : {}) };
+	const config = {
+		requestsPerSecond: Number(perSecond),
+		...(burst ? { burst: Number(burst) } : {}),
+	};
 	const checked = rateLimitConfig.safeParse(config);
 	if (!checked.success) {
-		throw new Error(`SANDBOX_RATE_LIMIT must be a positive number of requests per second and SANDBOX_RATE_BURST a positive whole number, got "${perSecond}" and "${burst ?? ''}"`);
+		throw new Error(
+			`SANDBOX_RATE_LIMIT must be a positive number of requests per second and SANDBOX_RATE_BURST a positive whole number, got "${perSecond}" and "${burst ?? ''}"`,
+		);
 	}
 	return checked.data;
 }

@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { describeIssues } from '../nodes/shared/schemas';
 import { injectFaultsBody, type FaultSpec, type PendingFault } from './faults';
 import { findHandler, readBody, sendJson } from './http';
-import { rateLimitConfig, type RateLimitConfig, type RateLimitState, type SendCounts } from './rateLimit';
+import {
+	rateLimitConfig,
+	type RateLimitConfig,
+	type RateLimitState,
+	type SendCounts,
+} from './rateLimit';
 import type { RecordedRequest } from './requestLog';
 import {
 	deliveryConfigBody,
@@ -100,10 +105,19 @@ const routes: Record<string, Record<string, ControlRoute>> = {
 		},
 	},
 	'/_sandbox/rate-limit': {
-		GET: (_body, _url, { service }) => ({ status: 200, body: { rateLimit: service.rateLimitState() } }),
+		GET: (_body, _url, { service }) => ({
+			status: 200,
+			body: { rateLimit: service.rateLimitState() },
+		}),
 		POST: (body, _url, { service }) =>
-			parsed(rateLimitConfig, body, (config) => ({ status: 200, body: { rateLimit: service.setRateLimit(config) } })),
-		DELETE: (_body, _url, { service }) => ({ status: 200, body: { rateLimit: service.setRateLimit(null) } }),
+			parsed(rateLimitConfig, body, (config) => ({
+				status: 200,
+				body: { rateLimit: service.setRateLimit(config) },
+			})),
+		DELETE: (_body, _url, { service }) => ({
+			status: 200,
+			body: { rateLimit: service.setRateLimit(null) },
+		}),
 	},
 	'/_sandbox/counts': {
 		GET: (_body, _url, { service }) => ({ status: 200, body: service.sendCounts() }),

@@ -35,18 +35,38 @@ const faultSpec = z
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
 				path: [],
-				message: 'a fault needs at least one of status, delayMs, reset: true, redirect or drip: true',
+				message:
+					'a fault needs at least one of status, delayMs, reset: true, redirect or drip: true',
 			});
 		}
-		if (fault.redirect !== undefined && fault.status !== undefined && (fault.status < 300 || fault.status > 399)) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['status'], message: 'must be a 3xx status with redirect' });
+		if (
+			fault.redirect !== undefined &&
+			fault.status !== undefined &&
+			(fault.status < 300 || fault.status > 399)
+		) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['status'],
+				message: 'must be a 3xx status with redirect',
+			});
 		}
-		if (fault.drip === true && (fault.status !== undefined || fault.reset === true || fault.redirect !== undefined)) {
+		if (
+			fault.drip === true &&
+			(fault.status !== undefined || fault.reset === true || fault.redirect !== undefined)
+		) {
 			// A drip answers what the service decided, slowly: anything else would be ignored or ambiguous.
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['drip'], message: 'cannot be combined with status, reset or redirect' });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['drip'],
+				message: 'cannot be combined with status, reset or redirect',
+			});
 		}
 		if (fault.dripIntervalMs !== undefined && fault.drip !== true) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['dripIntervalMs'], message: 'is only for drip: true' });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['dripIntervalMs'],
+				message: 'is only for drip: true',
+			});
 		}
 		if (fault.reset === true && fault.status !== undefined) {
 			// A reset never answers, so a status would silently be ignored: refuse the ambiguity.
@@ -72,7 +92,9 @@ const faultSpec = z
 		}
 	})
 	// A redirect is a status fault: the server answers it without processing anything.
-	.transform((fault) => (fault.redirect !== undefined && fault.status === undefined ? { ...fault, status: 302 } : fault));
+	.transform((fault) =>
+		fault.redirect !== undefined && fault.status === undefined ? { ...fault, status: 302 } : fault,
+	);
 
 export const injectFaultsBody = z.object({ faults: z.array(faultSpec).min(1) }).strict();
 

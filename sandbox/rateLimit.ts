@@ -64,7 +64,10 @@ export class RateLimiter {
 	private refill(): void {
 		if (!this.config) return;
 		const now = this.now();
-		this.tokens = Math.min(this.config.burst, this.tokens + ((now - this.updatedAt) / 1000) * this.config.requestsPerSecond);
+		this.tokens = Math.min(
+			this.config.burst,
+			this.tokens + ((now - this.updatedAt) / 1000) * this.config.requestsPerSecond,
+		);
 		this.updatedAt = now;
 	}
 
@@ -83,7 +86,11 @@ export class RateLimiter {
 	state(): RateLimitState | null {
 		if (!this.config) return null;
 		this.refill();
-		return { ...this.config, tokens: Math.floor(this.tokens * 1000) / 1000, throttled: this.throttled };
+		return {
+			...this.config,
+			tokens: Math.floor(this.tokens * 1000) / 1000,
+			throttled: this.throttled,
+		};
 	}
 }
 
@@ -110,7 +117,11 @@ export function canonicalJson(value: unknown): string {
 	return (
 		JSON.stringify(value, (_key, inner: unknown) =>
 			inner && typeof inner === 'object' && !Array.isArray(inner)
-				? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+				? Object.fromEntries(
+						Object.entries(inner as Record<string, unknown>).sort(([a], [b]) =>
+							a < b ? -1 : a > b ? 1 : 0,
+						),
+					)
 				: inner,
 		) ?? ''
 	);
@@ -118,7 +129,13 @@ export function canonicalJson(value: unknown): string {
 
 export function countSends(requests: readonly RecordedRequest[]): SendCounts {
 	const seen = new Set<string>();
-	const counts: SendCounts = { requests: requests.length, accepted: 0, throttled: 0, duplicates: 0, maxInFlight: 0 };
+	const counts: SendCounts = {
+		requests: requests.length,
+		accepted: 0,
+		throttled: 0,
+		duplicates: 0,
+		maxInFlight: 0,
+	};
 	for (const request of requests) {
 		counts.maxInFlight = Math.max(counts.maxInFlight, request.inFlight ?? 0);
 		if (request.throttled === true) counts.throttled++;

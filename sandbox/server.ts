@@ -7,9 +7,22 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleControl, isControlPath } from './control';
-import { dripAnswer, faultAnswer, FaultQueue, parseFaults, type FaultSpec, type PendingFault } from './faults';
+import {
+	dripAnswer,
+	faultAnswer,
+	FaultQueue,
+	parseFaults,
+	type FaultSpec,
+	type PendingFault,
+} from './faults';
 import { readBody, sendJson, type ReadBody } from './http';
-import { countSends, RateLimiter, type RateLimitConfig, type RateLimitState, type SendCounts } from './rateLimit';
+import {
+	countSends,
+	RateLimiter,
+	type RateLimitConfig,
+	type RateLimitState,
+	type SendCounts,
+} from './rateLimit';
 import { isAcceptedSend, redactHeaders, type RecordedRequest } from './requestLog';
 import { serviceTable, type ServicePart } from './service/parts';
 import { matchRoute, type RouteAnswer, type RouteMatch } from './service/routes';
@@ -166,10 +179,12 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	): RouteAnswer {
 		if ('error' in found) return found.error;
 		const { route } = found;
-		if (!authorized && route.withoutApiKey !== true) return { status: 401, body: { message: 'Unauthorized' } };
+		if (!authorized && route.withoutApiKey !== true)
+			return { status: 401, body: { message: 'Unauthorized' } };
 		if (body.tooLarge) return { status: 413, body: { message: 'Payload Too Large' } };
 		const request = { params: found.params, query: url.searchParams, baseUrl: service.url };
-		if (route.rawBody === true) return found.handler({ ...request, body: undefined, bytes: body.data, headers });
+		if (route.rawBody === true)
+			return found.handler({ ...request, body: undefined, bytes: body.data, headers });
 		const parsed = jsonBody(method, headers, body);
 		if ('error' in parsed) return parsed.error;
 		return found.handler({ ...request, body: parsed.value });
@@ -204,7 +219,8 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		requests.push(record);
 		handling.add(record);
 		record.inFlight = handling.size;
-		for (const held of handling) held.peakInFlight = Math.max(held.peakInFlight ?? 0, handling.size);
+		for (const held of handling)
+			held.peakInFlight = Math.max(held.peakInFlight ?? 0, handling.size);
 		response.once('close', () => handling.delete(record));
 
 		const fault = faults.take(path);
@@ -226,7 +242,12 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		if (retryAfter !== undefined) {
 			record.status = 429;
 			record.throttled = true;
-			sendJson(response, 429, { message: 'Too Many Requests' }, { 'retry-after': String(retryAfter) });
+			sendJson(
+				response,
+				429,
+				{ message: 'Too Many Requests' },
+				{ 'retry-after': String(retryAfter) },
+			);
 			return;
 		}
 
@@ -245,7 +266,10 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			if (answer.messageId !== undefined) headers['x-message-id'] = answer.messageId;
 			dripAnswer(response, answer.status, answer.body, headers, fault.dripIntervalMs);
 		} else if (answer.bytes !== undefined) {
-			response.writeHead(answer.status, { ...answer.headers, 'content-length': String(answer.bytes.length) });
+			response.writeHead(answer.status, {
+				...answer.headers,
+				'content-length': String(answer.bytes.length),
+			});
 			response.end(answer.bytes);
 		} else {
 			const headers: Record<string, string> = { ...answer.headers };

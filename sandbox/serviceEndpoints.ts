@@ -43,7 +43,11 @@ function checked<S extends z.ZodTypeAny>(
 	if (!result.success) {
 		return {
 			status: 422,
-			body: { message: 'Parameter Error', code: 'invalid_parameters', errors: describeIssues(result.error) },
+			body: {
+				message: 'Parameter Error',
+				code: 'invalid_parameters',
+				errors: describeIssues(result.error),
+			},
 		};
 	}
 	return then(result.data as z.infer<S>);
@@ -100,7 +104,13 @@ export function createCommandEndpoints(recorder: CommandRecorder): ServicePart {
 					return { status: 200, body: {}, headers: locationOf(eventId) };
 				}),
 		},
-		routes: [{ method: 'POST', pattern: '/subscribers', handler: ({ body }) => createContactsAnswer(body) }],
+		routes: [
+			{
+				method: 'POST',
+				pattern: '/subscribers',
+				handler: ({ body }) => createContactsAnswer(body),
+			},
+		],
 	};
 }
 

@@ -123,8 +123,7 @@ function merge(base: JsonObject, changes: JsonObject): JsonObject {
 	const result: JsonObject = { ...base };
 	for (const [key, change] of Object.entries(changes)) {
 		const current = result[key];
-		result[key] =
-			isPlainObject(current) && isPlainObject(change) ? merge(current, change) : change;
+		result[key] = isPlainObject(current) && isPlainObject(change) ? merge(current, change) : change;
 	}
 	return result;
 }

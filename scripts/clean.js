@@ -1,1 +1,4 @@
-require('fs').rmSync(require('path').join(__dirname, '..', 'dist'), { recursive: true, force: true });
+require('fs').rmSync(require('path').join(__dirname, '..', 'dist'), {
+	recursive: true,
+	force: true,
+});

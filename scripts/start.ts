@@ -60,7 +60,12 @@ async function main(): Promise<void> {
 			userFolder: join(LOCAL_FOLDER, 'n8n'),
 			port: N8N_PORT,
 			brokerPort: N8N_PORT + 1001,
-			owner: { email: OWNER_EMAIL, password: state.password, firstName: 'Local', lastName: 'Owner' },
+			owner: {
+				email: OWNER_EMAIL,
+				password: state.password,
+				firstName: 'Local',
+				lastName: 'Owner',
+			},
 			previousApiKey: state.apiKey,
 			say,
 		});

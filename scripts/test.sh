@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # npm test: build the package (the end-to-end suite loads dist/ into a real n8n), lint it as the
-# community-node scanner would (and the sandbox, scripts and tests with typescript-eslint),
+# community-node scanner would (and the sandbox, scripts and tests with typescript-eslint), check
+# that every file is formatted as prettier writes it,
 # typecheck the whole tree (the build compiles only nodes/ and credentials/, and jest's ts-jest
 # only the files a test imports), then every jest project, with jest's JSON report kept for CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npm run --silent build
 npm run --silent lint
+npm run --silent format:check
 npm run --silent typecheck
 mkdir -p test-output
 exec npx jest --json --outputFile=test-output/jest-report.json "$@"

@@ -15,7 +15,13 @@ interface CredentialRef {
 /** n8n's Webhook node → Chat Messaging (Send Template): each POST to `path` is one run of the node. */
 export function webhookToSendWorkflow(
 	name: string,
-	options: { path: string; credential: CredentialRef; send: Record<string, unknown>; continueOnFail?: boolean; webhookId?: string },
+	options: {
+		path: string;
+		credential: CredentialRef;
+		send: Record<string, unknown>;
+		continueOnFail?: boolean;
+		webhookId?: string;
+	},
 ): WorkflowJson {
 	return {
 		name,
@@ -27,7 +33,12 @@ export function webhookToSendWorkflow(
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: options.webhookId ?? randomUUID(),
-				parameters: { httpMethod: 'POST', path: options.path, responseMode: 'onReceived', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: options.path,
+					responseMode: 'onReceived',
+					options: {},
+				},
 			},
 			{
 				id: randomUUID(),
@@ -48,7 +59,12 @@ export function webhookToSendWorkflow(
 /** The Chat Messaging Trigger alone, for the four documented events, checking a header secret. */
 export function secretTriggerWorkflow(
 	name: string,
-	options: { webhookId: string; credential: CredentialRef; headerName: string; deliveryStatuses?: string[] },
+	options: {
+		webhookId: string;
+		credential: CredentialRef;
+		headerName: string;
+		deliveryStatuses?: string[];
+	},
 ): WorkflowJson {
 	return {
 		name,

@@ -1,4 +1,7 @@
-import { createAccountSideService, type AccountSideService } from '../sandbox/service/accountSideService';
+import {
+	createAccountSideService,
+	type AccountSideService,
+} from '../sandbox/service/accountSideService';
 import { matchRoute, type Route } from '../sandbox/service/routes';
 import { createSendSideService, type SendSideService } from '../sandbox/service/sendSideService';
 
@@ -49,7 +52,9 @@ function routedCall(routes: Route[]) {
 		const url = new URL(pathAndQuery, 'http://stand-in.invalid');
 		const found = matchRoute(routes, method, url.pathname);
 		if ('error' in found) return found.error as Answer & { body: any };
-		return found.handler({ params: found.params, query: url.searchParams, body }) as Answer & { body: any };
+		return found.handler({ params: found.params, query: url.searchParams, body }) as Answer & {
+			body: any;
+		};
 	};
 }
 
@@ -74,8 +79,14 @@ export function accountSide(): AccountHarness {
 			const { directUpload } = service;
 			const found = matchRoute([{ ...directUpload, handler: () => ({ status: 0 }) }], 'PUT', path);
 			if ('error' in found) return found.error as Answer;
-			const lowerCase = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-			return directUpload.handler({ params: found.params, headers: lowerCase, body: bytes }) as Answer;
+			const lowerCase = Object.fromEntries(
+				Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]),
+			);
+			return directUpload.handler({
+				params: found.params,
+				headers: lowerCase,
+				body: bytes,
+			}) as Answer;
 		},
 	};
 }
@@ -88,7 +99,10 @@ export function refusedFields(answer: Answer): string[] {
 }
 
 /** A well-formed launch of the approved `order_update` (en) template to two contacts. */
-export function launchBody(changes: Record<string, unknown> = {}, top: Record<string, unknown> = {}) {
+export function launchBody(
+	changes: Record<string, unknown> = {},
+	top: Record<string, unknown> = {},
+) {
 	return {
 		event_type: 'send_broadcast',
 		broadcast: {

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nodeProperties } from './actions/registry';
@@ -13,7 +18,10 @@ export class ChatMessaging implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Chat Messaging',
 		name: 'chatMessaging',
-		icon: { light: 'file:../../icons/chatMessaging.svg', dark: 'file:../../icons/chatMessaging.dark.svg' },
+		icon: {
+			light: 'file:../../icons/chatMessaging.svg',
+			dark: 'file:../../icons/chatMessaging.dark.svg',
+		},
 		group: ['output'],
 		// 1: Template ID and its variables typed in. 2: the template picked from the account's list and
 		// its variables mapped one field each (methods/); the typed-in ways remain. A workflow saved
@@ -27,7 +35,8 @@ export class ChatMessaging implements INodeType {
 		// every option to that. It must stay a string literal (the
 		// nodes-base lint reads it); each resource file keeps its options inline so that lint checks
 		// their wording.
-		subtitle: '={{ String($parameter["operation"]).replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^[a-z]/, (first) => first.toUpperCase()).replace(/ (Or|For|To|By) /g, (word) => word.toLowerCase()) }}',
+		subtitle:
+			'={{ String($parameter["operation"]).replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^[a-z]/, (first) => first.toUpperCase()).replace(/ (Or|For|To|By) /g, (word) => word.toLowerCase()) }}',
 		description:
 			'Send WhatsApp-style template messages and broadcasts, follow their delivery, and manage templates, contacts, conversations, orders and media',
 		defaults: { name: 'Chat Messaging' },

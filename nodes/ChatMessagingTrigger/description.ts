@@ -87,141 +87,140 @@ export const TRIGGER_PANEL = {
 
 /** The trigger's parameters, in the order the panel shows them. */
 export const TRIGGER_PROPERTIES: INodeProperties[] = [
-		{
-			// n8n shows the webhook URLs collapsed at the top of the panel, so "above" found nothing.
-			displayName:
-				'Click to display the webhook URLs at the top of this panel, and paste the Production URL into the webhook settings of your messaging service account for each kind of event you want; then publish this workflow. To test, send to the Test URL after clicking Listen for test event. A refused call shows nothing in the editor: only the caller gets its status and {"received": false, "started": false, "error": "…"}.',
-			name: 'setupNotice',
-			type: 'notice',
-			default: '',
-		},
-		{
-			displayName: 'Events',
-			name: 'events',
-			type: 'multiOptions',
-			required: true,
-			default: ['messageDelivery', 'order', 'flowExecution', 'aiAgentExecution'],
-			description: 'Which webhooks start the workflow; others are answered and ignored',
-			options: EVENT_OPTIONS,
-		},
-		{
-			displayName: 'Delivery Statuses',
-			name: 'deliveryStatuses',
-			type: 'multiOptions',
-			default: [],
-			description:
-				'Which message statuses start the workflow. Leave empty to receive every status.',
-			displayOptions: { show: { events: ['messageDelivery'] } },
-			options: [
-				{ name: 'Delivered', value: 'delivered' },
-				{ name: 'Failed', value: 'failed' },
-				{
-					name: 'Other Status',
-					value: 'other',
-					description: 'Any status not listed here, such as replied',
-				},
-				{ name: 'Read', value: 'read' },
-				{ name: 'Sent', value: 'sent' },
-			],
-		},
-		{
-			displayName: 'Authentication',
-			name: 'authentication',
-			type: 'options',
-			default: 'none',
-			description: 'How callers prove they are your messaging service',
-			options: [
-				{
-					name: 'Header Secret',
-					value: 'headerSecret',
-					description: 'The caller sends the shared secret in a header',
-				},
-				{
-					name: 'HMAC-SHA256 Signature',
-					value: 'hmac',
-					description: 'The caller signs the raw body with the shared secret',
-				},
-				{
-					name: 'None',
-					value: 'none',
-					description: 'Anyone who knows the URL can start the workflow',
-				},
-			],
-		},
-		{
-			/*
-			 * Marks where n8n shows the credential picker. Without it n8n puts the picker before
-			 * the Authentication field that makes it appear (it places it after the field only for
-			 * a few of its own nodes); n8n's Respond to Webhook node uses the same marker.
-			 */
-			displayName: 'Credential',
-			name: 'credentials',
-			type: 'credentials',
-			default: '',
-			displayOptions: { show: { authentication: ['headerSecret', 'hmac'] } },
-		},
-		{
-			displayName:
-				'Anyone who learns this URL can start the workflow. Choose Header Secret or HMAC-SHA256 Signature if the caller can send one.',
-			name: 'noAuthenticationNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: { show: { authentication: ['none'] } },
-		},
-		{
-			displayName: 'Header Name',
-			name: 'headerName',
-			type: 'string',
-			default: DEFAULT_SECRET_HEADER,
-			required: true,
-			description: 'Header that carries the secret from the credential',
-			displayOptions: { show: { authentication: ['headerSecret'] } },
-		},
-		{
-			displayName: 'Signature Header Name',
-			name: 'signatureHeaderName',
-			type: 'string',
-			default: DEFAULT_SIGNATURE_HEADER,
-			required: true,
-			description: 'Header that carries the signature; a "sha256=" prefix is accepted',
-			displayOptions: { show: { authentication: ['hmac'] } },
-		},
-		{
-			displayName: 'Signature Encoding',
-			name: 'signatureEncoding',
-			type: 'options',
-			default: 'hex',
-			displayOptions: { show: { authentication: ['hmac'] } },
-			options: [
-				{ name: 'Hex', value: 'hex' },
-				{ name: 'Base64', value: 'base64' },
-			],
-		},
-		{
-			displayName: 'Require Timestamp',
-			name: 'requireTimestamp',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether the caller must send a unix timestamp and sign the timestamp, a dot and the body together, so a captured request cannot be replayed later',
-			displayOptions: { show: { authentication: ['hmac'] } },
-		},
-		{
-			displayName: 'Timestamp Header Name',
-			name: 'timestampHeaderName',
-			type: 'string',
-			default: DEFAULT_TIMESTAMP_HEADER,
-			required: true,
-			displayOptions: { show: { authentication: ['hmac'], requireTimestamp: [true] } },
-		},
-		{
-			displayName: 'Tolerance (Seconds)',
-			name: 'timestampToleranceSeconds',
-			type: 'number',
-			default: DEFAULT_TOLERANCE_SECONDS,
-			typeOptions: { minValue: 1 },
-			description:
-				"How far the timestamp may differ from this server's clock before the call is refused with 403. Must be a positive number: anything else refuses every call.",
-			displayOptions: { show: { authentication: ['hmac'], requireTimestamp: [true] } },
-		},
+	{
+		// n8n shows the webhook URLs collapsed at the top of the panel, so "above" found nothing.
+		displayName:
+			'Click to display the webhook URLs at the top of this panel, and paste the Production URL into the webhook settings of your messaging service account for each kind of event you want; then publish this workflow. To test, send to the Test URL after clicking Listen for test event. A refused call shows nothing in the editor: only the caller gets its status and {"received": false, "started": false, "error": "…"}.',
+		name: 'setupNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: ['messageDelivery', 'order', 'flowExecution', 'aiAgentExecution'],
+		description: 'Which webhooks start the workflow; others are answered and ignored',
+		options: EVENT_OPTIONS,
+	},
+	{
+		displayName: 'Delivery Statuses',
+		name: 'deliveryStatuses',
+		type: 'multiOptions',
+		default: [],
+		description: 'Which message statuses start the workflow. Leave empty to receive every status.',
+		displayOptions: { show: { events: ['messageDelivery'] } },
+		options: [
+			{ name: 'Delivered', value: 'delivered' },
+			{ name: 'Failed', value: 'failed' },
+			{
+				name: 'Other Status',
+				value: 'other',
+				description: 'Any status not listed here, such as replied',
+			},
+			{ name: 'Read', value: 'read' },
+			{ name: 'Sent', value: 'sent' },
+		],
+	},
+	{
+		displayName: 'Authentication',
+		name: 'authentication',
+		type: 'options',
+		default: 'none',
+		description: 'How callers prove they are your messaging service',
+		options: [
+			{
+				name: 'Header Secret',
+				value: 'headerSecret',
+				description: 'The caller sends the shared secret in a header',
+			},
+			{
+				name: 'HMAC-SHA256 Signature',
+				value: 'hmac',
+				description: 'The caller signs the raw body with the shared secret',
+			},
+			{
+				name: 'None',
+				value: 'none',
+				description: 'Anyone who knows the URL can start the workflow',
+			},
+		],
+	},
+	{
+		/*
+		 * Marks where n8n shows the credential picker. Without it n8n puts the picker before
+		 * the Authentication field that makes it appear (it places it after the field only for
+		 * a few of its own nodes); n8n's Respond to Webhook node uses the same marker.
+		 */
+		displayName: 'Credential',
+		name: 'credentials',
+		type: 'credentials',
+		default: '',
+		displayOptions: { show: { authentication: ['headerSecret', 'hmac'] } },
+	},
+	{
+		displayName:
+			'Anyone who learns this URL can start the workflow. Choose Header Secret or HMAC-SHA256 Signature if the caller can send one.',
+		name: 'noAuthenticationNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { authentication: ['none'] } },
+	},
+	{
+		displayName: 'Header Name',
+		name: 'headerName',
+		type: 'string',
+		default: DEFAULT_SECRET_HEADER,
+		required: true,
+		description: 'Header that carries the secret from the credential',
+		displayOptions: { show: { authentication: ['headerSecret'] } },
+	},
+	{
+		displayName: 'Signature Header Name',
+		name: 'signatureHeaderName',
+		type: 'string',
+		default: DEFAULT_SIGNATURE_HEADER,
+		required: true,
+		description: 'Header that carries the signature; a "sha256=" prefix is accepted',
+		displayOptions: { show: { authentication: ['hmac'] } },
+	},
+	{
+		displayName: 'Signature Encoding',
+		name: 'signatureEncoding',
+		type: 'options',
+		default: 'hex',
+		displayOptions: { show: { authentication: ['hmac'] } },
+		options: [
+			{ name: 'Hex', value: 'hex' },
+			{ name: 'Base64', value: 'base64' },
+		],
+	},
+	{
+		displayName: 'Require Timestamp',
+		name: 'requireTimestamp',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether the caller must send a unix timestamp and sign the timestamp, a dot and the body together, so a captured request cannot be replayed later',
+		displayOptions: { show: { authentication: ['hmac'] } },
+	},
+	{
+		displayName: 'Timestamp Header Name',
+		name: 'timestampHeaderName',
+		type: 'string',
+		default: DEFAULT_TIMESTAMP_HEADER,
+		required: true,
+		displayOptions: { show: { authentication: ['hmac'], requireTimestamp: [true] } },
+	},
+	{
+		displayName: 'Tolerance (Seconds)',
+		name: 'timestampToleranceSeconds',
+		type: 'number',
+		default: DEFAULT_TOLERANCE_SECONDS,
+		typeOptions: { minValue: 1 },
+		description:
+			"How far the timestamp may differ from this server's clock before the call is refused with 403. Must be a positive number: anything else refuses every call.",
+		displayOptions: { show: { authentication: ['hmac'], requireTimestamp: [true] } },
+	},
 ];

@@ -58,7 +58,8 @@ function readHeader(headers: RequestHeaders, name: string): HeaderReading {
 }
 
 function refusal(what: string, reading: Exclude<HeaderReading, { value: string }>): CallerVerdict {
-	const reason = 'repeated' in reading ? `${what} header sent more than once` : `${what} header missing`;
+	const reason =
+		'repeated' in reading ? `${what} header sent more than once` : `${what} header missing`;
 	return { ok: false, status: 401, reason };
 }
 

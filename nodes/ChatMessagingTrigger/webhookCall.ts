@@ -30,7 +30,11 @@ interface TriggerAnswer {
  * with no workflow started, which n8n's own onReceived answer cannot express, and the service
  * should always get the same small JSON whatever happened.
  */
-export function answer(res: HttpResponse, status: number, body: TriggerAnswer): IWebhookResponseData {
+export function answer(
+	res: HttpResponse,
+	status: number,
+	body: TriggerAnswer,
+): IWebhookResponseData {
 	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
 	res.end(JSON.stringify(body));
 	return { noWebhookResponse: true };

@@ -102,7 +102,10 @@ function readPlaceholder(inner: string): Placeholder | { problem: string } {
  * Every placeholder in one piece of text, in order, and what is wrong with the ones that are not
  * clean. Pure and linear in the text's length.
  */
-export function findPlaceholders(text: string): { placeholders: Placeholder[]; problems: string[] } {
+export function findPlaceholders(text: string): {
+	placeholders: Placeholder[];
+	problems: string[];
+} {
 	const placeholders: Placeholder[] = [];
 	const problems: string[] = [];
 	// The next `{{` and `}}` are searched again only once the scan has passed them: searching
@@ -169,7 +172,8 @@ export function readTemplateVariables(
 	components: ReadonlyArray<TemplateComponentLike> | null | undefined,
 ): TemplateVariables {
 	const problems: string[] = [];
-	const known: Array<{ kind: ComponentKind; component: TemplateComponentLike; position: number }> = [];
+	const known: Array<{ kind: ComponentKind; component: TemplateComponentLike; position: number }> =
+		[];
 	(components ?? []).forEach((component, position) => {
 		const kind = kindOf(component?.component_type);
 		if (kind === undefined) {

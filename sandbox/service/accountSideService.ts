@@ -4,7 +4,11 @@ import type { Clock } from './clock';
 import { createContactStore } from './contacts';
 import { createConversationStore } from './conversations';
 import { createMediaStore } from './media';
-import { createDirectUploads, DIRECT_UPLOAD_PATTERN, type RawUploadRequest } from './mediaDirectUploads';
+import {
+	createDirectUploads,
+	DIRECT_UPLOAD_PATTERN,
+	type RawUploadRequest,
+} from './mediaDirectUploads';
 import { createOrderStore } from './orders';
 import type { Route, RouteAnswer } from './routes';
 
@@ -65,7 +69,13 @@ export function createAccountSideService(options: AccountSideOptions = {}): Acco
 	const uploads = createDirectUploads(now, media, timings.directUploadTtlMs);
 
 	return {
-		routes: [...contacts.routes, ...conversations.routes, ...orders.routes, ...uploads.routes, ...media.routes],
+		routes: [
+			...contacts.routes,
+			...conversations.routes,
+			...orders.routes,
+			...uploads.routes,
+			...media.routes,
+		],
 		handleEvent(eventType, body) {
 			return eventType === 'close_conversation' ? conversations.handleClose(body) : undefined;
 		},

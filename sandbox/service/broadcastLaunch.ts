@@ -36,11 +36,15 @@ export function createBroadcastLauncher({ now, templates, broadcasts, events }: 
 
 		const template = templates.byId(broadcast.chat_template_id);
 		if (template === undefined) {
-			return parameterError({ 'broadcast.chat_template_id': ['is not a template of this account'] });
+			return parameterError({
+				'broadcast.chat_template_id': ['is not a template of this account'],
+			});
 		}
 		if (template.status !== 'approved') {
 			return parameterError({
-				'broadcast.chat_template_id': [`is ${template.status}: only an approved template can be sent`],
+				'broadcast.chat_template_id': [
+					`is ${template.status}: only an approved template can be sent`,
+				],
 			});
 		}
 
@@ -92,7 +96,9 @@ export function createBroadcastLauncher({ now, templates, broadcasts, events }: 
 			audienceId: broadcast.audience_id ?? null,
 			phoneNumber: broadcast.phone_number ?? DEFAULT_BUSINESS_NUMBER,
 			scheduledLaunchTime:
-				broadcast.scheduled_launch_time === undefined ? null : Date.parse(broadcast.scheduled_launch_time),
+				broadcast.scheduled_launch_time === undefined
+					? null
+					: Date.parse(broadcast.scheduled_launch_time),
 		});
 		const eventId = newId('evt');
 		events.add(eventId, { type: 'campaign', broadcastId: launched.id });

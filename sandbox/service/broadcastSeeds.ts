@@ -40,7 +40,11 @@ export function seedBroadcasts(store: BroadcastStore, now: number): void {
 			name: 'Order pickup reminder',
 			chatTemplateId: 'wat_1a2b3c4d5e6f7081',
 			deliveryMode: 'instant',
-			liquidValues: { order_number: 'A-1042', order_status: 'ready for pickup', order_total: '42.50' },
+			liquidValues: {
+				order_number: 'A-1042',
+				order_status: 'ready for pickup',
+				order_total: '42.50',
+			},
 			contacts: [...audiences.aud_newsletter],
 			audienceId: 'aud_newsletter',
 			phoneNumber: DEFAULT_BUSINESS_NUMBER,

@@ -85,7 +85,13 @@ export function createBroadcastStore(
 	}
 
 	function stats(b: Broadcast) {
-		const counts = { total: b.audienceCount, pending: b.audienceCount, sent: 0, delivered: 0, failed: 0 };
+		const counts = {
+			total: b.audienceCount,
+			pending: b.audienceCount,
+			sent: 0,
+			delivered: 0,
+			failed: 0,
+		};
 		for (const message of messages.ofBroadcast(b.id)) {
 			if (message.sentAt > now()) continue;
 			counts.pending--;
@@ -184,7 +190,12 @@ export function createBroadcastStore(
 					.filter((b) => checked.value.status === undefined || status(b) === checked.value.status)
 					.sort((a, b) => b.createdAt - a.createdAt);
 				const cut = paginate(matching, { page: checked.value.page });
-				return ok({ count: cut.count, next: cut.next, prev: cut.prev, broadcasts: cut.items.map(answer) });
+				return ok({
+					count: cut.count,
+					next: cut.next,
+					prev: cut.prev,
+					broadcasts: cut.items.map(answer),
+				});
 			},
 		},
 		{

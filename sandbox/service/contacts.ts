@@ -80,7 +80,10 @@ export function createContactStore(now: Clock) {
 		});
 	}
 
-	function upsert({ phone_number, ...changes }: UpsertContactBody): { contact: StoredContact; created: boolean } {
+	function upsert({ phone_number, ...changes }: UpsertContactBody): {
+		contact: StoredContact;
+		created: boolean;
+	} {
 		const at = iso(now());
 		const existing = contacts.get(phone_number);
 		const contact = applied(existing ?? blank(phone_number, at), changes, at);
@@ -92,7 +95,9 @@ export function createContactStore(now: Clock) {
 	function checkedPhone(phone: string): RouteAnswer | undefined {
 		if (PHONE_NUMBER_PATTERN.test(phone)) return undefined;
 		return parameterError({
-			phone_number: ['must be in international format with a leading + (written %2B in a URL), e.g. +14155550123'],
+			phone_number: [
+				'must be in international format with a leading + (written %2B in a URL), e.g. +14155550123',
+			],
 		});
 	}
 

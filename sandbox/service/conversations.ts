@@ -46,11 +46,56 @@ interface Seed {
 }
 
 const seeds: Seed[] = [
-	{ contact: ADA, businessNumber: DEFAULT_BUSINESS_NUMBER, status: 'open', escalated: true, hasCallPermission: false, lastActivity: 'escalation', agent: 'support@example.com', updatedAgo: 10 * MINUTE },
-	{ contact: JOAO, businessNumber: DEFAULT_BUSINESS_NUMBER, status: 'open', escalated: false, hasCallPermission: false, lastActivity: 'message', agent: null, updatedAgo: HOUR },
-	{ contact: LUCIA, businessNumber: '34910000100', status: 'awaiting_customer_response', escalated: false, hasCallPermission: true, lastActivity: 'message', agent: 'ventas@example.com', updatedAgo: 2 * HOUR },
-	{ contact: GRACE, businessNumber: DEFAULT_BUSINESS_NUMBER, status: 'closed', escalated: false, hasCallPermission: false, lastActivity: 'status_change', agent: null, updatedAgo: DAY },
-	{ contact: JONAS, businessNumber: '493055501000', status: 'pending', escalated: true, hasCallPermission: true, lastActivity: 'assignment', agent: 'vertrieb@example.com', updatedAgo: 3 * DAY },
+	{
+		contact: ADA,
+		businessNumber: DEFAULT_BUSINESS_NUMBER,
+		status: 'open',
+		escalated: true,
+		hasCallPermission: false,
+		lastActivity: 'escalation',
+		agent: 'support@example.com',
+		updatedAgo: 10 * MINUTE,
+	},
+	{
+		contact: JOAO,
+		businessNumber: DEFAULT_BUSINESS_NUMBER,
+		status: 'open',
+		escalated: false,
+		hasCallPermission: false,
+		lastActivity: 'message',
+		agent: null,
+		updatedAgo: HOUR,
+	},
+	{
+		contact: LUCIA,
+		businessNumber: '34910000100',
+		status: 'awaiting_customer_response',
+		escalated: false,
+		hasCallPermission: true,
+		lastActivity: 'message',
+		agent: 'ventas@example.com',
+		updatedAgo: 2 * HOUR,
+	},
+	{
+		contact: GRACE,
+		businessNumber: DEFAULT_BUSINESS_NUMBER,
+		status: 'closed',
+		escalated: false,
+		hasCallPermission: false,
+		lastActivity: 'status_change',
+		agent: null,
+		updatedAgo: DAY,
+	},
+	{
+		contact: JONAS,
+		businessNumber: '493055501000',
+		status: 'pending',
+		escalated: true,
+		hasCallPermission: true,
+		lastActivity: 'assignment',
+		agent: 'vertrieb@example.com',
+		updatedAgo: 3 * DAY,
+	},
 ];
 
 export interface ConversationStoreOptions {
@@ -64,7 +109,11 @@ export interface ConversationStoreOptions {
 /** The generated conversations' contacts, in list order. */
 export function generatedContact(index: number): BookContact {
 	const name = `Customer ${index + 1}`;
-	return { name, phone_number: `+1555010${String(index).padStart(4, '0')}`, liquid_values: { first_name: name } };
+	return {
+		name,
+		phone_number: `+1555010${String(index).padStart(4, '0')}`,
+		liquid_values: { first_name: name },
+	};
 }
 
 function generatedSeeds(count: number): Seed[] {
@@ -100,8 +149,16 @@ export function createConversationStore(now: Clock, options: ConversationStoreOp
 		});
 	}
 
-	function changeStatus(conversation: StoredConversation, status: ConversationStatus): StoredConversation {
-		const changed = { ...conversation, status, last_activity_type: 'status_change' as const, updated_at: iso(now()) };
+	function changeStatus(
+		conversation: StoredConversation,
+		status: ConversationStatus,
+	): StoredConversation {
+		const changed = {
+			...conversation,
+			status,
+			last_activity_type: 'status_change' as const,
+			updated_at: iso(now()),
+		};
 		conversations.set(conversation.id, changed);
 		return changed;
 	}
@@ -137,12 +194,16 @@ export function createConversationStore(now: Clock, options: ConversationStoreOp
 					.filter(
 						(c) =>
 							Object.entries(same).every(
-								([field, wanted]) => wanted === undefined || c[field as keyof typeof same] === wanted,
+								([field, wanted]) =>
+									wanted === undefined || c[field as keyof typeof same] === wanted,
 							) &&
 							(activity_type === undefined || c.last_activity_type === activity_type) &&
 							(since === undefined || Date.parse(c.updated_at) >= since),
 					)
-					.sort((a, b) => Date.parse(b.updated_at) - Date.parse(a.updated_at) || a.id.localeCompare(b.id));
+					.sort(
+						(a, b) =>
+							Date.parse(b.updated_at) - Date.parse(a.updated_at) || a.id.localeCompare(b.id),
+					);
 				const cut = paginate(matching, { page, per });
 				return ok({ count: cut.count, next: cut.next, prev: cut.prev, conversations: cut.items });
 			},

@@ -47,7 +47,11 @@ export function createEventStore(now: Clock, timings: Timings, results: EventRes
 				}
 				const outcome = results.resultOf(event.subject);
 				if (outcome === undefined) return notFound();
-				return ok({ id: event.id, status: outcome.failed ? 'failed' : 'processed', result: outcome.result });
+				return ok({
+					id: event.id,
+					status: outcome.failed ? 'failed' : 'processed',
+					result: outcome.result,
+				});
 			},
 		},
 	];

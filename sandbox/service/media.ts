@@ -28,7 +28,8 @@ export const UNSERVED_BASE_URL = 'http://stand-in.invalid';
 export const MEDIA_FILE_PATTERN = '/media/:key/:filename';
 
 /** The largest `POST /api/v1/medias` body: the largest file the schema takes, as base64 in JSON. */
-export const BASE64_UPLOAD_MAX_BODY_BYTES = Math.ceil((mediaSizeLimit('application/pdf') * 4) / 3) + 64 * 1024;
+export const BASE64_UPLOAD_MAX_BODY_BYTES =
+	Math.ceil((mediaSizeLimit('application/pdf') * 4) / 3) + 64 * 1024;
 
 export interface StoredMedia {
 	id: number;
@@ -52,7 +53,10 @@ export interface NewMedia {
 }
 
 /** The file's public link, as a client of the stand-in at `baseUrl` fetches it. */
-export function mediaLink(media: Pick<StoredMedia, 'key' | 'filename'>, baseUrl = UNSERVED_BASE_URL): string {
+export function mediaLink(
+	media: Pick<StoredMedia, 'key' | 'filename'>,
+	baseUrl = UNSERVED_BASE_URL,
+): string {
 	return `${baseUrl}${MEDIA_FILE_PATTERN.replace(':key', media.key).replace(':filename', encodeURIComponent(media.filename))}`;
 }
 
@@ -61,7 +65,10 @@ export function mediaRefusal(reason: Record<string, string[]>): RouteAnswer {
 	return { status: 422, body: { status: 'failed', reason } };
 }
 
-export function checkMediaBody<S extends z.ZodTypeAny>(schema: S, body: unknown): Checked<z.infer<S>> {
+export function checkMediaBody<S extends z.ZodTypeAny>(
+	schema: S,
+	body: unknown,
+): Checked<z.infer<S>> {
 	const result = schema.safeParse(body);
 	if (result.success) return { value: result.data as z.infer<S> };
 	return { error: mediaRefusal(describeIssues(result.error)) };
@@ -100,13 +107,21 @@ export function createMediaStore(now: Clock) {
 			return undefined;
 		}
 		const [, key, filename] = /^\/media\/([^/]+)\/([^/]+)$/.exec(path) ?? [];
-		return [...items.values()].find((media) => media.key === key && encodeURIComponent(media.filename) === filename);
+		return [...items.values()].find(
+			(media) => media.key === key && encodeURIComponent(media.filename) === filename,
+		);
 	}
 
 	// Placeholder bytes of the sizes a real library would hold: only their count matters here.
 	const seededAt = now();
-	add({ filename: 'welcome.jpg', content_type: 'image/jpeg', bytes: Buffer.alloc(48_213) }, seededAt - 5 * DAY);
-	add({ filename: 'price-list.pdf', content_type: 'application/pdf', bytes: Buffer.alloc(182_044) }, seededAt - 2 * DAY);
+	add(
+		{ filename: 'welcome.jpg', content_type: 'image/jpeg', bytes: Buffer.alloc(48_213) },
+		seededAt - 5 * DAY,
+	);
+	add(
+		{ filename: 'price-list.pdf', content_type: 'application/pdf', bytes: Buffer.alloc(182_044) },
+		seededAt - 2 * DAY,
+	);
 
 	const routes: Route[] = [
 		{

@@ -5,7 +5,13 @@ import {
 	type CreateDirectUploadBody,
 } from '../../nodes/shared/schemas/media';
 import type { Clock } from './clock';
-import { checkMediaBody, mediaAnswer, mediaRefusal, type MediaStore, type StoredMedia } from './media';
+import {
+	checkMediaBody,
+	mediaAnswer,
+	mediaRefusal,
+	type MediaStore,
+	type StoredMedia,
+} from './media';
 import { ok, type Route, type RouteAnswer } from './routes';
 
 /*
@@ -56,13 +62,18 @@ export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number
 		const reservation = byToken.get(request.params.token);
 		if (reservation === undefined) return { status: 404, body: { message: 'Not Found' } };
 		if (now() > reservation.expiresAt) {
-			return { status: 403, body: { message: 'The upload URL has expired: reserve the upload again' } };
+			return {
+				status: 403,
+				body: { message: 'The upload URL has expired: reserve the upload again' },
+			};
 		}
 		const { blob } = reservation;
 		const mismatch = (message: string): RouteAnswer => ({ status: 422, body: { message } });
 		const contentType = header(request, 'content-type')?.split(';')[0].trim().toLowerCase();
 		if (contentType !== blob.content_type) {
-			return mismatch(`Content-Type must be ${blob.content_type}, as reserved (got ${contentType ?? 'none'})`);
+			return mismatch(
+				`Content-Type must be ${blob.content_type}, as reserved (got ${contentType ?? 'none'})`,
+			);
 		}
 		if (header(request, 'content-md5') !== blob.checksum) {
 			return mismatch('Content-MD5 must be the checksum given when the upload was reserved');
@@ -117,18 +128,30 @@ export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number
 				const checked = checkMediaBody(finalizeMediaBody, body);
 				if ('error' in checked) return checked.error;
 				const reservation = bySignedId.get(checked.value.signed_id);
-				if (reservation === undefined) return mediaRefusal({ signed_id: ['is not an upload of this account'] });
+				if (reservation === undefined)
+					return mediaRefusal({ signed_id: ['is not an upload of this account'] });
 				// A retried finalize (its answer lost) gets the same item back, never a second one.
 				if (reservation.finalized !== undefined) {
-					if (media.has(reservation.finalized.id)) return ok(mediaAnswer(reservation.finalized, baseUrl));
-					return mediaRefusal({ signed_id: ['was finalized, and the media item has since been removed'] });
+					if (media.has(reservation.finalized.id))
+						return ok(mediaAnswer(reservation.finalized, baseUrl));
+					return mediaRefusal({
+						signed_id: ['was finalized, and the media item has since been removed'],
+					});
 				}
 				if (reservation.uploaded === undefined) {
-					return mediaRefusal({ signed_id: ['has no file yet: PUT the bytes to direct_upload.url first'] });
+					return mediaRefusal({
+						signed_id: ['has no file yet: PUT the bytes to direct_upload.url first'],
+					});
 				}
 				const { filename, content_type } = reservation.blob;
 				const { signedId: signed_id, key } = reservation;
-				reservation.finalized = media.add({ filename, content_type, bytes: reservation.uploaded, signed_id, key });
+				reservation.finalized = media.add({
+					filename,
+					content_type,
+					bytes: reservation.uploaded,
+					signed_id,
+					key,
+				});
 				byToken.delete(reservation.token);
 				return ok(mediaAnswer(reservation.finalized, baseUrl), 201);
 			},

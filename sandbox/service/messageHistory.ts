@@ -25,40 +25,65 @@ interface Conversation {
 }
 
 const conversations: Conversation[] = [
-	{ contact: ADA, businessNumber: DEFAULT_BUSINESS_NUMBER, days: 3, lines: [
-		['in', 'Hi, where is my order A-1042?'],
-		['out', 'Hi Ada, it left our warehouse this morning.'],
-		['in', 'Great, can I change the delivery address?'],
-		['out', 'Yes: reply with the new address and we will update it.'],
-		['in', '12 St James Square, London'],
-		['out', 'Done. Anything else?'],
-		['in', 'Can I pay on delivery?'],
-		['out', 'Card on delivery is fine.'],
-		['in', 'Thanks!'],
-		['out', 'You are welcome, have a good day.'],
-	] },
-	{ contact: GRACE, businessNumber: DEFAULT_BUSINESS_NUMBER, days: 1, lines: [
-		['in', 'Do you ship to Canada?'],
-		['out', 'We do, within 5 working days.'],
-		['in', 'Perfect, thank you.'],
-	] },
-	{ contact: LUCIA, businessNumber: '34910000100', days: 2, lines: [
-		['in', 'Hola, ¿tienen la talla M?'],
-		['out', 'Hola Lucía, sí, en azul y en negro.'],
-		['in', 'En negro, por favor.'],
-		['out', 'Reservado. Te enviamos el enlace de pago.'],
-		['in', '¡Gracias!'],
-		['out', 'Gracias a ti.'],
-	] },
-	{ contact: JONAS, businessNumber: '493055501000', days: 1, lines: [
-		['in', 'Guten Tag, ist meine Rechnung schon da?'],
-		['out', 'Hallo Jonas, ja, wir haben sie gerade geschickt.'],
-		['in', 'Danke!'],
-	] },
-	{ contact: JOAO, businessNumber: DEFAULT_BUSINESS_NUMBER, days: 1, lines: [
-		['in', 'Olá, vocês abrem no sábado?'],
-		['out', 'Olá João, abrimos das 9h às 13h.'],
-	] },
+	{
+		contact: ADA,
+		businessNumber: DEFAULT_BUSINESS_NUMBER,
+		days: 3,
+		lines: [
+			['in', 'Hi, where is my order A-1042?'],
+			['out', 'Hi Ada, it left our warehouse this morning.'],
+			['in', 'Great, can I change the delivery address?'],
+			['out', 'Yes: reply with the new address and we will update it.'],
+			['in', '12 St James Square, London'],
+			['out', 'Done. Anything else?'],
+			['in', 'Can I pay on delivery?'],
+			['out', 'Card on delivery is fine.'],
+			['in', 'Thanks!'],
+			['out', 'You are welcome, have a good day.'],
+		],
+	},
+	{
+		contact: GRACE,
+		businessNumber: DEFAULT_BUSINESS_NUMBER,
+		days: 1,
+		lines: [
+			['in', 'Do you ship to Canada?'],
+			['out', 'We do, within 5 working days.'],
+			['in', 'Perfect, thank you.'],
+		],
+	},
+	{
+		contact: LUCIA,
+		businessNumber: '34910000100',
+		days: 2,
+		lines: [
+			['in', 'Hola, ¿tienen la talla M?'],
+			['out', 'Hola Lucía, sí, en azul y en negro.'],
+			['in', 'En negro, por favor.'],
+			['out', 'Reservado. Te enviamos el enlace de pago.'],
+			['in', '¡Gracias!'],
+			['out', 'Gracias a ti.'],
+		],
+	},
+	{
+		contact: JONAS,
+		businessNumber: '493055501000',
+		days: 1,
+		lines: [
+			['in', 'Guten Tag, ist meine Rechnung schon da?'],
+			['out', 'Hallo Jonas, ja, wir haben sie gerade geschickt.'],
+			['in', 'Danke!'],
+		],
+	},
+	{
+		contact: JOAO,
+		businessNumber: DEFAULT_BUSINESS_NUMBER,
+		days: 1,
+		lines: [
+			['in', 'Olá, vocês abrem no sábado?'],
+			['out', 'Olá João, abrimos das 9h às 13h.'],
+		],
+	},
 ];
 
 /** Stable ids for seeded objects, so a test can name them across runs. */
@@ -117,7 +142,8 @@ export function createMessageHistory(now: Clock, templateMessages: TemplateMessa
 				const { page, ...filters } = checked.value;
 				const matching = all().filter((message) =>
 					Object.entries(filters).every(
-						([field, wanted]) => wanted === undefined || message[field as keyof typeof message] === wanted,
+						([field, wanted]) =>
+							wanted === undefined || message[field as keyof typeof message] === wanted,
 					),
 				);
 				const cut = paginate(matching, { page });

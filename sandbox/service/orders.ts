@@ -1,4 +1,8 @@
-import { createOrderBodyAt, refundOrderBody, type CreateOrderBody } from '../../nodes/shared/schemas/orders';
+import {
+	createOrderBodyAt,
+	refundOrderBody,
+	type CreateOrderBody,
+} from '../../nodes/shared/schemas/orders';
 import { DAY, HOUR, iso, newId, type Clock } from './clock';
 import { ADA, GRACE, LUCIA } from './contactBook';
 import { checkBody, invalidState, notFound, ok, parameterError, type Route } from './routes';
@@ -20,8 +24,23 @@ interface StoredOrder {
 	createdAt: number;
 	/** When the customer pays; null for an order that is never paid. */
 	paidAt: number | null;
-	items: Array<{ id: string; product_id: null; name: string; quantity: number; amount: number; sale_amount: number | null; currency: string }>;
-	refunds: Array<{ id: string; order_id: string; speed: string; status: string; amount: { currency: string; value: number }; created_at: string }>;
+	items: Array<{
+		id: string;
+		product_id: null;
+		name: string;
+		quantity: number;
+		amount: number;
+		sale_amount: number | null;
+		currency: string;
+	}>;
+	refunds: Array<{
+		id: string;
+		order_id: string;
+		speed: string;
+		status: string;
+		amount: { currency: string; value: number };
+		created_at: string;
+	}>;
 }
 
 /** The seeded orders' ids, so a test (or a user trying the node) can get and refund them at once. */
@@ -48,10 +67,12 @@ export function createOrderStore(now: Clock, paymentMs: number) {
 	const orders = new Map<string, StoredOrder>();
 	const createBody = createOrderBodyAt(now);
 
-	const refunded = (order: StoredOrder) => order.refunds.reduce((sum, r) => sum + r.amount.value, 0);
+	const refunded = (order: StoredOrder) =>
+		order.refunds.reduce((sum, r) => sum + r.amount.value, 0);
 
 	function status(order: StoredOrder): string {
-		const expiresAt = order.body.expiration === undefined ? Infinity : order.body.expiration.timestamp * 1000;
+		const expiresAt =
+			order.body.expiration === undefined ? Infinity : order.body.expiration.timestamp * 1000;
 		if (order.paidAt !== null && order.paidAt <= now() && order.paidAt < expiresAt) {
 			const { total_amount } = totals(order);
 			return total_amount > 0 && refunded(order) >= total_amount ? 'refunded' : 'completed';
@@ -61,7 +82,9 @@ export function createOrderStore(now: Clock, paymentMs: number) {
 
 	function answer(order: StoredOrder) {
 		const { body } = order;
-		const lastRefund = order.refunds[order.refunds.length - 1] as (typeof order.refunds)[number] | undefined;
+		const lastRefund = order.refunds[order.refunds.length - 1] as
+			| (typeof order.refunds)[number]
+			| undefined;
 		return {
 			id: order.id,
 			status: status(order),
@@ -80,7 +103,12 @@ export function createOrderStore(now: Clock, paymentMs: number) {
 		};
 	}
 
-	function add(id: string, body: CreateOrderBody, createdAt: number, paidAt: number | null): StoredOrder {
+	function add(
+		id: string,
+		body: CreateOrderBody,
+		createdAt: number,
+		paidAt: number | null,
+	): StoredOrder {
 		const order: StoredOrder = {
 			id,
 			body,
@@ -111,11 +139,19 @@ export function createOrderStore(now: Clock, paymentMs: number) {
 			{ name: 'Socks', amount: 2500, quantity: 1, sale_amount: 2000 },
 		],
 	});
-	add(SEEDED_ORDERS.paid, seedBody('SEED-1001', ADA.phone_number), t0 - 2 * DAY, t0 - 2 * DAY + HOUR);
+	add(
+		SEEDED_ORDERS.paid,
+		seedBody('SEED-1001', ADA.phone_number),
+		t0 - 2 * DAY,
+		t0 - 2 * DAY + HOUR,
+	);
 	add(SEEDED_ORDERS.awaitingPayment, seedBody('SEED-1002', GRACE.phone_number), t0 - HOUR, null);
 	add(
 		SEEDED_ORDERS.canceled,
-		{ ...seedBody('SEED-1003', LUCIA.phone_number), expiration: { timestamp: Math.floor((t0 - DAY) / 1000) } },
+		{
+			...seedBody('SEED-1003', LUCIA.phone_number),
+			expiration: { timestamp: Math.floor((t0 - DAY) / 1000) },
+		},
 		t0 - 3 * DAY,
 		null,
 	);
@@ -132,8 +168,12 @@ export function createOrderStore(now: Clock, paymentMs: number) {
 				if ([...orders.values()].some((o) => o.body.id === order.id)) {
 					return parameterError({ id: ['has already been taken by another order'] });
 				}
-				const total = order.items.reduce((sum, i) => sum + (i.sale_amount ?? i.amount) * i.quantity, 0);
-				if (!Number.isSafeInteger(total)) return parameterError({ items: ['add up to more than can be charged'] });
+				const total = order.items.reduce(
+					(sum, i) => sum + (i.sale_amount ?? i.amount) * i.quantity,
+					0,
+				);
+				if (!Number.isSafeInteger(total))
+					return parameterError({ items: ['add up to more than can be charged'] });
 				const at = now();
 				return ok(answer(add(newId('wa_ord'), order, at, at + paymentMs)), 201);
 			},
@@ -157,9 +197,12 @@ export function createOrderStore(now: Clock, paymentMs: number) {
 				const { speed = 'normal', amount } = checked.value;
 				const current = status(order);
 				if (current === 'refunded') return invalidState('is refunded: nothing is left to refund');
-				if (current !== 'completed') return invalidState(`is ${current}: only a paid (completed) order can be refunded`);
+				if (current !== 'completed')
+					return invalidState(`is ${current}: only a paid (completed) order can be refunded`);
 				if (amount.currency !== ACCOUNT_CURRENCY) {
-					return parameterError({ 'amount.currency': [`must be ${ACCOUNT_CURRENCY}, the order's currency`] });
+					return parameterError({
+						'amount.currency': [`must be ${ACCOUNT_CURRENCY}, the order's currency`],
+					});
 				}
 				const left = totals(order).total_amount - refunded(order);
 				if (amount.value > left) {

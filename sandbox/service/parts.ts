@@ -42,7 +42,13 @@ export function serviceTable(parts: readonly ServicePart[]): ServiceTable {
 	const routes: Route[] =
 		events.size === 0
 			? []
-			: [{ method: 'POST', pattern: EVENTS_PATH, handler: ({ body }) => dispatchEvent(events, body) }];
+			: [
+					{
+						method: 'POST',
+						pattern: EVENTS_PATH,
+						handler: ({ body }) => dispatchEvent(events, body),
+					},
+				];
 	const seen = new Set(routes.map(endpointOf));
 	for (const route of parts.flatMap((part) => part.routes ?? [])) {
 		const endpoint = endpointOf(route);

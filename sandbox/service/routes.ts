@@ -146,7 +146,8 @@ export function checkQuery<S extends z.ZodTypeAny>(
 	if (!result.success) {
 		for (const issue of result.error.issues) {
 			if (issue.code === 'unrecognized_keys') {
-				for (const key of issue.keys) (errors[key] ??= []).push('is not a parameter of this endpoint');
+				for (const key of issue.keys)
+					(errors[key] ??= []).push('is not a parameter of this endpoint');
 			} else {
 				const name = issue.path.join('.') || '(query)';
 				(errors[name] ??= []).push(issue.message);

@@ -53,7 +53,8 @@ export interface SendSideService extends ServicePart {
 /** Why a single send fails once processed; the service accepts it first (201) and fails later. */
 function failureOf(templates: TemplateStore, send: TemplateMessageSend): string | undefined {
 	const template = templates.byId(send.template_message.chat_template_id);
-	if (template === undefined) return `Template ${send.template_message.chat_template_id} was not found`;
+	if (template === undefined)
+		return `Template ${send.template_message.chat_template_id} was not found`;
 	if (template.status !== 'approved') {
 		return `Template ${template.template_name} (${template.language}) is ${template.status}, not approved`;
 	}
@@ -113,7 +114,9 @@ export function createSendSideService(options: SendSideOptions = {}): SendSideSe
 				failure: failureOf(templates, send),
 			});
 			const eventId = send.eventId ?? send.messageId;
-			events.add(eventId, { type: 'template_message', messageId: send.messageId }, [send.messageId]);
+			events.add(eventId, { type: 'template_message', messageId: send.messageId }, [
+				send.messageId,
+			]);
 			return { eventId };
 		},
 		recordCommand(eventId, eventType) {

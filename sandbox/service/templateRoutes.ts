@@ -29,7 +29,10 @@ const noQuery = z.object({}).strict();
 
 function answer(outcome: Outcome, status = 200): RouteAnswer {
 	if ('template' in outcome) return ok(outcome.template, status);
-	return parameterError(outcome.refused.errors, outcome.refused.state ? 'invalid_state' : undefined);
+	return parameterError(
+		outcome.refused.errors,
+		outcome.refused.state ? 'invalid_state' : undefined,
+	);
 }
 
 export function templateRoutes(store: TemplateStore): Route[] {

@@ -68,7 +68,9 @@ export function createTemplateStore(now: Clock, timings: Timings) {
 			(t) => t.template_name === name && t.language === language && t.id !== except,
 		);
 		if (!taken) return undefined;
-		return { errors: { 'whats_app_template.template_name': [`has already been taken in ${language}`] } };
+		return {
+			errors: { 'whats_app_template.template_name': [`has already been taken in ${language}`] },
+		};
 	}
 
 	return {
@@ -90,8 +92,12 @@ export function createTemplateStore(now: Clock, timings: Timings) {
 		},
 
 		create(body: CreateTemplateBody): Outcome {
-			const { template_name: name, language, category, components_attributes } =
-				body.whats_app_template;
+			const {
+				template_name: name,
+				language,
+				category,
+				components_attributes,
+			} = body.whats_app_template;
 			const taken = nameTaken(name, language);
 			if (taken) return { refused: taken };
 			const template: Template = {
@@ -112,7 +118,10 @@ export function createTemplateStore(now: Clock, timings: Timings) {
 		update(template: Template, body: UpdateTemplateBody): Outcome {
 			if (!EDITABLE.includes(template.status)) {
 				return {
-					refused: { state: true, errors: { status: [`cannot edit a template that is ${template.status}`] } },
+					refused: {
+						state: true,
+						errors: { status: [`cannot edit a template that is ${template.status}`] },
+					},
 				};
 			}
 			const change = body.whats_app_template;

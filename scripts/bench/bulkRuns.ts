@@ -63,22 +63,28 @@ export async function runBulk(
 	if (mayFail && nodeRun && (execution.status !== 'success' || failure)) {
 		// A failed node still has its run: its time, and no output.
 	} else if (execution.status !== 'success' || !nodeRun || failure) {
-		throw new Error(`${label}: execution ${execution.id} ended ${execution.status}: ${failure ?? 'no run of the node'}`);
+		throw new Error(
+			`${label}: execution ${execution.id} ended ${execution.status}: ${failure ?? 'no run of the node'}`,
+		);
 	}
 	return {
 		label,
 		items: count,
 		nodeMs: nodeRun.executionTime ?? NaN,
-		executionMs: Date.parse(execution.stoppedAt as string) - Date.parse(execution.startedAt as string),
+		executionMs:
+			Date.parse(execution.stoppedAt as string) - Date.parse(execution.startedAt as string),
 		callerMs,
 		outputItems: nodeRun.data?.main[0]?.length ?? 0,
 		standIn: standInStats,
 		foreignCores,
-		...(failure !== undefined || execution.status !== 'success' ? { failure: failure ?? execution.status } : {}),
+		...(failure !== undefined || execution.status !== 'success'
+			? { failure: failure ?? execution.status }
+			: {}),
 	};
 }
 
-export const otherCores = (result: BulkResult) => `other processes used ${result.foreignCores.toFixed(2)} cores`;
+export const otherCores = (result: BulkResult) =>
+	`other processes used ${result.foreignCores.toFixed(2)} cores`;
 
 export function describeBulk(result: BulkResult): string {
 	return (

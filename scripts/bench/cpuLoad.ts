@@ -44,7 +44,11 @@ function processCpuSeconds(pid: number | 'self', withWaitedChildren = false): nu
 }
 
 function machineBusySeconds(): number {
-	const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+	const [, ...ticks] = readFileSync('/proc/stat', 'utf8')
+		.split('\n')[0]
+		.trim()
+		.split(/\s+/)
+		.map(Number);
 	// user nice system idle iowait irq softirq steal: everything but idle and iowait is busy.
 	const [user, nice, system, , , irq, softirq, steal] = ticks;
 	return (user + nice + system + irq + softirq + (steal ?? 0)) / CLOCK_TICKS;
@@ -88,7 +92,8 @@ export async function waitUntilIdle(groupId: number, maxMs = 120_000): Promise<n
 	for (;;) {
 		const before = groupCpuSeconds(groupId);
 		await sleep(1_000);
-		if (groupCpuSeconds(groupId) - before < 0.1 || Date.now() - started > maxMs) return Date.now() - started;
+		if (groupCpuSeconds(groupId) - before < 0.1 || Date.now() - started > maxMs)
+			return Date.now() - started;
 	}
 }
 

@@ -43,16 +43,34 @@ interface FakeOptions {
 function fakeExecuteFunctions(options: FakeOptions) {
 	const perItem = options.items.map((_item, index) => options.parametersFor(index));
 	const inputData = options.items.map((json) => ({ json }));
-	const answer = { statusCode: options.statusCode, body: options.answerBody, headers: { 'content-type': 'application/json' } };
+	const answer = {
+		statusCode: options.statusCode,
+		body: options.answerBody,
+		headers: { 'content-type': 'application/json' },
+	};
 	const lookUp = (parameters: Parameters, name: string): unknown =>
-		name.split('.').reduce<unknown>((value, key) => (value as Parameters | undefined)?.[key], parameters);
+		name
+			.split('.')
+			.reduce<unknown>((value, key) => (value as Parameters | undefined)?.[key], parameters);
 	return {
-		getNodeParameter(name: string, itemIndex: number, fallback?: unknown, read?: { rawExpressions?: boolean }) {
+		getNodeParameter(
+			name: string,
+			itemIndex: number,
+			fallback?: unknown,
+			read?: { rawExpressions?: boolean },
+		) {
 			const value = lookUp(read?.rawExpressions ? options.asWritten : perItem[itemIndex], name);
 			return value === undefined ? fallback : value;
 		},
 		getInputData: () => inputData,
-		getNode: () => ({ id: 'bench', name: 'Chat Messaging', type: 'n8n-nodes-chat-messaging.chatMessaging', typeVersion: 1, position: [0, 0], parameters: {} }),
+		getNode: () => ({
+			id: 'bench',
+			name: 'Chat Messaging',
+			type: 'n8n-nodes-chat-messaging.chatMessaging',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		}),
 		getTimezone: () => 'UTC',
 		continueOnFail: () => false,
 		getCredentials: () => Promise.resolve({ apiKey: 'bench-key', baseUrl: 'http://127.0.0.1:1' }),
@@ -78,13 +96,16 @@ const median = (values: number[]) => {
 };
 
 async function main(): Promise<void> {
-	const { ChatMessaging } = dist<{ ChatMessaging: new () => BuiltNode }>('nodes/ChatMessaging/ChatMessaging.node.js');
-	const { sendTemplate } = dist<{ sendTemplate: { prepare(this: unknown, itemIndex: number): unknown } }>(
-		'nodes/ChatMessaging/actions/message/sendTemplate.operation.js',
+	const { ChatMessaging } = dist<{ ChatMessaging: new () => BuiltNode }>(
+		'nodes/ChatMessaging/ChatMessaging.node.js',
 	);
-	const schemas = dist<{ sendTemplateBodyCheckedAt(now: () => number): BuiltSchema; sendTemplateBody: BuiltSchema }>(
-		'nodes/shared/schemas/index.js',
-	);
+	const { sendTemplate } = dist<{
+		sendTemplate: { prepare(this: unknown, itemIndex: number): unknown };
+	}>('nodes/ChatMessaging/actions/message/sendTemplate.operation.js');
+	const schemas = dist<{
+		sendTemplateBodyCheckedAt(now: () => number): BuiltSchema;
+		sendTemplateBody: BuiltSchema;
+	}>('nodes/shared/schemas/index.js');
 	const node = new ChatMessaging();
 
 	const items = Array.from({ length: ITEMS }, (_unused, i) => ({
@@ -93,21 +114,28 @@ async function main(): Promise<void> {
 		email: `contact${i}@example.com`,
 	}));
 
-	const sendParameters = (options: Parameters) => (i: number): Parameters => ({
-		resource: 'message',
-		operation: 'sendTemplate',
-		phoneNumber: items[i].phone,
-		templateId: 'wat_bench_welcome',
-		templateVariablesInput: 'fields',
-		templateVariables: { variable: [{ name: 'first_name', value: items[i].name, sendAs: 'string' }] },
-		headerMedia: 'none',
-		additionalFields: { contactName: items[i].name },
-		options,
-	});
+	const sendParameters =
+		(options: Parameters) =>
+		(i: number): Parameters => ({
+			resource: 'message',
+			operation: 'sendTemplate',
+			phoneNumber: items[i].phone,
+			templateId: 'wat_bench_welcome',
+			templateVariablesInput: 'fields',
+			templateVariables: {
+				variable: [{ name: 'first_name', value: items[i].name, sendAs: 'string' }],
+			},
+			headerMedia: 'none',
+			additionalFields: { contactName: items[i].name },
+			options,
+		});
 	const sentBody = JSON.stringify({
 		event_type: 'send_template_message',
 		contact: { phone_number: items[0].phone, name: items[0].name },
-		template_message: { chat_template_id: 'wat_bench_welcome', liquid_values: { first_name: items[0].name } },
+		template_message: {
+			chat_template_id: 'wat_bench_welcome',
+			liquid_values: { first_name: items[0].name },
+		},
 	});
 	const sendFake = fakeExecuteFunctions({
 		items,
@@ -115,7 +143,9 @@ async function main(): Promise<void> {
 		asWritten: {
 			...sendParameters({})(0),
 			phoneNumber: '={{ $json.phone }}',
-			templateVariables: { variable: [{ name: 'first_name', value: '={{ $json.name }}', sendAs: 'string' }] },
+			templateVariables: {
+				variable: [{ name: 'first_name', value: '={{ $json.name }}', sendAs: 'string' }],
+			},
 			additionalFields: { contactName: '={{ $json.name }}' },
 		},
 		answerBody: sentBody,
@@ -137,7 +167,11 @@ async function main(): Promise<void> {
 	const contactsFake = fakeExecuteFunctions({
 		items,
 		parametersFor: contactParameters,
-		asWritten: { ...contactParameters(0), phoneNumber: '={{ $json.phone }}', additionalFields: { name: '={{ $json.name }}', email: '={{ $json.email }}' } },
+		asWritten: {
+			...contactParameters(0),
+			phoneNumber: '={{ $json.phone }}',
+			additionalFields: { name: '={{ $json.name }}', email: '={{ $json.email }}' },
+		},
 		answerBody: JSON.stringify({ phone_number: items[0].phone, name: items[0].name, id: 'ct_1' }),
 		statusCode: 201,
 	});
@@ -146,7 +180,8 @@ async function main(): Promise<void> {
 	// Evidence for where prepare's time goes: the send schema is built per item (it takes "now").
 	const body: unknown = JSON.parse(sentBody);
 	const buildSchemaAndParse = await bench(() => {
-		for (let i = 0; i < ITEMS; i++) schemas.sendTemplateBodyCheckedAt(() => Date.now()).safeParse(body);
+		for (let i = 0; i < ITEMS; i++)
+			schemas.sendTemplateBodyCheckedAt(() => Date.now()).safeParse(body);
 	});
 	const parseWithBuiltSchema = await bench(() => {
 		for (let i = 0; i < ITEMS; i++) schemas.sendTemplateBody.safeParse(body);

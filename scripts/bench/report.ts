@@ -24,8 +24,16 @@ export class BenchReport {
 
 	add(name: string, unit: string, value: number, extra?: string, target?: Target): number {
 		const rounded = Number(value.toPrecision(4));
-		const notes = [extra, target && `target ${target.text}: ${target.met ? 'met' : 'NOT met'}`].filter(Boolean);
-		this.entries.push({ name, unit, value: rounded, ...(notes.length ? { extra: notes.join('; ') } : {}) });
+		const notes = [
+			extra,
+			target && `target ${target.text}: ${target.met ? 'met' : 'NOT met'}`,
+		].filter(Boolean);
+		this.entries.push({
+			name,
+			unit,
+			value: rounded,
+			...(notes.length ? { extra: notes.join('; ') } : {}),
+		});
 		if (target) this.targets.set(name, target);
 		return value;
 	}
@@ -50,7 +58,9 @@ export class BenchReport {
 			];
 		});
 		const header = ['Figure', 'Value', 'Unit', 'Target'];
-		const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+		const widths = header.map((title, column) =>
+			Math.max(title.length, ...rows.map((row) => row[column].length)),
+		);
 		const line = (cells: string[]) =>
 			`| ${cells.map((cell, column) => (column === 1 ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join(' | ')} |`;
 		return [
@@ -62,7 +72,8 @@ export class BenchReport {
 }
 
 export function formatNumber(value: number): string {
-	if (Number.isInteger(value) || Math.abs(value) >= 100) return Math.round(value).toLocaleString('en-US');
+	if (Number.isInteger(value) || Math.abs(value) >= 100)
+		return Math.round(value).toLocaleString('en-US');
 	if (Math.abs(value) >= 10) return value.toFixed(1);
 	return value.toFixed(2);
 }

@@ -28,7 +28,9 @@ async function main(): Promise<void> {
 	say('checking the n8n install (warm cache: seconds)');
 	const installation = await ensureN8nInstalled();
 	const machine = await describeMachine(installation);
-	say(`machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB; n8n ${machine.n8nVersion} on Node ${machine.n8nNode}`);
+	say(
+		`machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB; n8n ${machine.n8nVersion} on Node ${machine.n8nNode}`,
+	);
 	const bench: Bench = { report: new BenchReport(), problems: [], installation, machine };
 	const attempt = async <T>(phase: string, work: () => Promise<T>): Promise<T | undefined> => {
 		try {
@@ -54,7 +56,8 @@ async function main(): Promise<void> {
 	await attempt('throttled sends', () => measureThrottled(live));
 	await attempt('trigger', () => measureTrigger(live));
 	// Last: it restarts n8n with another expression engine.
-	if (process.env.BENCH_SKIP_LEGACY !== '1') await attempt('legacy expression engine', () => measureLegacyEngine(live));
+	if (process.env.BENCH_SKIP_LEGACY !== '1')
+		await attempt('legacy expression engine', () => measureLegacyEngine(live));
 	bench.report.add(
 		'machine: CPU used by other processes during the measurements',
 		'cores',

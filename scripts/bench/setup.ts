@@ -20,7 +20,12 @@ import { createContactsCases, sendTemplateCases, triggerCases } from './workflow
  */
 
 /** The bench n8n's owner: signed in again when n8n is restarted (phases/legacyEngine.ts). */
-export const BENCH_OWNER = { email: 'bench@example.com', password: 'Bench-owner-password-1', firstName: 'Bench', lastName: 'Owner' };
+export const BENCH_OWNER = {
+	email: 'bench@example.com',
+	password: 'Bench-owner-password-1',
+	firstName: 'Bench',
+	lastName: 'Owner',
+};
 
 export async function startLiveBench(bench: Bench): Promise<LiveBench> {
 	const apiKey = `bench-${randomBytes(12).toString('hex')}`;
@@ -40,15 +45,27 @@ export async function startLiveBench(bench: Bench): Promise<LiveBench> {
 		id: await n8n.upsertCredential(name, type, data),
 		name,
 	});
-	const api = await credential('Chat Messaging (bench)', 'chatMessagingApi', { apiKey, baseUrl: standIn.url });
-	const headerAuth = await credential('Stand-in header auth (bench)', 'httpHeaderAuth', { name: 'Authorization', value: apiKey });
-	const webhookCredential = await credential('Chat Messaging webhook (bench)', 'chatMessagingWebhookApi', { secret: webhookSecret });
+	const api = await credential('Chat Messaging (bench)', 'chatMessagingApi', {
+		apiKey,
+		baseUrl: standIn.url,
+	});
+	const headerAuth = await credential('Stand-in header auth (bench)', 'httpHeaderAuth', {
+		name: 'Authorization',
+		value: apiKey,
+	});
+	const webhookCredential = await credential(
+		'Chat Messaging webhook (bench)',
+		'chatMessagingWebhookApi',
+		{ secret: webhookSecret },
+	);
 	const webhookHeaderAuth = await credential('Webhook node header auth (bench)', 'httpHeaderAuth', {
 		name: 'X-Webhook-Secret',
 		value: webhookSecret,
 	});
 
-	const importActive = async <T extends { workflow: Parameters<RealN8n['upsertWorkflow']>[0] }>(entry: T) => {
+	const importActive = async <T extends { workflow: Parameters<RealN8n['upsertWorkflow']>[0] }>(
+		entry: T,
+	) => {
 		const id = await n8n.upsertWorkflow(entry.workflow);
 		await n8n.activateWorkflow(id);
 		return { ...entry, id };
@@ -67,13 +84,17 @@ export async function startLiveBench(bench: Bench): Promise<LiveBench> {
 		sendHttpAsAutomatic: await importActive(sends.httpRequestAsAutomatic),
 	};
 	const triggers: LiveBench['triggers'] = [];
-	for (const trigger of triggerCases(webhookCredential, webhookHeaderAuth, webhookSecret)) triggers.push(await importActive(trigger));
-	for (const entry of Object.values(bulk)) await n8n.waitForProductionWebhook(`${n8n.baseUrl}/webhook/${entry.path}`);
-	for (const trigger of triggers) await n8n.waitForProductionWebhook(`${n8n.baseUrl}${trigger.urlPath}`);
+	for (const trigger of triggerCases(webhookCredential, webhookHeaderAuth, webhookSecret))
+		triggers.push(await importActive(trigger));
+	for (const entry of Object.values(bulk))
+		await n8n.waitForProductionWebhook(`${n8n.baseUrl}/webhook/${entry.path}`);
+	for (const trigger of triggers)
+		await n8n.waitForProductionWebhook(`${n8n.baseUrl}${trigger.urlPath}`);
 
 	const live: LiveBench = { ...bench, n8n, standIn, foreignLoad, bulk, triggers };
 	say(`warming up every bulk workflow with ${WARM_UP_ITEMS} items`);
-	for (const entry of Object.values(bulk)) await runBulk(live, entry, `warm-up ${entry.key}`, WARM_UP_ITEMS);
+	for (const entry of Object.values(bulk))
+		await runBulk(live, entry, `warm-up ${entry.key}`, WARM_UP_ITEMS);
 	return live;
 }
 
@@ -103,6 +124,11 @@ async function bootN8n({ installation, report }: Bench): Promise<RealN8n> {
 		await n8n.stop();
 		rmSync(PID_FILE, { force: true });
 	});
-	report.add('footprint: n8n start-to-ready with the package (fresh database)', 'ms', bootMs, 'context only: most of it is n8n itself');
+	report.add(
+		'footprint: n8n start-to-ready with the package (fresh database)',
+		'ms',
+		bootMs,
+		'context only: most of it is n8n itself',
+	);
 	return n8n;
 }

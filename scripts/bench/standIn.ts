@@ -30,7 +30,9 @@ export async function startStandIn(apiKey: string): Promise<StandInHandle> {
 	let nextId = 1;
 	const url = await new Promise<string>((resolve, reject) => {
 		child.once('error', reject);
-		child.once('exit', (code) => reject(new Error(`the stand-in exited with ${code} while starting`)));
+		child.once('exit', (code) =>
+			reject(new Error(`the stand-in exited with ${code} while starting`)),
+		);
 		child.on('message', (message: { ready?: string } & Partial<StandInReply>) => {
 			if (message.ready) resolve(message.ready);
 			if (message.id !== undefined && message.stats) {

@@ -38,7 +38,9 @@ export interface StandInStats {
 }
 
 /** `rateLimit` sets the token bucket (null: off) and answers the stats as they were. */
-export type StandInCommand = { id: number; type: 'stats' | 'clear' } | { id: number; type: 'rateLimit'; config: RateLimitConfig | null };
+export type StandInCommand =
+	| { id: number; type: 'stats' | 'clear' }
+	| { id: number; type: 'rateLimit'; config: RateLimitConfig | null };
 export type StandInReply = { id: number; stats: StandInStats };
 
 function digestOfBodies(bodies: unknown[]): string {
@@ -49,14 +51,21 @@ function digestOfBodies(bodies: unknown[]): string {
 
 async function main(): Promise<void> {
 	const apiKey = process.env.BENCH_STAND_IN_KEY ?? '';
-	const service = await startStandInService({ apiKey, port: Number(process.env.BENCH_STAND_IN_PORT ?? 0) });
+	const service = await startStandInService({
+		apiKey,
+		port: Number(process.env.BENCH_STAND_IN_PORT ?? 0),
+	});
 
 	const stats = (): StandInStats => {
 		const byStatus: Record<string, number> = {};
 		const contacts: unknown[] = [];
 		for (const request of service.requests) {
 			byStatus[request.status] = (byStatus[request.status] ?? 0) + 1;
-			if (request.path === '/subscribers' && request.status === 201 && Array.isArray(request.body)) {
+			if (
+				request.path === '/subscribers' &&
+				request.status === 201 &&
+				Array.isArray(request.body)
+			) {
 				contacts.push(...(request.body as unknown[]));
 			}
 		}
@@ -74,7 +83,11 @@ async function main(): Promise<void> {
 			firstReceivedAt: service.requests[0]?.receivedAt,
 			lastReceivedAt: service.requests[service.requests.length - 1]?.receivedAt,
 			sampleBody: service.requests.find((request) => request.method !== 'GET')?.body,
-			bodiesDigest: digestOfBodies(service.requests.filter((request) => request.method !== 'GET').map((request) => request.body)),
+			bodiesDigest: digestOfBodies(
+				service.requests
+					.filter((request) => request.method !== 'GET')
+					.map((request) => request.body),
+			),
 		};
 	};
 

@@ -40,7 +40,11 @@ function generateItemsCode(): string {
 	].join('\n');
 }
 
-function bulkWorkflow(name: string, path: string, underTest: Record<string, unknown> & { type: string }): WorkflowJson {
+function bulkWorkflow(
+	name: string,
+	path: string,
+	underTest: Record<string, unknown> & { type: string },
+): WorkflowJson {
 	return {
 		name,
 		nodes: [
@@ -51,7 +55,13 @@ function bulkWorkflow(name: string, path: string, underTest: Record<string, unkn
 				typeVersion: 2.1,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path,
+					responseMode: 'lastNode',
+					responseData: 'firstEntryJson',
+					options: {},
+				},
 			},
 			{
 				id: randomUUID(),
@@ -85,7 +95,12 @@ export interface BulkCase {
  */
 function createManyParameters(mapping: 'expressions' | 'automatic') {
 	if (mapping === 'automatic') {
-		return { resource: 'contact', operation: 'createMany', contactFields: 'autoMapInputData', options: {} };
+		return {
+			resource: 'contact',
+			operation: 'createMany',
+			contactFields: 'autoMapInputData',
+			options: {},
+		};
 	}
 	return {
 		resource: 'contact',
@@ -96,7 +111,12 @@ function createManyParameters(mapping: 'expressions' | 'automatic') {
 	};
 }
 
-export function createContactsCases(items: number, api: CredentialRef, headerAuth: CredentialRef, standInUrl: string) {
+export function createContactsCases(
+	items: number,
+	api: CredentialRef,
+	headerAuth: CredentialRef,
+	standInUrl: string,
+) {
 	const ourNode = (path: string, name: string, mapping: 'expressions' | 'automatic'): BulkCase => ({
 		key: path,
 		path,
@@ -113,17 +133,30 @@ export function createContactsCases(items: number, api: CredentialRef, headerAut
 		key: 'contacts-http',
 		path: 'bench-contacts-http-request',
 		items,
-		workflow: bulkWorkflow('bench: contacts, HTTP Request one per item (defaults)', 'bench-contacts-http-request', {
-			...base,
-			parameters: {
-				...base.parameters,
-				jsonBody: '={{ JSON.stringify([{ phone_number: $json.phone, name: $json.name, email: $json.email }]) }}',
+		workflow: bulkWorkflow(
+			'bench: contacts, HTTP Request one per item (defaults)',
+			'bench-contacts-http-request',
+			{
+				...base,
+				parameters: {
+					...base.parameters,
+					jsonBody:
+						'={{ JSON.stringify([{ phone_number: $json.phone, name: $json.name, email: $json.email }]) }}',
+				},
 			},
-		}),
+		),
 	};
 	return {
-		ours: ourNode('bench-contacts-create-many', 'bench: contacts, Create Many (defaults, expressions)', 'expressions'),
-		oursAutomatic: ourNode('bench-contacts-create-many-auto', 'bench: contacts, Create Many (Map Automatically)', 'automatic'),
+		ours: ourNode(
+			'bench-contacts-create-many',
+			'bench: contacts, Create Many (defaults, expressions)',
+			'expressions',
+		),
+		oursAutomatic: ourNode(
+			'bench-contacts-create-many-auto',
+			'bench: contacts, Create Many (Map Automatically)',
+			'automatic',
+		),
 		httpRequest,
 	};
 }
@@ -164,14 +197,34 @@ function sendMapAutomaticallyParameters() {
 			mappingMode: 'autoMapInputData',
 			value: null,
 			matchingColumns: [],
-			schema: [{ id: 'first_name', displayName: 'first_name', required: true, defaultMatch: false, display: true, type: 'string', canBeUsedToMatch: false }],
+			schema: [
+				{
+					id: 'first_name',
+					displayName: 'first_name',
+					required: true,
+					defaultMatch: false,
+					display: true,
+					type: 'string',
+					canBeUsedToMatch: false,
+				},
+			],
 		},
 		options: {},
 	};
 }
 
-export function sendTemplateCases(items: number, api: CredentialRef, headerAuth: CredentialRef, standInUrl: string) {
-	const ourNode = (path: string, name: string, options: Record<string, unknown>, fixed = false): BulkCase => ({
+export function sendTemplateCases(
+	items: number,
+	api: CredentialRef,
+	headerAuth: CredentialRef,
+	standInUrl: string,
+) {
+	const ourNode = (
+		path: string,
+		name: string,
+		options: Record<string, unknown>,
+		fixed = false,
+	): BulkCase => ({
 		key: path,
 		path,
 		items,
@@ -186,7 +239,13 @@ export function sendTemplateCases(items: number, api: CredentialRef, headerAuth:
 				templateId: TEMPLATE_ID,
 				templateVariablesInput: 'fields',
 				templateVariables: {
-					variable: [{ name: 'first_name', value: fixed ? 'Contact 0' : '={{ $json.name }}', sendAs: 'string' }],
+					variable: [
+						{
+							name: 'first_name',
+							value: fixed ? 'Contact 0' : '={{ $json.name }}',
+							sendAs: 'string',
+						},
+					],
 				},
 				headerMedia: 'none',
 				additionalFields: { contactName: fixed ? 'Contact 0' : '={{ $json.name }}' },
@@ -206,12 +265,16 @@ export function sendTemplateCases(items: number, api: CredentialRef, headerAuth:
 			key: 'bench-send-ours-automatic',
 			path: 'bench-send-ours-automatic',
 			items,
-			workflow: bulkWorkflow('bench: send template, Chat Messaging (Map Automatically)', 'bench-send-ours-automatic', {
-				type: CHAT_MESSAGING,
-				typeVersion: 2,
-				credentials: { chatMessagingApi: api },
-				parameters: sendMapAutomaticallyParameters(),
-			}),
+			workflow: bulkWorkflow(
+				'bench: send template, Chat Messaging (Map Automatically)',
+				'bench-send-ours-automatic',
+				{
+					type: CHAT_MESSAGING,
+					typeVersion: 2,
+					credentials: { chatMessagingApi: api },
+					parameters: sendMapAutomaticallyParameters(),
+				},
+			),
 		} satisfies BulkCase,
 		// The bodies Map Automatically sends (contact with its e-mail, first_name from the item), by expressions.
 		httpRequestAsAutomatic: httpRequest(
@@ -220,9 +283,13 @@ export function sendTemplateCases(items: number, api: CredentialRef, headerAuth:
 			`={{ JSON.stringify({ event_type: 'send_template_message', contact: { phone_number: $json.phone, name: $json.name, email: $json.email }, template_message: { chat_template_id: '${TEMPLATE_ID}', liquid_values: { first_name: $json.first_name } } }) }}`,
 		),
 		ours: ourNode('bench-send-ours-default', 'bench: send template, Chat Messaging (defaults)', {}),
-		oursSequential: ourNode('bench-send-ours-sequential', 'bench: send template, Chat Messaging (1 in parallel)', {
-			requestsInParallel: 1,
-		}),
+		oursSequential: ourNode(
+			'bench-send-ours-sequential',
+			'bench: send template, Chat Messaging (1 in parallel)',
+			{
+				requestsInParallel: 1,
+			},
+		),
 		oursFixedValues: ourNode(
 			'bench-send-ours-fixed',
 			'bench: send template, Chat Messaging (defaults), fixed values (diagnostic)',
@@ -233,13 +300,17 @@ export function sendTemplateCases(items: number, api: CredentialRef, headerAuth:
 			key: 'bench-send-http-request',
 			path: 'bench-send-http-request',
 			items,
-			workflow: bulkWorkflow('bench: send template, HTTP Request (defaults)', 'bench-send-http-request', {
-				...base,
-				parameters: {
-					...base.parameters,
-					jsonBody: `={{ JSON.stringify({ event_type: 'send_template_message', contact: { phone_number: $json.phone, name: $json.name }, template_message: { chat_template_id: '${TEMPLATE_ID}', liquid_values: { first_name: $json.name } } }) }}`,
+			workflow: bulkWorkflow(
+				'bench: send template, HTTP Request (defaults)',
+				'bench-send-http-request',
+				{
+					...base,
+					parameters: {
+						...base.parameters,
+						jsonBody: `={{ JSON.stringify({ event_type: 'send_template_message', contact: { phone_number: $json.phone, name: $json.name }, template_message: { chat_template_id: '${TEMPLATE_ID}', liquid_values: { first_name: $json.name } } }) }}`,
+					},
 				},
-			}),
+			),
 		} satisfies BulkCase,
 	};
 }
@@ -254,8 +325,17 @@ export interface TriggerCase {
 }
 
 /** Trigger workflows with the trigger alone: what is measured is accepting the call, not later nodes. */
-export function triggerCases(webhookCredential: CredentialRef, webhookHeaderAuth: CredentialRef, secret: string): TriggerCase[] {
-	const ours = (key: string, label: string, parameters: Record<string, unknown>, headers: Record<string, string>): TriggerCase => {
+export function triggerCases(
+	webhookCredential: CredentialRef,
+	webhookHeaderAuth: CredentialRef,
+	secret: string,
+): TriggerCase[] {
+	const ours = (
+		key: string,
+		label: string,
+		parameters: Record<string, unknown>,
+		headers: Record<string, string>,
+	): TriggerCase => {
 		const webhookId = randomUUID();
 		return {
 			key,
@@ -283,7 +363,12 @@ export function triggerCases(webhookCredential: CredentialRef, webhookHeaderAuth
 			},
 		};
 	};
-	const webhookNode = (key: string, label: string, path: string, headerAuth: boolean): TriggerCase => ({
+	const webhookNode = (
+		key: string,
+		label: string,
+		path: string,
+		headerAuth: boolean,
+	): TriggerCase => ({
 		key,
 		label,
 		urlPath: `/webhook/${path}`,
@@ -313,7 +398,12 @@ export function triggerCases(webhookCredential: CredentialRef, webhookHeaderAuth
 		},
 	});
 	return [
-		webhookNode('trigger-webhook-node', "n8n's Webhook node (onReceived)", 'bench-webhook-node', false),
+		webhookNode(
+			'trigger-webhook-node',
+			"n8n's Webhook node (onReceived)",
+			'bench-webhook-node',
+			false,
+		),
 		ours('trigger-ours-none', 'Chat Messaging Trigger (auth None)', { authentication: 'none' }, {}),
 		ours(
 			'trigger-ours-header-secret',

@@ -1,5 +1,12 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	createWriteStream,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -48,7 +55,11 @@ function runLogged(
 ): Promise<{ code: number; stdout: string }> {
 	return new Promise((resolveRun, reject) => {
 		const log = createWriteStream(logFile, { flags: 'a' });
-		const child = spawn(command, args, { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(command, args, {
+			cwd: PROJECT_ROOT,
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stdout = '';
 		child.stdout.on('data', (chunk: Buffer) => {
 			stdout += chunk.toString();
@@ -77,7 +88,11 @@ function versionEnvironment(spec: VersionSpec, tarball: string): NodeJS.ProcessE
 	};
 }
 
-async function testVersion(spec: VersionSpec, tarball: string, jestArgs: string[]): Promise<VersionResult> {
+async function testVersion(
+	spec: VersionSpec,
+	tarball: string,
+	jestArgs: string[],
+): Promise<VersionResult> {
 	const log = join(OUT, `n8n-${spec.n8n}.log`);
 	rmSync(log, { force: true });
 	const env = versionEnvironment(spec, tarball);
@@ -94,9 +109,16 @@ async function testVersion(spec: VersionSpec, tarball: string, jestArgs: string[
 		failures: [],
 		log,
 	};
-	process.stdout.write(`[compat] n8n ${spec.n8n} on Node ${spec.node}: installing (cached after the first time)\n`);
+	process.stdout.write(
+		`[compat] n8n ${spec.n8n} on Node ${spec.node}: installing (cached after the first time)\n`,
+	);
 	const installStart = Date.now();
-	const install = await runLogged('bash', [join(PROJECT_ROOT, 'scripts', 'install-n8n.sh')], env, log);
+	const install = await runLogged(
+		'bash',
+		[join(PROJECT_ROOT, 'scripts', 'install-n8n.sh')],
+		env,
+		log,
+	);
 	result.installSeconds = seconds(installStart);
 	if (install.code !== 0) {
 		result.note = `install failed (exit ${install.code}); see ${log}`;
@@ -112,7 +134,15 @@ async function testVersion(spec: VersionSpec, tarball: string, jestArgs: string[
 	}
 	const jest = await runLogged(
 		'npx',
-		['jest', '--selectProjects', 'e2e', '--json', `--outputFile=${report}`, ...skipped, ...jestArgs],
+		[
+			'jest',
+			'--selectProjects',
+			'e2e',
+			'--json',
+			`--outputFile=${report}`,
+			...skipped,
+			...jestArgs,
+		],
 		env,
 		log,
 	);
@@ -139,9 +169,12 @@ async function testVersion(spec: VersionSpec, tarball: string, jestArgs: string[
 	result.skipped = json.numPendingTests + json.numTodoTests;
 	for (const file of json.testResults) {
 		const failing = file.assertionResults.filter((a) => a.status === 'failed');
-		for (const a of failing) result.failures.push(`${file.name.slice(PROJECT_ROOT.length + 1)}: ${a.fullName}`);
+		for (const a of failing)
+			result.failures.push(`${file.name.slice(PROJECT_ROOT.length + 1)}: ${a.fullName}`);
 		if (failing.length === 0 && file.message) {
-			result.failures.push(`${file.name.slice(PROJECT_ROOT.length + 1)}: ${file.message.split('\n')[0]}`);
+			result.failures.push(
+				`${file.name.slice(PROJECT_ROOT.length + 1)}: ${file.message.split('\n')[0]}`,
+			);
 		}
 	}
 	result.ok = jest.code === 0 && result.failed === 0 && result.passed > 0;
@@ -173,7 +206,9 @@ async function main() {
 	const wanted = dash < 0 ? args : args.slice(0, dash);
 	const jestArgs = dash < 0 ? [] : args.slice(dash + 1);
 	const all = (
-		JSON.parse(readFileSync(join(__dirname, 'versions.json'), 'utf8')) as { versions: VersionSpec[] }
+		JSON.parse(readFileSync(join(__dirname, 'versions.json'), 'utf8')) as {
+			versions: VersionSpec[];
+		}
 	).versions;
 	const specs = wanted.length ? all.filter((v) => wanted.includes(v.n8n)) : all;
 	if (specs.length === 0) throw new Error(`no such version in versions.json: ${wanted.join(', ')}`);
@@ -181,7 +216,9 @@ async function main() {
 
 	const tarball =
 		process.env.CHAT_MESSAGING_TARBALL ?? (await packPackage(join(OUT, 'package-tarball')));
-	process.stdout.write(`[compat] testing ${tarball} on n8n ${specs.map((s) => s.n8n).join(', ')}\n`);
+	process.stdout.write(
+		`[compat] testing ${tarball} on n8n ${specs.map((s) => s.n8n).join(', ')}\n`,
+	);
 
 	const started = Date.now();
 	const results: VersionResult[] = [];
@@ -195,7 +232,11 @@ async function main() {
 	const summary = table(results);
 	writeFileSync(
 		join(OUT, 'results.json'),
-		JSON.stringify({ date: new Date().toISOString(), tarball, totalSeconds: seconds(started), results }, null, 2),
+		JSON.stringify(
+			{ date: new Date().toISOString(), tarball, totalSeconds: seconds(started), results },
+			null,
+			2,
+		),
 	);
 	writeFileSync(join(OUT, 'results.md'), `${summary}\n`);
 	process.stdout.write(`\nn8n compatibility (${seconds(started)} s in all)\n\n${summary}\n\n`);

@@ -27,7 +27,8 @@ export async function bootN8nWithPackage(options: BootOptions): Promise<RealN8n>
 	say('packing the package and installing it into n8n the way users do');
 	// npm run test:compat packs once and tests the same tarball on every n8n version.
 	const tarball =
-		process.env.CHAT_MESSAGING_TARBALL ?? (await packPackage(join(options.userFolder, 'package-tarball')));
+		process.env.CHAT_MESSAGING_TARBALL ??
+		(await packPackage(join(options.userFolder, 'package-tarball')));
 	await installPackageTheUsersWay(installation, options.userFolder, tarball);
 	say(`starting n8n on port ${options.port}`);
 	const n8n = await RealN8n.start({

@@ -27,7 +27,9 @@ export const WEBHOOK_CREDENTIAL_NAME = 'Chat Messaging webhook secret';
 export const WEBHOOK_SECRET_HEADER = 'X-Webhook-Secret';
 
 export function loadExample(name: ExampleName): WorkflowJson {
-	return JSON.parse(readFileSync(join(EXAMPLES_FOLDER, EXAMPLE_FILES[name]), 'utf8')) as WorkflowJson;
+	return JSON.parse(
+		readFileSync(join(EXAMPLES_FOLDER, EXAMPLE_FILES[name]), 'utf8'),
+	) as WorkflowJson;
 }
 
 type CredentialRefs = Record<string, { id: string; name: string }>;
@@ -152,7 +154,10 @@ export function pointStandInAtTrigger(
 	webhookSecret: string,
 	reportTo: ReportTo,
 ) {
-	return standIn.setWebhookTarget(reportTo === 'test' ? examples.triggerTestUrl : examples.triggerUrl, {
-		auth: { mode: 'headerSecret', headerName: WEBHOOK_SECRET_HEADER, secret: webhookSecret },
-	});
+	return standIn.setWebhookTarget(
+		reportTo === 'test' ? examples.triggerTestUrl : examples.triggerUrl,
+		{
+			auth: { mode: 'headerSecret', headerName: WEBHOOK_SECRET_HEADER, secret: webhookSecret },
+		},
+	);
 }

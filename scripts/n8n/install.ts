@@ -119,7 +119,15 @@ export async function installPackageTheUsersWay(
 	});
 	await run(
 		'npm',
-		['install', tarball, '--omit=peer', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'],
+		[
+			'install',
+			tarball,
+			'--omit=peer',
+			'--omit=dev',
+			'--no-audit',
+			'--no-fund',
+			'--loglevel=error',
+		],
 		{ cwd: nodesFolder, env: userEnvironment(installation) },
 	);
 	return join(nodesFolder, 'node_modules', 'n8n-nodes-chat-messaging');

@@ -8,7 +8,11 @@ import { parseReportTo, type ReportTo } from './startSummary';
  */
 
 /** The owner's password and the stand-in's secrets, made once and kept in the run's state file. */
-export function newLocalSecrets(): { password: string; standInApiKey: string; webhookSecret: string } {
+export function newLocalSecrets(): {
+	password: string;
+	standInApiKey: string;
+	webhookSecret: string;
+} {
 	return {
 		// Letters and digits plus a fixed tail, to satisfy n8n's password rules (length, digit, capital).
 		password: `${randomBytes(9).toString('base64url')}-Local1`,

@@ -67,7 +67,8 @@ export interface NodeRun {
 
 /** Still going: every other status means the execution ended, one way or another. */
 const UNFINISHED_STATUSES = ['new', 'running', 'waiting'];
-const isFinished = (execution: { status: string }) => !UNFINISHED_STATUSES.includes(execution.status);
+const isFinished = (execution: { status: string }) =>
+	!UNFINISHED_STATUSES.includes(execution.status);
 
 export interface CliExecution {
 	status: string;
@@ -228,7 +229,10 @@ export class RealN8n {
 	): Promise<{ status: number; text: string; headers: Headers }> {
 		const response = await fetch(url, {
 			method,
-			headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+			headers: {
+				...headers,
+				...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		return { status: response.status, text: await response.text(), headers: response.headers };
@@ -267,10 +271,15 @@ export class RealN8n {
 		const setup = await this.request(`${this.baseUrl}/rest/owner/setup`, 'POST', {}, owner);
 		let response = setup;
 		if (setup.status >= 400) {
-			response = await this.request(`${this.baseUrl}/rest/login`, 'POST', {}, {
-				emailOrLdapLoginId: owner.email,
-				password: owner.password,
-			});
+			response = await this.request(
+				`${this.baseUrl}/rest/login`,
+				'POST',
+				{},
+				{
+					emailOrLdapLoginId: owner.email,
+					password: owner.password,
+				},
+			);
 			if (response.status >= 400) {
 				throw new HttpError(response.status, response.text, `sign-in as ${owner.email}`);
 			}
@@ -294,7 +303,10 @@ export class RealN8n {
 			if (error instanceof HttpError && error.status === 404) return undefined;
 			throw error;
 		});
-		const label = `local ${new Date().toISOString().replace(/[^0-9]/g, '').slice(0, 14)}`;
+		const label = `local ${new Date()
+			.toISOString()
+			.replace(/[^0-9]/g, '')
+			.slice(0, 14)}`;
 		const created = await this.rest<{ rawApiKey: string }>(
 			'POST',
 			'/api-keys',
@@ -305,7 +317,11 @@ export class RealN8n {
 	}
 
 	/** Creates the credential, or updates the one of that name and type, and returns its id. */
-	async upsertCredential(name: string, type: string, data: Record<string, unknown>): Promise<string> {
+	async upsertCredential(
+		name: string,
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<string> {
 		type Listed = Array<{ id: string; name: string; type: string }>;
 		// n8n 1.x's public API can neither list nor update credentials (405): the editor's API can.
 		const notAllowed = (error: unknown) => error instanceof HttpError && error.status === 405;
@@ -318,10 +334,12 @@ export class RealN8n {
 		const match = existing.data.find((c) => c.name === name && c.type === type);
 		if (match) {
 			await this.withAllowedDomains(data, (d) =>
-				this.api('PATCH', `/credentials/${match.id}`, { name, type, data: d }).catch((error: unknown) => {
-					if (!notAllowed(error)) throw error;
-					return this.rest('PATCH', `/credentials/${match.id}`, { name, type, data: d });
-				}),
+				this.api('PATCH', `/credentials/${match.id}`, { name, type, data: d }).catch(
+					(error: unknown) => {
+						if (!notAllowed(error)) throw error;
+						return this.rest('PATCH', `/credentials/${match.id}`, { name, type, data: d });
+					},
+				),
 			);
 			return match.id;
 		}
@@ -343,7 +361,12 @@ export class RealN8n {
 		try {
 			return await send(data);
 		} catch (error) {
-			if (!(error instanceof HttpError) || error.status !== 400 || !/allowedDomains/.test(error.body)) throw error;
+			if (
+				!(error instanceof HttpError) ||
+				error.status !== 400 ||
+				!/allowedDomains/.test(error.body)
+			)
+				throw error;
 			return await send({ ...data, allowedHttpRequestDomains: 'all' });
 		}
 	}
@@ -380,7 +403,11 @@ export class RealN8n {
 	 * A CORS preflight asks n8n whether a POST path exists without running the workflow; a form is
 	 * asked for its page instead (GET), which n8n serves without starting a run either.
 	 */
-	async waitForProductionWebhook(url: string, probe: 'preflight' | 'get' = 'preflight', timeoutMs = 20_000) {
+	async waitForProductionWebhook(
+		url: string,
+		probe: 'preflight' | 'get' = 'preflight',
+		timeoutMs = 20_000,
+	) {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const response = await fetch(
@@ -413,8 +440,11 @@ export class RealN8n {
 			});
 		// n8n 1.x runs the workflow the editor sends (workflowData), not the saved one: send it.
 		const answer = await run({}).catch(async (error: unknown) => {
-			if (!(error instanceof HttpError) || !/reading 'id'|workflowData/.test(error.body)) throw error;
-			return await run({ workflowData: await this.rest<Record<string, unknown>>('GET', `/workflows/${workflowId}`) });
+			if (!(error instanceof HttpError) || !/reading 'id'|workflowData/.test(error.body))
+				throw error;
+			return await run({
+				workflowData: await this.rest<Record<string, unknown>>('GET', `/workflows/${workflowId}`),
+			});
 		});
 		if (answer.waitingForWebhook !== true) {
 			throw new Error(`n8n did not start listening for a test event: ${JSON.stringify(answer)}`);
@@ -441,7 +471,11 @@ export class RealN8n {
 		let stdout: string;
 		let failed: Error | undefined;
 		try {
-			stdout = await runN8nCli(this.options.installation, ['execute', `--id=${workflowId}`, '--rawOutput'], env);
+			stdout = await runN8nCli(
+				this.options.installation,
+				['execute', `--id=${workflowId}`, '--rawOutput'],
+				env,
+			);
 		} catch (error) {
 			// A failed node exits 1 but still prints the run; report that run, not the exit code.
 			failed = error as Error;
@@ -452,7 +486,9 @@ export class RealN8n {
 		// n8n 1.x prints a stack trace after the JSON when the run failed: the JSON ends at its first
 		// closing brace in the first column.
 		const end = stdout.slice(start).search(/^\}$/m);
-		const result = JSON.parse(end < 0 ? stdout.slice(start) : stdout.slice(start, start + end + 1)) as {
+		const result = JSON.parse(
+			end < 0 ? stdout.slice(start) : stdout.slice(start, start + end + 1),
+		) as {
 			status: string;
 			data: NonNullable<ExecutionSummary['data']>;
 		};
@@ -475,7 +511,13 @@ export class RealN8n {
 		return list.data.map((e) => {
 			if (e.status !== undefined) return e;
 			const { stoppedAt, waitTill } = e as { stoppedAt?: string | null; waitTill?: string | null };
-			const status = waitTill ? 'waiting' : !stoppedAt ? 'running' : e.finished ? 'success' : 'error';
+			const status = waitTill
+				? 'waiting'
+				: !stoppedAt
+					? 'running'
+					: e.finished
+						? 'success'
+						: 'error';
 			return { ...e, status };
 		});
 	}
@@ -488,7 +530,9 @@ export class RealN8n {
 			const done = all.filter(isFinished);
 			if (done.length >= count && done.length === all.length) return done;
 			if (Date.now() > deadline) {
-				throw new Error(`expected ${count} finished executions of ${workflowId}, have ${done.length}/${all.length}`);
+				throw new Error(
+					`expected ${count} finished executions of ${workflowId}, have ${done.length}/${all.length}`,
+				);
 			}
 			await sleep(300);
 		}
@@ -506,7 +550,11 @@ export class RealN8n {
 	 * Waits for an execution of the workflow that is not in `known` to finish, and returns it with
 	 * its data. Polls the list without data: a big run's data is read once, not on every poll.
 	 */
-	async waitForNewExecution(workflowId: string, known: Set<string>, timeoutMs = 60_000): Promise<ExecutionSummary> {
+	async waitForNewExecution(
+		workflowId: string,
+		known: Set<string>,
+		timeoutMs = 60_000,
+	): Promise<ExecutionSummary> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const list = await this.readWhileRecovering<{ data: ExecutionSummary[] }>(
@@ -514,9 +562,12 @@ export class RealN8n {
 			);
 			const fresh = list.data.find((execution) => !known.has(execution.id));
 			if (fresh?.stoppedAt && isFinished(fresh)) {
-				return await this.readWhileRecovering<ExecutionSummary>(`/executions/${fresh.id}?includeData=true`);
+				return await this.readWhileRecovering<ExecutionSummary>(
+					`/executions/${fresh.id}?includeData=true`,
+				);
 			}
-			if (Date.now() > deadline) throw new Error(`no finished execution of workflow ${workflowId} appeared`);
+			if (Date.now() > deadline)
+				throw new Error(`no finished execution of workflow ${workflowId} appeared`);
 			await sleep(300);
 		}
 	}
@@ -531,7 +582,8 @@ export class RealN8n {
 			try {
 				return await this.api<T>('GET', path);
 			} catch (error) {
-				if (!(error instanceof HttpError && error.status === 503) || Date.now() > deadline) throw error;
+				if (!(error instanceof HttpError && error.status === 503) || Date.now() > deadline)
+					throw error;
 				await sleep(1_000);
 			}
 		}

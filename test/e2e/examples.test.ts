@@ -89,7 +89,10 @@ test('form example: a submitted form sends the welcome template with the visitor
 	expect(sends[0].body).toEqual({
 		event_type: 'send_template_message',
 		contact: { phone_number: '+442079460018', name: 'Ada Lovelace', email: 'ada@example.com' },
-		template_message: { chat_template_id: 'wat_welcome', liquid_values: { first_name: 'Ada Lovelace' } },
+		template_message: {
+			chat_template_id: 'wat_welcome',
+			liquid_values: { first_name: 'Ada Lovelace' },
+		},
 	});
 	const [output] = outputOf(execution, 'Send Welcome Template');
 	expect(JSON.stringify(output)).toContain('+442079460018');
@@ -113,7 +116,9 @@ test('trigger example: the delivery report of a sent template starts it with the
 	await standIn.webhooksSettled();
 
 	const [send] = standIn.acceptedSends('/api/v1/events');
-	const reports = standIn.sentWebhooks.filter((w) => w.reason === 'delivery' && w.messageId === send.messageId);
+	const reports = standIn.sentWebhooks.filter(
+		(w) => w.reason === 'delivery' && w.messageId === send.messageId,
+	);
 	expect(reports.map((w) => [w.body.type, w.status])).toEqual([
 		['message_delivery.sent', 200],
 		['message_delivery.delivered', 200],
@@ -121,7 +126,11 @@ test('trigger example: the delivery report of a sent template starts it with the
 	// "sent" is outside the example's Delivery Statuses, so only "delivered" starts a run.
 	const started = await waitForNewExecutions(trigger.id, beforeTrigger, 1);
 	expect(started).toHaveLength(1);
-	expect(ranNodes(started[0])).toEqual(['Chat Messaging Trigger', 'Delivered or Failed?', 'Record Delivery']);
+	expect(ranNodes(started[0])).toEqual([
+		'Chat Messaging Trigger',
+		'Delivered or Failed?',
+		'Record Delivery',
+	]);
 	expect(outputOf(started[0], 'Record Delivery')).toEqual([
 		{ outcome: 'delivered', messageId: send.messageId, phone: '+441614960734' },
 	]);
@@ -171,7 +180,11 @@ test('trigger example: each webhook kind starts a run only when selected and aut
 	const deliveredMessage = delivered.sent.data.message as { id: string };
 	const failedMessage = failed.sent.data.message as { id: string; reason: string };
 	expect(byOutcome).toEqual({
-		'Record Delivery': { outcome: 'delivered', messageId: deliveredMessage.id, phone: '+14155550123' },
+		'Record Delivery': {
+			outcome: 'delivered',
+			messageId: deliveredMessage.id,
+			phone: '+14155550123',
+		},
 		'Flag Failed Delivery': {
 			outcome: 'failed',
 			messageId: failedMessage.id,
@@ -220,15 +233,27 @@ test('send-wait-get-status example: the order update is sent, and after the wait
 		contact: { phone_number: '+442079460018', name: 'Ada Lovelace' },
 		template_message: {
 			chat_template_id: 'wat_1a2b3c4d5e6f7081',
-			liquid_values: { first_name: 'Ada', order_number: 'A-1042', order_status: 'on its way', order_total: '42.50' },
+			liquid_values: {
+				first_name: 'Ada',
+				order_number: 'A-1042',
+				order_status: 'on its way',
+				order_total: '42.50',
+			},
 		},
 	});
-	const sent = run.runData['Send Order Update'][0].data?.main[0]?.[0]?.json as Record<string, unknown>;
+	const sent = run.runData['Send Order Update'][0].data?.main[0]?.[0]?.json as Record<
+		string,
+		unknown
+	>;
 	const sentId = String(sent.event_id ?? sent.id);
-	const reads = standIn.requests.filter((request) => request.method === 'GET').map((request) => request.path);
+	const reads = standIn.requests
+		.filter((request) => request.method === 'GET')
+		.map((request) => request.path);
 	expect(reads).toEqual([`/api/v1/events/${sentId}`]);
 	const recorded = run.runData['Record Delivery'][0].data?.main[0] ?? [];
-	expect(recorded.map((item) => item.json)).toEqual([expect.objectContaining({ outcome: 'delivered', order: 'A-1042' })]);
+	expect(recorded.map((item) => item.json)).toEqual([
+		expect.objectContaining({ outcome: 'delivered', order: 'A-1042' }),
+	]);
 	expect(run.runData['Flag Not Delivered']).toBeUndefined();
 }, 90_000);
 
@@ -262,7 +287,7 @@ async function paste(command: string): Promise<string> {
 	return (await sh('bash', ['-c', command])).stdout;
 }
 
-test('npm start: the stand-in posts a webhook with the example\'s secret unless told otherwise', async () => {
+test("npm start: the stand-in posts a webhook with the example's secret unless told otherwise", async () => {
 	const { id } = examples.workflows.deliveryStatusBranch;
 	pointStandInAtTrigger(standIn, examples, webhookSecret, 'production');
 	const before = await executionIds(id);
@@ -299,7 +324,10 @@ test('npm start: the printed test-event command gets 404 until the trigger liste
 		const [run] = await waitForNewExecutions(id, before, 1);
 		// A manual run is the one the editor shows while it listens.
 		expect(run.mode).toBe('manual');
-		expect(outputOf(run, TRIGGER_NODE)[0]).toMatchObject({ kind: 'messageDelivery', body: TEST_EVENT });
+		expect(outputOf(run, TRIGGER_NODE)[0]).toMatchObject({
+			kind: 'messageDelivery',
+			body: TEST_EVENT,
+		});
 		expect(outputOf(run, 'Record Delivery')).toEqual([
 			{ outcome: 'delivered', messageId: 'cmsg_test_event', phone: '+14155550123' },
 		]);
@@ -310,7 +338,9 @@ test('npm start: the printed test-event command gets 404 until the trigger liste
 		// The other printed way: the stand-in sends a realistic report with the secret it holds.
 		pointStandInAtTrigger(standIn, examples, webhookSecret, 'production');
 		await n8n.listenForTestEvent(id, TRIGGER_NODE);
-		const byStandIn = JSON.parse((await paste(commands.standInTestEvent)).replace(/ \(HTTP \d+\)\n$/, ''));
+		const byStandIn = JSON.parse(
+			(await paste(commands.standInTestEvent)).replace(/ \(HTTP \d+\)\n$/, ''),
+		);
 		expect(byStandIn).toMatchObject({ status: 200, body: { received: true, started: true } });
 		const runs = await waitForNewExecutions(id, before, 2);
 		expect(runs.map((e) => e.mode)).toEqual(['manual', 'manual']);
@@ -319,7 +349,7 @@ test('npm start: the printed test-event command gets 404 until the trigger liste
 	}
 }, 90_000);
 
-test('REPORT_TO=test: the form\'s delivery report reaches the listening trigger as a test run', async () => {
+test("REPORT_TO=test: the form's delivery report reaches the listening trigger as a test run", async () => {
 	const form = examples.workflows.formToSendTemplate;
 	const trigger = examples.workflows.deliveryStatusBranch;
 	pointStandInAtTrigger(standIn, examples, webhookSecret, 'test');
@@ -338,7 +368,11 @@ test('REPORT_TO=test: the form\'s delivery report reaches the listening trigger 
 		const reports = standIn.sentWebhooks.filter((w) => w.messageId === send.messageId);
 		expect(reports.map((w) => [w.url, w.body.type, w.responseBody])).toEqual([
 			// "sent" is not one of the example's statuses: answered, nothing started, n8n keeps listening.
-			[examples.triggerTestUrl, 'message_delivery.sent', expect.objectContaining({ started: false })],
+			[
+				examples.triggerTestUrl,
+				'message_delivery.sent',
+				expect.objectContaining({ started: false }),
+			],
 			[examples.triggerTestUrl, 'message_delivery.delivered', { received: true, started: true }],
 		]);
 		const [run] = await waitForNewExecutions(trigger.id, beforeTrigger, 1);

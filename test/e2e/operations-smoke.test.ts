@@ -22,7 +22,10 @@ beforeAll(async () => {
 	({ n8n, release } = await useN8n());
 	standIn = await startStandInService({ apiKey, port: 0 });
 	credential = {
-		id: await n8n.upsertCredential(`${API_CREDENTIAL_NAME} (operations)`, 'chatMessagingApi', { apiKey, baseUrl: standIn.url }),
+		id: await n8n.upsertCredential(`${API_CREDENTIAL_NAME} (operations)`, 'chatMessagingApi', {
+			apiKey,
+			baseUrl: standIn.url,
+		}),
 		name: `${API_CREDENTIAL_NAME} (operations)`,
 	};
 }, BOOT_TIMEOUT_MS);
@@ -46,7 +49,14 @@ interface Step {
 /** Manual trigger → the steps in a row. */
 function chain(name: string, steps: Step[]): WorkflowJson {
 	const nodes: WorkflowJson['nodes'] = [
-		{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: randomUUID(),
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 	];
 	steps.forEach((step, index) => {
 		nodes.push({
@@ -61,7 +71,9 @@ function chain(name: string, steps: Step[]): WorkflowJson {
 	});
 	const connections: WorkflowJson['connections'] = {};
 	for (let index = 0; index < nodes.length - 1; index++) {
-		connections[nodes[index].name] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
+		connections[nodes[index].name] = {
+			main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]],
+		};
 	}
 	return { name, nodes, connections, settings: { executionOrder: 'v1' } };
 }
@@ -85,7 +97,9 @@ async function run(workflow: WorkflowJson): Promise<CliExecution> {
 }
 
 function outputOf(execution: CliExecution, node: string) {
-	return (execution.runData[node]?.[0]?.data?.main[0] ?? []).map((item) => item.json as Record<string, unknown>);
+	return (execution.runData[node]?.[0]?.data?.main[0] ?? []).map(
+		(item) => item.json as Record<string, unknown>,
+	);
 }
 
 const ORDER_UPDATE = 'wat_1a2b3c4d5e6f7081';
@@ -109,7 +123,8 @@ test('Broadcast: the input items launch one broadcast in one request, then its s
 					contactVariablesFrom: 'inputFields',
 					contactVariableFields: 'first_name',
 					templateVariablesInput: 'json',
-					templateVariablesJson: '{"order_number": "A-7", "order_status": "ready", "order_total": "10.00"}',
+					templateVariablesJson:
+						'{"order_number": "A-7", "order_status": "ready", "order_total": "10.00"}',
 				},
 			},
 			{
@@ -129,7 +144,11 @@ test('Broadcast: the input items launch one broadcast in one request, then its s
 		liquid_values: { order_number: 'A-7', order_status: 'ready', order_total: '10.00' },
 		contacts: [
 			{ phone_number: '+442079460018', name: 'Ada Lovelace', liquid_values: { first_name: 'Ada' } },
-			{ phone_number: '+14155550123', name: 'Grace Hopper', liquid_values: { first_name: 'Grace' } },
+			{
+				phone_number: '+14155550123',
+				name: 'Grace Hopper',
+				liquid_values: { first_name: 'Grace' },
+			},
 		],
 	});
 	expect(broadcast).not.toHaveProperty('audience_id');
@@ -139,27 +158,54 @@ test('Broadcast: the input items launch one broadcast in one request, then its s
 	expect(launched[0].event_id).toEqual(expect.any(String));
 	expect(launched[1].event_id).toBe(launched[0].event_id);
 
-	const polls = standIn.requests.filter((request) => request.method === 'GET' && request.path.startsWith('/api/v1/events/'));
+	const polls = standIn.requests.filter(
+		(request) => request.method === 'GET' && request.path.startsWith('/api/v1/events/'),
+	);
 	const eventId = String(launched[0].event_id);
-	expect(polls.map((request) => request.path)).toEqual([`/api/v1/events/${eventId}`, `/api/v1/events/${eventId}`]);
-	expect(outputOf(execution, 'Status').map((item) => item.eventId)).toEqual([launched[0].event_id, launched[0].event_id]);
+	expect(polls.map((request) => request.path)).toEqual([
+		`/api/v1/events/${eventId}`,
+		`/api/v1/events/${eventId}`,
+	]);
+	expect(outputOf(execution, 'Status').map((item) => item.eventId)).toEqual([
+		launched[0].event_id,
+		launched[0].event_id,
+	]);
 }, 120_000);
 
 test('Template: Get Many with Return All reads every page; a status filter is sent only when set', async () => {
 	const all = outputOf(
-		await run(chain('Smoke: templates', [{ name: 'Templates', chat: { resource: 'template', operation: 'getMany', returnAll: true } }])),
+		await run(
+			chain('Smoke: templates', [
+				{
+					name: 'Templates',
+					chat: { resource: 'template', operation: 'getMany', returnAll: true },
+				},
+			]),
+		),
 		'Templates',
 	);
 	expect(all.length).toBeGreaterThanOrEqual(15);
 	for (const template of all) expect(String(template.id)).toMatch(/^wat_/);
-	const pages = standIn.requests.filter((request) => request.path === '/api/v1/whats_app_templates');
-	expect(pages.map((request) => request.query)).toEqual(expect.arrayContaining([{ page: '1' }, { page: '2' }]));
+	const pages = standIn.requests.filter(
+		(request) => request.path === '/api/v1/whats_app_templates',
+	);
+	expect(pages.map((request) => request.query)).toEqual(
+		expect.arrayContaining([{ page: '1' }, { page: '2' }]),
+	);
 
 	standIn.clearRequests();
 	const approved = outputOf(
 		await run(
 			chain('Smoke: approved templates', [
-				{ name: 'Templates', chat: { resource: 'template', operation: 'getMany', returnAll: true, filters: { status: 'approved' } } },
+				{
+					name: 'Templates',
+					chat: {
+						resource: 'template',
+						operation: 'getMany',
+						returnAll: true,
+						filters: { status: 'approved' },
+					},
+				},
 			]),
 		),
 		'Templates',
@@ -172,7 +218,8 @@ test('Template: Get Many with Return All reads every page; a status filter is se
 
 test('Media: a file from binary data is uploaded, listed, and deleted', async () => {
 	// A 1×1 PNG, as a node before this one would hand it over in binary data.
-	const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+	const png =
+		'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 	const execution = await run(
 		chain('Smoke: media', [
 			{
@@ -183,8 +230,14 @@ test('Media: a file from binary data is uploaded, listed, and deleted', async ()
 					jsCode: `const data = await this.helpers.prepareBinaryData(Buffer.from('${png}', 'base64'), 'dot.png', 'image/png');\nreturn [{ json: { file: 'dot.png' }, binary: { data } }];`,
 				},
 			},
-			{ name: 'Upload', chat: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' } },
-			{ name: 'Delete', chat: { resource: 'media', operation: 'delete', mediaId: '={{ $json.id }}' } },
+			{
+				name: 'Upload',
+				chat: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' },
+			},
+			{
+				name: 'Delete',
+				chat: { resource: 'media', operation: 'delete', mediaId: '={{ $json.id }}' },
+			},
 		]),
 	);
 	const uploads = standIn.acceptedSends('/api/v1/medias');
@@ -195,14 +248,18 @@ test('Media: a file from binary data is uploaded, listed, and deleted', async ()
 		content_type: 'image/png',
 	});
 	const [uploaded] = outputOf(execution, 'Upload');
-	expect(uploaded).toMatchObject({ id: expect.any(Number), filename: 'dot.png', content_type: 'image/png' });
+	expect(uploaded).toMatchObject({
+		id: expect.any(Number),
+		filename: 'dot.png',
+		content_type: 'image/png',
+	});
 	expect(String(uploaded.media_url)).toMatch(/^http/);
 	const deletes = standIn.requests.filter((request) => request.method === 'DELETE');
 	expect(deletes.map((request) => request.path)).toEqual([`/api/v1/medias/${String(uploaded.id)}`]);
 	expect(outputOf(execution, 'Delete')).toHaveLength(1);
 }, 120_000);
 
-test('Message: a sent template\'s status is read back with the id the send answered', async () => {
+test("Message: a sent template's status is read back with the id the send answered", async () => {
 	const execution = await run(
 		chain('Smoke: send then status', [
 			{
@@ -215,7 +272,12 @@ test('Message: a sent template\'s status is read back with the id the send answe
 					template: { __rl: true, mode: 'id', value: ORDER_UPDATE },
 					templateVariablesMapped: {
 						mappingMode: 'defineBelow',
-						value: { first_name: 'Ada', order_number: 'A-1042', order_status: 'on its way', order_total: '42.50' },
+						value: {
+							first_name: 'Ada',
+							order_number: 'A-1042',
+							order_status: 'on its way',
+							order_total: '42.50',
+						},
 					},
 				},
 			},
@@ -224,16 +286,28 @@ test('Message: a sent template\'s status is read back with the id the send answe
 	);
 	const sends = standIn.acceptedSends('/api/v1/events');
 	expect(sends).toHaveLength(1);
-	expect((sends[0].body as { template_message: Record<string, unknown> }).template_message).toMatchObject({
+	expect(
+		(sends[0].body as { template_message: Record<string, unknown> }).template_message,
+	).toMatchObject({
 		chat_template_id: ORDER_UPDATE,
-		liquid_values: { first_name: 'Ada', order_number: 'A-1042', order_status: 'on its way', order_total: '42.50' },
+		liquid_values: {
+			first_name: 'Ada',
+			order_number: 'A-1042',
+			order_status: 'on its way',
+			order_total: '42.50',
+		},
 	});
 	const [sent] = outputOf(execution, 'Send');
 	const sentId = String(sent.event_id ?? sent.id);
 	expect(sentId).not.toBe('undefined');
 	// The picker read the template once before sending; then the status was read.
-	const reads = standIn.requests.filter((request) => request.method === 'GET').map((request) => request.path);
-	expect(reads).toEqual([`/api/v1/whats_app_templates/${ORDER_UPDATE}`, `/api/v1/events/${sentId}`]);
+	const reads = standIn.requests
+		.filter((request) => request.method === 'GET')
+		.map((request) => request.path);
+	expect(reads).toEqual([
+		`/api/v1/whats_app_templates/${ORDER_UPDATE}`,
+		`/api/v1/events/${sentId}`,
+	]);
 	const [status] = outputOf(execution, 'Status');
 	// Asked by the message's own id, the service answers the event that carries it; read at once,
 	// it is still queued (the send-wait-get-status example waits and sees it delivered).

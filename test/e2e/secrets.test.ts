@@ -22,19 +22,32 @@ let n8n: RealN8n;
 let release: () => Promise<void>;
 let standIn: StandInService;
 let apiCredential: { id: string; name: string; type: string };
-const workflowIds: Record<'stops' | 'continues' | 'trigger', string> = { stops: '', continues: '', trigger: '' };
-const urls: Record<'stops' | 'continues' | 'trigger', string> = { stops: '', continues: '', trigger: '' };
+const workflowIds: Record<'stops' | 'continues' | 'trigger', string> = {
+	stops: '',
+	continues: '',
+	trigger: '',
+};
+const urls: Record<'stops' | 'continues' | 'trigger', string> = {
+	stops: '',
+	continues: '',
+	trigger: '',
+};
 
 beforeAll(async () => {
 	({ n8n, release } = await useN8n());
 	standIn = await startStandInService({ apiKey, port: 0 });
 	apiCredential = {
-		id: await n8n.upsertCredential('Secrets test account', 'chatMessagingApi', { apiKey, baseUrl: standIn.url }),
+		id: await n8n.upsertCredential('Secrets test account', 'chatMessagingApi', {
+			apiKey,
+			baseUrl: standIn.url,
+		}),
 		name: 'Secrets test account',
 		type: 'chatMessagingApi',
 	};
 	const webhookCredential = {
-		id: await n8n.upsertCredential('Secrets test webhook secret', 'chatMessagingWebhookApi', { secret: webhookSecret }),
+		id: await n8n.upsertCredential('Secrets test webhook secret', 'chatMessagingWebhookApi', {
+			secret: webhookSecret,
+		}),
 		name: 'Secrets test webhook secret',
 	};
 
@@ -45,7 +58,11 @@ beforeAll(async () => {
 				path,
 				webhookId: path,
 				credential: { id: apiCredential.id, name: apiCredential.name },
-				send: { phoneNumber: '+14155550123', templateId: 'wat_welcome', options: { timeoutSeconds: 1, maxRetries: 0 } },
+				send: {
+					phoneNumber: '+14155550123',
+					templateId: 'wat_welcome',
+					options: { timeoutSeconds: 1, maxRetries: 0 },
+				},
 				continueOnFail: kind === 'continues',
 			}),
 		);
@@ -70,7 +87,8 @@ beforeAll(async () => {
 	});
 	urls.trigger = `${n8n.baseUrl}/webhook/${webhookId}/webhook`;
 
-	for (const kind of ['stops', 'continues', 'trigger'] as const) await n8n.activateWorkflow(workflowIds[kind]);
+	for (const kind of ['stops', 'continues', 'trigger'] as const)
+		await n8n.activateWorkflow(workflowIds[kind]);
 	await n8n.waitForProductionWebhook(urls.stops);
 	await n8n.waitForProductionWebhook(urls.continues);
 	await n8n.waitForProductionWebhook(urls.trigger);
@@ -85,11 +103,18 @@ afterAll(async () => {
 });
 
 /** Runs the action workflow once with the given fault and returns its new execution. */
-async function runAction(kind: 'stops' | 'continues', fault: Parameters<StandInService['injectFaults']>[0]) {
+async function runAction(
+	kind: 'stops' | 'continues',
+	fault: Parameters<StandInService['injectFaults']>[0],
+) {
 	const before = (await n8n.executions(workflowIds[kind])).length;
 	standIn.clearFaults();
 	standIn.injectFaults(fault);
-	const response = await fetch(urls[kind], { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+	const response = await fetch(urls[kind], {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: '{}',
+	});
 	expect(response.status).toBe(200);
 	const [newest] = await n8n.waitForExecutions(workflowIds[kind], before + 1);
 	return newest;
@@ -100,7 +125,11 @@ function errorOf(execution: ExecutionSummary): string {
 }
 
 function itemsOf(execution: ExecutionSummary) {
-	return execution.data?.resultData.runData['Send Template']?.[0]?.data?.main[0]?.map((item) => item.json) ?? [];
+	return (
+		execution.data?.resultData.runData['Send Template']?.[0]?.data?.main[0]?.map(
+			(item) => item.json,
+		) ?? []
+	);
 }
 
 test('the API key and the webhook secret appear in no execution, credential test answer or log line', async () => {
@@ -119,7 +148,11 @@ test('the API key and the webhook secret appear in no execution, credential test
 
 	// With Continue On Fail the failures become items: the error output must be as clean.
 	const continues = [
-		await runAction('continues', { status: 422, body: { message: 'Parameter Error', code: 'missing_variables' }, path: EVENTS }),
+		await runAction('continues', {
+			status: 422,
+			body: { message: 'Parameter Error', code: 'missing_variables' },
+			path: EVENTS,
+		}),
 		await runAction('continues', { reset: true, path: EVENTS }),
 	];
 	expect(continues.map((execution) => execution.status)).toEqual(['success', 'success']);
@@ -137,8 +170,14 @@ test('the API key and the webhook secret appear in no execution, credential test
 	const call = (secret?: string) =>
 		fetch(urls.trigger, {
 			method: 'POST',
-			headers: { 'Content-Type': 'application/json', ...(secret === undefined ? {} : { [SECRET_HEADER]: secret }) },
-			body: JSON.stringify({ type: 'order.completed', data: { id: 'wa_ord_secrets', status: 'completed' } }),
+			headers: {
+				'Content-Type': 'application/json',
+				...(secret === undefined ? {} : { [SECRET_HEADER]: secret }),
+			},
+			body: JSON.stringify({
+				type: 'order.completed',
+				data: { id: 'wa_ord_secrets', status: 'completed' },
+			}),
 		});
 	const missing = await call();
 	const wrong = await call('0'.repeat(webhookSecret.length));

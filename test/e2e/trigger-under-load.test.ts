@@ -26,12 +26,18 @@ const secret = randomBytes(24).toString('hex');
 beforeAll(async () => {
 	({ n8n, release } = await useN8n());
 	const credential = {
-		id: await n8n.upsertCredential('Trigger under load secret', 'chatMessagingWebhookApi', { secret }),
+		id: await n8n.upsertCredential('Trigger under load secret', 'chatMessagingWebhookApi', {
+			secret,
+		}),
 		name: 'Trigger under load secret',
 	};
 	const webhookId = randomUUID();
 	workflowId = await n8n.upsertWorkflow(
-		secretTriggerWorkflow('Chat Messaging Trigger under load (e2e)', { webhookId, credential, headerName: SECRET_HEADER }),
+		secretTriggerWorkflow('Chat Messaging Trigger under load (e2e)', {
+			webhookId,
+			credential,
+			headerName: SECRET_HEADER,
+		}),
 	);
 	triggerUrl = `${n8n.baseUrl}/webhook/${webhookId}/webhook`;
 	await n8n.activateWorkflow(workflowId);
@@ -40,7 +46,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	// Leaves the shared n8n as it was found: no active workflow listening after this file.
-	if (workflowId) await n8n.api('POST', `/workflows/${workflowId}/deactivate`).catch(() => undefined);
+	if (workflowId)
+		await n8n.api('POST', `/workflows/${workflowId}/deactivate`).catch(() => undefined);
 	await release?.();
 });
 
@@ -56,7 +63,13 @@ interface Call {
 function orderCompleted(id: string, padding = '') {
 	return {
 		type: 'order.completed',
-		data: { id, reference_id: `ref-${id}`, status: 'completed', contact: { phone_number: '+14155550123' }, ...(padding ? { note: padding } : {}) },
+		data: {
+			id,
+			reference_id: `ref-${id}`,
+			status: 'completed',
+			contact: { phone_number: '+14155550123' },
+			...(padding ? { note: padding } : {}),
+		},
 	};
 }
 
@@ -67,12 +80,27 @@ function buildCall(kind: CallKind, n: number): Call {
 		case 'valid':
 			return { id, kind, headers: json, body: JSON.stringify(orderCompleted(id)) };
 		case 'wrongSecret':
-			return { id, kind, headers: { ...json, [SECRET_HEADER]: `${secret.slice(0, -2)}00` }, body: JSON.stringify(orderCompleted(id)) };
+			return {
+				id,
+				kind,
+				headers: { ...json, [SECRET_HEADER]: `${secret.slice(0, -2)}00` },
+				body: JSON.stringify(orderCompleted(id)),
+			};
 		case 'malformedJson':
-			return { id, kind, headers: { 'Content-Type': 'text/plain', [SECRET_HEADER]: secret }, body: `{"type":"order.completed","data":{"id":"${id}"` };
+			return {
+				id,
+				kind,
+				headers: { 'Content-Type': 'text/plain', [SECRET_HEADER]: secret },
+				body: `{"type":"order.completed","data":{"id":"${id}"`,
+			};
 		case 'oversized':
 			// A valid envelope with the right secret, only too large: the size alone must refuse it.
-			return { id, kind, headers: json, body: JSON.stringify(orderCompleted(id, 'x'.repeat(1024 * 1024 + 10))) };
+			return {
+				id,
+				kind,
+				headers: json,
+				body: JSON.stringify(orderCompleted(id, 'x'.repeat(1024 * 1024 + 10))),
+			};
 		case 'array':
 			return { id, kind, headers: json, body: JSON.stringify([orderCompleted(id)]) };
 	}
@@ -91,7 +119,11 @@ function interleavedCalls(): Call[] {
 }
 
 async function post(call: Call): Promise<{ call: Call; status: number; answer: unknown }> {
-	const response = await fetch(triggerUrl, { method: 'POST', headers: call.headers, body: call.body });
+	const response = await fetch(triggerUrl, {
+		method: 'POST',
+		headers: call.headers,
+		body: call.body,
+	});
 	const text = await response.text();
 	let answer: unknown = text;
 	try {
@@ -103,7 +135,11 @@ async function post(call: Call): Promise<{ call: Call; status: number; answer: u
 }
 
 /** At most `limit` requests under way at any moment. */
-async function inPool<T, R>(tasks: T[], limit: number, worker: (task: T) => Promise<R>): Promise<R[]> {
+async function inPool<T, R>(
+	tasks: T[],
+	limit: number,
+	worker: (task: T) => Promise<R>,
+): Promise<R[]> {
 	const results: R[] = new Array(tasks.length);
 	let next = 0;
 	const lanes = Array.from({ length: limit }, async () => {
@@ -117,7 +153,8 @@ async function inPool<T, R>(tasks: T[], limit: number, worker: (task: T) => Prom
 }
 
 function orderIdOf(execution: ExecutionSummary): unknown {
-	const items = execution.data?.resultData.runData['Chat Messaging Trigger']?.[0]?.data?.main[0] ?? [];
+	const items =
+		execution.data?.resultData.runData['Chat Messaging Trigger']?.[0]?.data?.main[0] ?? [];
 	expect(items).toHaveLength(1);
 	return (items[0].json.body as { data: { id: string } }).data.id;
 }
@@ -148,18 +185,25 @@ test('a burst of valid and bad webhooks: one execution per valid call, none for 
 		}
 	}
 
-	const finished = (await n8n.waitForExecutions(workflowId, before.size + VALID_CALLS, 60_000)).filter(
-		(execution) => !before.has(execution.id),
-	);
+	const finished = (
+		await n8n.waitForExecutions(workflowId, before.size + VALID_CALLS, 60_000)
+	).filter((execution) => !before.has(execution.id));
 	// Runs start after the trigger answered; give any stray extra run a moment to be recorded.
 	await sleep(1000);
-	const settled = (await n8n.executions(workflowId)).filter((execution) => !before.has(execution.id));
-	expect(settled.map((execution) => execution.id).sort()).toEqual(finished.map((execution) => execution.id).sort());
+	const settled = (await n8n.executions(workflowId)).filter(
+		(execution) => !before.has(execution.id),
+	);
+	expect(settled.map((execution) => execution.id).sort()).toEqual(
+		finished.map((execution) => execution.id).sort(),
+	);
 
 	expect(settled).toHaveLength(VALID_CALLS);
-	for (const execution of settled) expect(execution).toMatchObject({ status: 'success', mode: 'webhook' });
+	for (const execution of settled)
+		expect(execution).toMatchObject({ status: 'success', mode: 'webhook' });
 	const startedIds = settled.map(orderIdOf).sort();
-	const validIds = byKind('valid').map((answer) => answer.call.id).sort();
+	const validIds = byKind('valid')
+		.map((answer) => answer.call.id)
+		.sort();
 	expect(startedIds).toEqual(validIds);
 
 	const health = await fetch(`${n8n.baseUrl}/healthz`);

@@ -13,8 +13,19 @@ const service = useStandInService({ apiKey: API_KEY });
 const EVENTS = '/api/v1/events';
 
 const operations = {
-	sendTemplate: { resource: 'message', operation: 'sendTemplate', phoneNumber: '+14155550123', templateId: 'wat_welcome' },
-	connectContact: { resource: 'aiAgent', operation: 'connectContact', phoneNumber: '+14155550123', aiAgentId: 'aiflw_1', templateId: 'wat_1' },
+	sendTemplate: {
+		resource: 'message',
+		operation: 'sendTemplate',
+		phoneNumber: '+14155550123',
+		templateId: 'wat_welcome',
+	},
+	connectContact: {
+		resource: 'aiAgent',
+		operation: 'connectContact',
+		phoneNumber: '+14155550123',
+		aiAgentId: 'aiflw_1',
+		templateId: 'wat_1',
+	},
 	assignAgent: {
 		resource: 'conversation',
 		operation: 'assignAgent',
@@ -38,15 +49,50 @@ function run(operation: Operation, options: { continueOnFail?: boolean; items?: 
 
 describe('an answer that is not what the spec promises is an error, never re-sent', () => {
 	const cases: Array<[string, Operation, { status: number; body?: unknown }, RegExp]> = [
-		['Connect Contact: 200 {"status":"error"} without event_id', 'connectContact', { status: 200, body: { status: 'error' } }, /"status":"error"/],
-		['Connect Contact: 200 {"status":"success"} without event_id', 'connectContact', { status: 200, body: { status: 'success' } }, /event_id/],
+		[
+			'Connect Contact: 200 {"status":"error"} without event_id',
+			'connectContact',
+			{ status: 200, body: { status: 'error' } },
+			/"status":"error"/,
+		],
+		[
+			'Connect Contact: 200 {"status":"success"} without event_id',
+			'connectContact',
+			{ status: 200, body: { status: 'success' } },
+			/event_id/,
+		],
 		['Connect Contact: 200 with an empty body', 'connectContact', { status: 200 }, /event_id/],
-		['Connect Contact: 201 instead of 200', 'connectContact', { status: 201, body: { status: 'success', event_id: 'evt_1' } }, /201/],
-		['Send Template: 200 instead of 201', 'sendTemplate', { status: 200, body: { event_type: 'send_template_message' } }, /200/],
-		['Send Template: 201 saying it failed', 'sendTemplate', { status: 201, body: { status: 'failed', message: 'Template is not approved' } }, /Template is not approved/],
-		['Assign Agent: 200 with an error', 'assignAgent', { status: 200, body: { error: 'Agent not found' } }, /Agent not found/],
+		[
+			'Connect Contact: 201 instead of 200',
+			'connectContact',
+			{ status: 201, body: { status: 'success', event_id: 'evt_1' } },
+			/201/,
+		],
+		[
+			'Send Template: 200 instead of 201',
+			'sendTemplate',
+			{ status: 200, body: { event_type: 'send_template_message' } },
+			/200/,
+		],
+		[
+			'Send Template: 201 saying it failed',
+			'sendTemplate',
+			{ status: 201, body: { status: 'failed', message: 'Template is not approved' } },
+			/Template is not approved/,
+		],
+		[
+			'Assign Agent: 200 with an error',
+			'assignAgent',
+			{ status: 200, body: { error: 'Agent not found' } },
+			/Agent not found/,
+		],
 		['Assign Agent: 202 instead of 200', 'assignAgent', { status: 202, body: {} }, /202/],
-		['Create Many: 200 instead of 201', 'createMany', { status: 200, body: { message: 'Nothing imported' } }, /Nothing imported/],
+		[
+			'Create Many: 200 instead of 201',
+			'createMany',
+			{ status: 200, body: { message: 'Nothing imported' } },
+			/Nothing imported/,
+		],
 	];
 
 	test.each(cases)('%s', async (_case, operation, fault, quoted) => {
@@ -61,7 +107,7 @@ describe('an answer that is not what the spec promises is an error, never re-sen
 		expect(service.requests).toHaveLength(1);
 	});
 
-	test('with Continue On Fail the item carries the error, the outcome and the service\'s answer', async () => {
+	test("with Continue On Fail the item carries the error, the outcome and the service's answer", async () => {
 		service.injectFaults({ status: 200, body: { status: 'error' }, path: EVENTS });
 		const result = await run('connectContact', { continueOnFail: true, items: [{}, {}] });
 
@@ -76,7 +122,10 @@ describe('an answer that is not what the spec promises is an error, never re-sen
 			}),
 			pairedItem: { item: 0 },
 		});
-		expect(result.output![1].json).toMatchObject({ status: 'success', event_id: expect.stringMatching(/^evt_/) });
+		expect(result.output![1].json).toMatchObject({
+			status: 'success',
+			event_id: expect.stringMatching(/^evt_/),
+		});
 		expect(service.requests).toHaveLength(2);
 	});
 
@@ -88,19 +137,27 @@ describe('an answer that is not what the spec promises is an error, never re-sen
 		});
 		expect(result.error).toBeUndefined();
 		// Default batch size: all three in the one batch that was answered 204.
-		for (const item of result.output!) expect(item.json).toMatchObject({ outcome: 'may have been sent', statusCode: 204 });
+		for (const item of result.output!)
+			expect(item.json).toMatchObject({ outcome: 'may have been sent', statusCode: 204 });
 	});
 
 	test('extra fields in a promised answer are fine', async () => {
-		service.injectFaults({ status: 200, body: { status: 'success', event_id: 'evt_given', queued_at: '2030-01-01T00:00:00Z' } });
+		service.injectFaults({
+			status: 200,
+			body: { status: 'success', event_id: 'evt_given', queued_at: '2030-01-01T00:00:00Z' },
+		});
 		const result = await run('connectContact');
 		expect(result.error).toBeUndefined();
-		expect(result.output![0].json).toMatchObject({ status: 'success', event_id: 'evt_given', queued_at: '2030-01-01T00:00:00Z' });
+		expect(result.output![0].json).toMatchObject({
+			status: 'success',
+			event_id: 'evt_given',
+			queued_at: '2030-01-01T00:00:00Z',
+		});
 	});
 });
 
 describe('every identifier the service returns is flat on the item', () => {
-	test('Send Template: the message id the delivery reports will carry, and the event\'s Location', async () => {
+	test("Send Template: the message id the delivery reports will carry, and the event's Location", async () => {
 		const result = await run('sendTemplate');
 		expect(result.error).toBeUndefined();
 		const json = result.output![0].json;
@@ -117,7 +174,7 @@ describe('every identifier the service returns is flat on the item', () => {
 		expect(json.location).toBe(`/api/v1/events/${String(json.event_id)}`);
 	});
 
-	test('Assign Agent: the service answers {}, the event\'s Location is still kept', async () => {
+	test("Assign Agent: the service answers {}, the event's Location is still kept", async () => {
 		const result = await run('assignAgent');
 		const json = result.output![0].json;
 		expect(json).toMatchObject({ assigned: true, statusCode: 200 });
@@ -125,7 +182,10 @@ describe('every identifier the service returns is flat on the item', () => {
 	});
 
 	test('ids nested in the answer are brought up too', async () => {
-		service.injectFaults({ status: 200, body: { status: 'success', event_id: 'evt_9', message: { id: 'cmsg_9', status: 'queued' } } });
+		service.injectFaults({
+			status: 200,
+			body: { status: 'success', event_id: 'evt_9', message: { id: 'cmsg_9', status: 'queued' } },
+		});
 		const result = await run('connectContact');
 		expect(result.output![0].json).toMatchObject({ event_id: 'evt_9', message_id: 'cmsg_9' });
 	});

@@ -4,7 +4,13 @@
  * n8n's own `prepareBinaryData`, as a Read File or HTTP Request node does, so the node under test
  * reads it through n8n's binary helpers exactly as in a real workflow.
  */
-import type { IExecuteFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { addTestNodeType, runWorkflow } from './harness';
@@ -41,9 +47,16 @@ class BinaryItems implements INodeType {
 		const items = queued.get(this.getNodeParameter('key', 0) as string) ?? [];
 		const output: INodeExecutionData[] = [];
 		for (const item of items) {
-			const out: INodeExecutionData = { json: (item.json ?? {}) as INodeExecutionData['json'], pairedItem: { item: 0 } };
+			const out: INodeExecutionData = {
+				json: (item.json ?? {}) as INodeExecutionData['json'],
+				pairedItem: { item: 0 },
+			};
 			for (const [field, file] of Object.entries(item.binary ?? {})) {
-				const binary = await this.helpers.prepareBinaryData(file.bytes, file.fileName, file.mimeType);
+				const binary = await this.helpers.prepareBinaryData(
+					file.bytes,
+					file.fileName,
+					file.mimeType,
+				);
 				// prepareBinaryData guesses a type from the name when none is given; a test of "no
 				// type" or "no name" needs exactly what it set.
 				if (file.mimeType !== undefined) binary.mimeType = file.mimeType;
@@ -76,7 +89,14 @@ export async function runWithFiles(options: {
 	queued.set(key, options.items);
 	try {
 		const nodes: INode[] = [
-			{ id: 'files', name: 'Files', type: 'test.binaryItems', typeVersion: 1, position: [0, 0], parameters: { key } },
+			{
+				id: 'files',
+				name: 'Files',
+				type: 'test.binaryItems',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { key },
+			},
 			{
 				id: 'chat',
 				name: 'Chat Messaging',
@@ -90,7 +110,9 @@ export async function runWithFiles(options: {
 		];
 		const result = await runWorkflow({
 			nodes,
-			connections: { Files: { main: [[{ node: 'Chat Messaging', type: NodeConnectionTypes.Main, index: 0 }]] } },
+			connections: {
+				Files: { main: [[{ node: 'Chat Messaging', type: NodeConnectionTypes.Main, index: 0 }]] },
+			},
 			credentials: { chatMessagingApi: { apiKey: options.apiKey, baseUrl: options.baseUrl } },
 		});
 		return { ...result, output: result.outputOf('Chat Messaging') };
@@ -105,7 +127,7 @@ export function testBytes(length: number, seed = 7): Buffer {
 	let state = seed;
 	for (let index = 0; index < length; index++) {
 		state = (state * 1103515245 + 12345) % 2147483648;
-		bytes[index] = state >>> 16 & 0xff;
+		bytes[index] = (state >>> 16) & 0xff;
 	}
 	return bytes;
 }

@@ -21,11 +21,23 @@ const mappedBelow = (value: Record<string, unknown>) => ({
 	mappingMode: 'defineBelow',
 	value,
 	matchingColumns: [],
-	schema: Object.keys(value).map((id) => ({ id, displayName: id, required: true, defaultMatch: false, display: true, type: 'string' })),
+	schema: Object.keys(value).map((id) => ({
+		id,
+		displayName: id,
+		required: true,
+		defaultMatch: false,
+		display: true,
+		type: 'string',
+	})),
 	attemptToConvertTypes: false,
 	convertFieldsToString: true,
 });
-const allFour = { first_name: 'everyone', order_number: 'A-7', order_status: 'ready', order_total: '10.00' };
+const allFour = {
+	first_name: 'everyone',
+	order_number: 'A-7',
+	order_status: 'ready',
+	order_total: '10.00',
+};
 
 const launch = { resource: 'broadcast', operation: 'launch', broadcastName: 'Restock' };
 const toAudience = { ...launch, audience: 'audienceId', audienceId: '={{ $json.audience }}' };
@@ -41,8 +53,14 @@ function run(items: object[], parameters: Record<string, unknown>, continueOnFai
 	});
 }
 
-const launches = () => service.requests.filter((r) => r.method === 'POST' && r.path === EVENTS).map((r) => (r.body as { broadcast: Record<string, unknown> }).broadcast);
-const templateReads = () => service.requests.filter((r) => r.method === 'GET' && r.path.startsWith(TEMPLATES)).map((r) => r.path);
+const launches = () =>
+	service.requests
+		.filter((r) => r.method === 'POST' && r.path === EVENTS)
+		.map((r) => (r.body as { broadcast: Record<string, unknown> }).broadcast);
+const templateReads = () =>
+	service.requests
+		.filter((r) => r.method === 'GET' && r.path.startsWith(TEMPLATES))
+		.map((r) => r.path);
 
 test('picked from the list, variables mapped: two audiences, two launches with exactly those variables, the template read once', async () => {
 	const result = await run([{ audience: 'aud_vip_customers' }, { audience: 'aud_newsletter' }], {
@@ -53,8 +71,16 @@ test('picked from the list, variables mapped: two audiences, two launches with e
 	expect(result.error).toBeUndefined();
 	expect(templateReads()).toEqual([`${TEMPLATES}/${ORDER_UPDATE_EN}`]);
 	expect(launches()).toEqual([
-		expect.objectContaining({ chat_template_id: ORDER_UPDATE_EN, audience_id: 'aud_vip_customers', liquid_values: allFour }),
-		expect.objectContaining({ chat_template_id: ORDER_UPDATE_EN, audience_id: 'aud_newsletter', liquid_values: allFour }),
+		expect.objectContaining({
+			chat_template_id: ORDER_UPDATE_EN,
+			audience_id: 'aud_vip_customers',
+			liquid_values: allFour,
+		}),
+		expect.objectContaining({
+			chat_template_id: ORDER_UPDATE_EN,
+			audience_id: 'aud_newsletter',
+			liquid_values: allFour,
+		}),
 	]);
 	expect(result.output?.map((item) => item.json.launched)).toEqual([true, true]);
 });
@@ -78,7 +104,9 @@ test('a variable left out fails before anything is launched, naming it and the i
 		templateVariablesMapped: mappedBelow(three),
 	});
 	const error = result.error as { message: string };
-	expect(error.message).toMatch(/^Template Variables variable "order_total" of the template order_update \(en\) has no value \(the template needs .*\) \[item 0\]$/);
+	expect(error.message).toMatch(
+		/^Template Variables variable "order_total" of the template order_update \(en\) has no value \(the template needs .*\) \[item 0\]$/,
+	);
 	expect(launches()).toEqual([]);
 });
 
@@ -88,7 +116,9 @@ test('a variable the template does not have is flagged, not sent', async () => {
 		template: picked(ORDER_UPDATE_EN, 'id'),
 		templateVariablesMapped: mappedBelow({ ...allFour, orderTotal: '10.00' }),
 	});
-	expect((result.error as Error).message).toMatch(/variable "orderTotal" is not in the template .*renamed\?.*\[item 0\]/);
+	expect((result.error as Error).message).toMatch(
+		/variable "orderTotal" is not in the template .*renamed\?.*\[item 0\]/,
+	);
 	expect(launches()).toEqual([]);
 });
 
@@ -105,7 +135,12 @@ test('with Continue On Fail, an item whose variables do not match comes out as i
 		},
 		true,
 	);
-	expect(result.output?.map((item) => [(item.pairedItem as { item: number }).item, item.json.launched ?? item.json.outcome])).toEqual([
+	expect(
+		result.output?.map((item) => [
+			(item.pairedItem as { item: number }).item,
+			item.json.launched ?? item.json.outcome,
+		]),
+	).toEqual([
 		[0, true],
 		[1, 'not sent'],
 	]);
@@ -154,6 +189,8 @@ test('contacts from input without the per-contact variable: the launch is refuse
 		template: picked(ORDER_UPDATE_EN),
 		templateVariablesMapped: mappedBelow(shared),
 	});
-	expect((result.error as Error).message).toMatch(/variable "first_name" of the template .* has no value/);
+	expect((result.error as Error).message).toMatch(
+		/variable "first_name" of the template .* has no value/,
+	);
 	expect(launches()).toEqual([]);
 });

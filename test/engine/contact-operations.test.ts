@@ -27,7 +27,12 @@ async function run(parameters: Record<string, unknown>, items: object[] = [{}]) 
 const sent = (path?: string) =>
 	service.requests
 		.filter((request) => path === undefined || request.path === path)
-		.map(({ method, path: requestPath, query, body }) => ({ method, path: requestPath, query, body }));
+		.map(({ method, path: requestPath, query, body }) => ({
+			method,
+			path: requestPath,
+			query,
+			body,
+		}));
 
 /** A contact as the stand-in answers it: every field, unset ones null. */
 const storedContact = (fields: Record<string, unknown>) => ({
@@ -75,8 +80,18 @@ describe('Create or Update, one request per item', () => {
 			tags: ['vip', 'news'],
 		};
 		expect(sent()).toEqual([
-			{ method: 'POST', path: CONTACTS, query: {}, body: { phone_number: '+4915170000001', name: 'Mia Wagner', ...fields } },
-			{ method: 'POST', path: CONTACTS, query: {}, body: { phone_number: ADA, name: 'Ada King', ...fields } },
+			{
+				method: 'POST',
+				path: CONTACTS,
+				query: {},
+				body: { phone_number: '+4915170000001', name: 'Mia Wagner', ...fields },
+			},
+			{
+				method: 'POST',
+				path: CONTACTS,
+				query: {},
+				body: { phone_number: ADA, name: 'Ada King', ...fields },
+			},
 		]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(output[0].json).toEqual({
@@ -85,7 +100,12 @@ describe('Create or Update, one request per item', () => {
 		});
 		// Ada existed (seeded): updated, and her metadata merged rather than replaced.
 		expect(output[1].json).toEqual({
-			...storedContact({ phone_number: ADA, name: 'Ada King', ...fields, metadata: { first_name: 'Ada', plan: 'pro', seats: '3' } }),
+			...storedContact({
+				phone_number: ADA,
+				name: 'Ada King',
+				...fields,
+				metadata: { first_name: 'Ada', plan: 'pro', seats: '3' },
+			}),
 			created: false,
 		});
 	});
@@ -96,7 +116,9 @@ describe('Create or Update, one request per item', () => {
 			phoneNumber: '+4915170000002',
 			additionalFields: { name: '  ', email: '', timezone: '', metadata: '{}', tags: ' , ' },
 		});
-		expect(sent()).toEqual([{ method: 'POST', path: CONTACTS, query: {}, body: { phone_number: '+4915170000002' } }]);
+		expect(sent()).toEqual([
+			{ method: 'POST', path: CONTACTS, query: {}, body: { phone_number: '+4915170000002' } },
+		]);
 	});
 
 	test('takes tags as a list and metadata as an object from an expression, and Opted Out on', async () => {
@@ -104,7 +126,11 @@ describe('Create or Update, one request per item', () => {
 			{
 				operation: 'createOrUpdate',
 				phoneNumber: '+4915170000003',
-				additionalFields: { tags: '={{ $json.tags }}', metadata: '={{ $json.meta }}', optedOut: true },
+				additionalFields: {
+					tags: '={{ $json.tags }}',
+					metadata: '={{ $json.meta }}',
+					optedOut: true,
+				},
 			},
 			[{ tags: ['a', ' b '], meta: { source: 'form', ok: true } }],
 		);
@@ -118,7 +144,13 @@ describe('Create or Update, one request per item', () => {
 });
 
 describe('Create or Update, Send in Bulk', () => {
-	const phones = ['+4915170000101', '+4915170000102', '+4915170000103', '+4915170000104', '+4915170000105'];
+	const phones = [
+		'+4915170000101',
+		'+4915170000102',
+		'+4915170000103',
+		'+4915170000104',
+		'+4915170000105',
+	];
 
 	test('sends arrays in batches, and gives each item its own contact from the answer', async () => {
 		const output = await run(
@@ -131,7 +163,11 @@ describe('Create or Update, Send in Bulk', () => {
 			},
 			phones.map((phone, index) => ({ phone, name: `Person ${index}` })),
 		);
-		const body = (index: number) => ({ phone_number: phones[index], name: `Person ${index}`, tags: ['lead'] });
+		const body = (index: number) => ({
+			phone_number: phones[index],
+			name: `Person ${index}`,
+			tags: ['lead'],
+		});
 		expect(sent()).toEqual([
 			{ method: 'POST', path: CONTACTS, query: {}, body: [body(0), body(1)] },
 			{ method: 'POST', path: CONTACTS, query: {}, body: [body(2), body(3)] },
@@ -170,11 +206,19 @@ describe('Create or Update, Send in Bulk', () => {
 
 describe('Get', () => {
 	test('GETs the contact by its normalised, URL-encoded number and outputs it', async () => {
-		const output = await run({ operation: 'get', phoneNumber: '={{ $json.phone }}' }, [{ phone: '+1 (415) 555-0124' }]);
-		expect(sent()).toEqual([{ method: 'GET', path: `${CONTACTS}/%2B14155550124`, query: {}, body: undefined }]);
+		const output = await run({ operation: 'get', phoneNumber: '={{ $json.phone }}' }, [
+			{ phone: '+1 (415) 555-0124' },
+		]);
+		expect(sent()).toEqual([
+			{ method: 'GET', path: `${CONTACTS}/%2B14155550124`, query: {}, body: undefined },
+		]);
 		expect(output).toEqual([
 			{
-				json: storedContact({ phone_number: '+14155550124', name: 'Grace Hopper', metadata: { first_name: 'Grace' } }),
+				json: storedContact({
+					phone_number: '+14155550124',
+					name: 'Grace Hopper',
+					metadata: { first_name: 'Grace' },
+				}),
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -230,21 +274,63 @@ describe('Update Communication Preference', () => {
 				method: 'POST',
 				path: PREFERENCES,
 				query: {},
-				body: { phone_numbers: ['+14155550123', '+447700900123', '+4915170009999'], communication_preference: 'mute_all' },
+				body: {
+					phone_numbers: ['+14155550123', '+447700900123', '+4915170009999'],
+					communication_preference: 'mute_all',
+				},
 			},
 			{
 				method: 'POST',
 				path: PREFERENCES,
 				query: {},
-				body: { phone_numbers: ['+4915123456789', '+5511987654321'], communication_preference: 'allow_everything' },
+				body: {
+					phone_numbers: ['+4915123456789', '+5511987654321'],
+					communication_preference: 'allow_everything',
+				},
 			},
 		]);
 		expect(output.map((item) => item.json)).toEqual([
-			{ phone_number: items[0].phone, communication_preference: 'mute_all', updated: true, batch: { number: 1, size: 3 }, statusCode: 200, retries: 0 },
-			{ phone_number: items[1].phone, communication_preference: 'allow_everything', updated: true, batch: { number: 2, size: 2 }, statusCode: 200, retries: 0 },
-			{ phone_number: items[2].phone, communication_preference: 'mute_all', updated: true, batch: { number: 1, size: 3 }, statusCode: 200, retries: 0 },
-			{ phone_number: items[3].phone, communication_preference: 'allow_everything', updated: true, batch: { number: 2, size: 2 }, statusCode: 200, retries: 0 },
-			{ phone_number: items[4].phone, communication_preference: 'mute_all', updated: false, notFound: true, batch: { number: 1, size: 3 }, statusCode: 200, retries: 0 },
+			{
+				phone_number: items[0].phone,
+				communication_preference: 'mute_all',
+				updated: true,
+				batch: { number: 1, size: 3 },
+				statusCode: 200,
+				retries: 0,
+			},
+			{
+				phone_number: items[1].phone,
+				communication_preference: 'allow_everything',
+				updated: true,
+				batch: { number: 2, size: 2 },
+				statusCode: 200,
+				retries: 0,
+			},
+			{
+				phone_number: items[2].phone,
+				communication_preference: 'mute_all',
+				updated: true,
+				batch: { number: 1, size: 3 },
+				statusCode: 200,
+				retries: 0,
+			},
+			{
+				phone_number: items[3].phone,
+				communication_preference: 'allow_everything',
+				updated: true,
+				batch: { number: 2, size: 2 },
+				statusCode: 200,
+				retries: 0,
+			},
+			{
+				phone_number: items[4].phone,
+				communication_preference: 'mute_all',
+				updated: false,
+				notFound: true,
+				batch: { number: 1, size: 3 },
+				statusCode: 200,
+				retries: 0,
+			},
 		]);
 		expect(output.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 		// The stand-in holds the change.
@@ -253,7 +339,10 @@ describe('Update Communication Preference', () => {
 	});
 
 	test('splits a long list into batches of Batch Size', async () => {
-		const phones = Array.from({ length: 5 }, (_, index) => `+4915170001${String(index).padStart(3, '0')}`);
+		const phones = Array.from(
+			{ length: 5 },
+			(_, index) => `+4915170001${String(index).padStart(3, '0')}`,
+		);
 		await run(
 			{
 				operation: 'updateCommunicationPreference',
@@ -263,10 +352,10 @@ describe('Update Communication Preference', () => {
 			},
 			phones.map((phone) => ({ phone })),
 		);
-		expect(sent(PREFERENCES).map((request) => (request.body as { phone_numbers: string[] }).phone_numbers)).toEqual([
-			phones.slice(0, 2),
-			phones.slice(2, 4),
-			phones.slice(4),
-		]);
+		expect(
+			sent(PREFERENCES).map(
+				(request) => (request.body as { phone_numbers: string[] }).phone_numbers,
+			),
+		).toEqual([phones.slice(0, 2), phones.slice(2, 4), phones.slice(4)]);
 	});
 });

@@ -19,7 +19,11 @@ type Operation = 'close' | 'getMany' | 'updateStatus';
 /** Parameters that work, reading what varies from each item. */
 const valid: Record<Operation, Record<string, unknown>> = {
 	close: { operation: 'close', contactName: 'Ada Lovelace', phoneNumber: '={{ $json.phone }}' },
-	getMany: { operation: 'getMany', returnAll: true, filters: { phoneNumber: '={{ $json.phone }}' } },
+	getMany: {
+		operation: 'getMany',
+		returnAll: true,
+		filters: { phoneNumber: '={{ $json.phone }}' },
+	},
 	updateStatus: { operation: 'updateStatus', conversationId: '={{ $json.id }}', status: 'open' },
 };
 
@@ -50,18 +54,106 @@ describe('bad inputs: the parameter and the item are named, nothing is sent', ()
 	const fromItem = '={{ $json.value }}';
 	// [case, operation, parameters, item 0's valid value, item 1's bad value, label, reason]
 	test.each<[string, Operation, Record<string, unknown>, unknown, unknown, string, RegExp]>([
-		['a number without its country', 'close', { phoneNumber: fromItem }, ADA, '4155550123', 'Phone Number', /country/i],
-		['no contact name', 'close', { contactName: fromItem }, 'Ada', '  ', 'Contact Name', /required/],
-		['a filter number without its country', 'getMany', { filters: { phoneNumber: fromItem } }, ADA, '4155550123', 'Phone Number', /country/i],
-		['Escalated as text', 'getMany', { filters: { escalated: fromItem } }, true, 'yes', 'Escalated', /true or false/],
-		['an unknown status filter', 'getMany', { filters: { status: fromItem } }, 'open', 'archived', 'Status', /must be one of open, pending/],
-		['an unknown activity', 'getMany', { filters: { activityType: fromItem } }, 'message', 'call', 'Last Activity Type', /must be one of/],
-		['a moment that is no date', 'getMany', { filters: { updatedSince: fromItem } }, '2020-01-01T00:00:00Z', 'yesterday', 'Updated Since', /calendar date/],
+		[
+			'a number without its country',
+			'close',
+			{ phoneNumber: fromItem },
+			ADA,
+			'4155550123',
+			'Phone Number',
+			/country/i,
+		],
+		[
+			'no contact name',
+			'close',
+			{ contactName: fromItem },
+			'Ada',
+			'  ',
+			'Contact Name',
+			/required/,
+		],
+		[
+			'a filter number without its country',
+			'getMany',
+			{ filters: { phoneNumber: fromItem } },
+			ADA,
+			'4155550123',
+			'Phone Number',
+			/country/i,
+		],
+		[
+			'Escalated as text',
+			'getMany',
+			{ filters: { escalated: fromItem } },
+			true,
+			'yes',
+			'Escalated',
+			/true or false/,
+		],
+		[
+			'an unknown status filter',
+			'getMany',
+			{ filters: { status: fromItem } },
+			'open',
+			'archived',
+			'Status',
+			/must be one of open, pending/,
+		],
+		[
+			'an unknown activity',
+			'getMany',
+			{ filters: { activityType: fromItem } },
+			'message',
+			'call',
+			'Last Activity Type',
+			/must be one of/,
+		],
+		[
+			'a moment that is no date',
+			'getMany',
+			{ filters: { updatedSince: fromItem } },
+			'2020-01-01T00:00:00Z',
+			'yesterday',
+			'Updated Since',
+			/calendar date/,
+		],
 		['a Limit of 0', 'getMany', { returnAll: false, limit: fromItem }, 5, 0, 'Limit', /at least 1/],
-		['an ID with a path in it', 'updateStatus', { conversationId: fromItem }, 'conv_1', 'conv_1/../../orders', 'Conversation ID', /ID alone/],
-		['an order ID for a conversation ID', 'updateStatus', { conversationId: fromItem }, 'conv_1', 'wa_ord_5eed0000000000a1', 'Conversation ID', /an order ID/],
-		['two IDs at once', 'updateStatus', { conversationId: fromItem }, 'conv_1', 'conv_1, conv_2', 'Conversation ID', /one ID/],
-		['an unknown status', 'updateStatus', { status: fromItem }, 'open', 'archived', 'Status', /must be one of/],
+		[
+			'an ID with a path in it',
+			'updateStatus',
+			{ conversationId: fromItem },
+			'conv_1',
+			'conv_1/../../orders',
+			'Conversation ID',
+			/ID alone/,
+		],
+		[
+			'an order ID for a conversation ID',
+			'updateStatus',
+			{ conversationId: fromItem },
+			'conv_1',
+			'wa_ord_5eed0000000000a1',
+			'Conversation ID',
+			/an order ID/,
+		],
+		[
+			'two IDs at once',
+			'updateStatus',
+			{ conversationId: fromItem },
+			'conv_1',
+			'conv_1, conv_2',
+			'Conversation ID',
+			/one ID/,
+		],
+		[
+			'an unknown status',
+			'updateStatus',
+			{ status: fromItem },
+			'open',
+			'archived',
+			'Status',
+			/must be one of/,
+		],
 	])('%s (%s)', async (_case, operation, parameters, good, bad, label, reason) => {
 		const result = await run({ ...valid[operation], ...parameters }, [
 			{ phone: ADA, id: 'conv_1', value: good },
@@ -77,14 +169,20 @@ describe('bad inputs: the parameter and the item are named, nothing is sent', ()
 });
 
 describe('one fault per operation', () => {
-	test('Close: a 422 is reported with the service\'s words and the item, and not retried', async () => {
-		service.injectFaults({ status: 422, body: { message: 'Parameter Error', errors: { 'contact.phone_number': ['is blocked'] } }, path: EVENTS });
+	test("Close: a 422 is reported with the service's words and the item, and not retried", async () => {
+		service.injectFaults({
+			status: 422,
+			body: { message: 'Parameter Error', errors: { 'contact.phone_number': ['is blocked'] } },
+			path: EVENTS,
+		});
 		const { message } = failure(await run(valid.close, [{ phone: ADA }]));
-		expect(message).toMatch(/Parameter Error.*contact\.phone_number: is blocked.*\[item 0\] — not sent$/);
+		expect(message).toMatch(
+			/Parameter Error.*contact\.phone_number: is blocked.*\[item 0\] — not sent$/,
+		);
 		expect(service.requests.map((request) => request.path)).toEqual([EVENTS]);
 	});
 
-	test('Close: a number with no conversation is the service\'s 404, named', async () => {
+	test("Close: a number with no conversation is the service's 404, named", async () => {
 		const { message } = failure(await run(valid.close, [{ phone: '+4915170009876' }]));
 		expect(message).toMatch(/404/);
 		expect(message).toMatch(/\[item 0\]/);
@@ -100,10 +198,12 @@ describe('one fault per operation', () => {
 	test('Get Many: an answer that is no page is named as such', async () => {
 		service.injectFaults({ status: 200, body: { conversations: 'none' }, path: LIST });
 		const { message } = failure(await run(valid.getMany, [{ phone: ADA }]));
-		expect(message).toMatch(/page 1 of the list with something that is not a page of records \(conversations /);
+		expect(message).toMatch(
+			/page 1 of the list with something that is not a page of records \(conversations /,
+		);
 	});
 
-	test('Update Status: an unknown ID is the service\'s 404, with the path, not retried', async () => {
+	test("Update Status: an unknown ID is the service's 404, with the path, not retried", async () => {
 		const { message } = failure(await run(valid.updateStatus, [{ id: 'conv_0000000000000000' }]));
 		expect(message).toMatch(/404/);
 		expect(message).toContain(`${LIST}/conv_0000000000000000`);
@@ -117,14 +217,21 @@ describe('one fault per operation', () => {
 		const result = await run(valid.updateStatus, [{ id }]);
 		expect(result.error).toBeUndefined();
 		expect(service.requests).toHaveLength(2);
-		expect(service.requests.map((request) => request.body)).toEqual([{ status: 'open' }, { status: 'open' }]);
+		expect(service.requests.map((request) => request.body)).toEqual([
+			{ status: 'open' },
+			{ status: 'open' },
+		]);
 		expect(result.output![0].json).toMatchObject({ id, status: 'open' });
 	});
 });
 
 describe('Continue On Fail: every input item comes out once, paired with itself', () => {
 	test('Close: a good number, a bad one and an unknown one', async () => {
-		const result = await run(valid.close, [{ phone: ADA }, { phone: '12345' }, { phone: '+4915170009876' }], true);
+		const result = await run(
+			valid.close,
+			[{ phone: ADA }, { phone: '12345' }, { phone: '+4915170009876' }],
+			true,
+		);
 		expect(result.error).toBeUndefined();
 		const output = result.output!;
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -135,11 +242,20 @@ describe('Continue On Fail: every input item comes out once, paired with itself'
 	});
 
 	test('Get Many: records of item 0, the error of item 1, records of item 2', async () => {
-		service.injectFaults([{ delayMs: 1, path: LIST }, { status: 503, body: 'Service Unavailable', path: LIST }]);
-		const result = await run(valid.getMany, [{ phone: ADA }, { phone: 'not a number' }, { phone: GRACE }, { phone: ADA }], true);
+		service.injectFaults([
+			{ delayMs: 1, path: LIST },
+			{ status: 503, body: 'Service Unavailable', path: LIST },
+		]);
+		const result = await run(
+			valid.getMany,
+			[{ phone: ADA }, { phone: 'not a number' }, { phone: GRACE }, { phone: ADA }],
+			true,
+		);
 		expect(result.error).toBeUndefined();
 		const output = result.output!;
-		expect(output.map((item) => [item.pairedItem, item.json.phone_number ?? item.json.outcome])).toEqual([
+		expect(
+			output.map((item) => [item.pairedItem, item.json.phone_number ?? item.json.outcome]),
+		).toEqual([
 			[{ item: 0 }, ADA],
 			[{ item: 1 }, 'not sent'],
 			[{ item: 2 }, expect.stringMatching(/sent/)],
@@ -151,9 +267,15 @@ describe('Continue On Fail: every input item comes out once, paired with itself'
 
 	test('Update Status: a bad ID and an unknown one fail alone', async () => {
 		const id = await conversationIdOf(GRACE);
-		const result = await run(valid.updateStatus, [{ id }, { id: 'a/b' }, { id: 'conv_0000000000000000' }], true);
+		const result = await run(
+			valid.updateStatus,
+			[{ id }, { id: 'a/b' }, { id: 'conv_0000000000000000' }],
+			true,
+		);
 		expect(result.error).toBeUndefined();
-		expect(result.output!.map((item) => [item.pairedItem, item.json.status ?? item.json.outcome])).toEqual([
+		expect(
+			result.output!.map((item) => [item.pairedItem, item.json.status ?? item.json.outcome]),
+		).toEqual([
 			[{ item: 0 }, 'open'],
 			[{ item: 1 }, 'not sent'],
 			[{ item: 2 }, 'not sent'],

@@ -41,7 +41,8 @@ async function run(
 const sent = (from: StandInService = service) =>
 	from.requests.map(({ method, path, query, body }) => ({ method, path, query, body }));
 
-const phones = (output: Array<{ json: Record<string, unknown> }>) => output.map((item) => item.json.phone_number);
+const phones = (output: Array<{ json: Record<string, unknown> }>) =>
+	output.map((item) => item.json.phone_number);
 
 describe('Get Many: filters sent only when added', () => {
 	test('no filter: only `page`, never escalated=false or has_call_permission=false; every conversation', async () => {
@@ -66,21 +67,58 @@ describe('Get Many: filters sent only when added', () => {
 	});
 
 	test.each<[string, Record<string, unknown>, Record<string, string>, string[]]>([
-		['Escalated off is sent as false', { escalated: false }, { escalated: 'false' }, [JOAO, LUCIA, GRACE]],
+		[
+			'Escalated off is sent as false',
+			{ escalated: false },
+			{ escalated: 'false' },
+			[JOAO, LUCIA, GRACE],
+		],
 		['Escalated on', { escalated: true }, { escalated: 'true' }, [ADA, JONAS]],
-		['Status', { status: 'awaiting_customer_response' }, { status: 'awaiting_customer_response' }, [LUCIA]],
-		['Has Call Permission', { hasCallPermission: true }, { has_call_permission: 'true' }, [LUCIA, JONAS]],
-		['Last Activity Type', { activityType: 'assignment' }, { activity_type: 'assignment' }, [JONAS]],
-		['Phone Number, normalised', { phoneNumber: '+1 (415) 555-0123' }, { phone_number: ADA }, [ADA]],
-		['two filters together', { status: 'open', escalated: false }, { status: 'open', escalated: 'false' }, [JOAO]],
-		['an empty Phone Number is left out', { phoneNumber: '  ' }, {}, [ADA, JOAO, LUCIA, GRACE, JONAS]],
+		[
+			'Status',
+			{ status: 'awaiting_customer_response' },
+			{ status: 'awaiting_customer_response' },
+			[LUCIA],
+		],
+		[
+			'Has Call Permission',
+			{ hasCallPermission: true },
+			{ has_call_permission: 'true' },
+			[LUCIA, JONAS],
+		],
+		[
+			'Last Activity Type',
+			{ activityType: 'assignment' },
+			{ activity_type: 'assignment' },
+			[JONAS],
+		],
+		[
+			'Phone Number, normalised',
+			{ phoneNumber: '+1 (415) 555-0123' },
+			{ phone_number: ADA },
+			[ADA],
+		],
+		[
+			'two filters together',
+			{ status: 'open', escalated: false },
+			{ status: 'open', escalated: 'false' },
+			[JOAO],
+		],
+		[
+			'an empty Phone Number is left out',
+			{ phoneNumber: '  ' },
+			{},
+			[ADA, JOAO, LUCIA, GRACE, JONAS],
+		],
 	])('%s', async (_case, filters, query, expected) => {
 		const output = await run({ operation: 'getMany', returnAll: true, filters });
-		expect(sent()).toEqual([{ method: 'GET', path: LIST, query: { ...query, page: '1' }, body: undefined }]);
+		expect(sent()).toEqual([
+			{ method: 'GET', path: LIST, query: { ...query, page: '1' }, body: undefined },
+		]);
 		expect(phones(output)).toEqual(expected);
 	});
 
-	test('Updated Since without an offset is read in the workflow\'s time zone and sent in UTC', async () => {
+	test("Updated Since without an offset is read in the workflow's time zone and sent in UTC", async () => {
 		await run(
 			{ operation: 'getMany', returnAll: true, filters: { updatedSince: '2020-07-01T12:00:00' } },
 			[{}],
@@ -131,25 +169,40 @@ describe('Get Many: pages, with `page` alone', () => {
 
 	test('Return All reads to the last page (next: null) and stops there', async () => {
 		const output = await run({ operation: 'getMany', returnAll: true }, [{}], { url: many.url });
-		expect(sent(many)).toEqual([1, 2, 3].map((page) => ({ method: 'GET', path: LIST, query: { page: String(page) }, body: undefined })));
+		expect(sent(many)).toEqual(
+			[1, 2, 3].map((page) => ({
+				method: 'GET',
+				path: LIST,
+				query: { page: String(page) },
+				body: undefined,
+			})),
+		);
 		expect(output).toHaveLength(60);
 		expect(phones(output)).toEqual([ADA, JOAO, LUCIA, GRACE, JONAS, ...generated(0, 55)]);
 	});
 
 	test('Limit 30 stops after the page that holds the 30th record', async () => {
-		const output = await run({ operation: 'getMany', returnAll: false, limit: 30 }, [{}], { url: many.url });
+		const output = await run({ operation: 'getMany', returnAll: false, limit: 30 }, [{}], {
+			url: many.url,
+		});
 		expect(sent(many).map((request) => request.query)).toEqual([{ page: '1' }, { page: '2' }]);
 		expect(phones(output)).toEqual([ADA, JOAO, LUCIA, GRACE, JONAS, ...generated(0, 25)]);
 	});
 
 	test('Limit 25 is one page', async () => {
-		const output = await run({ operation: 'getMany', returnAll: false, limit: 25 }, [{}], { url: many.url });
+		const output = await run({ operation: 'getMany', returnAll: false, limit: 25 }, [{}], {
+			url: many.url,
+		});
 		expect(sent(many).map((request) => request.query)).toEqual([{ page: '1' }]);
 		expect(output).toHaveLength(25);
 	});
 
 	test('a filter goes on every page', async () => {
-		const output = await run({ operation: 'getMany', returnAll: true, filters: { status: 'open' } }, [{}], { url: many.url });
+		const output = await run(
+			{ operation: 'getMany', returnAll: true, filters: { status: 'open' } },
+			[{}],
+			{ url: many.url },
+		);
 		expect(sent(many).map((request) => request.query)).toEqual([
 			{ status: 'open', page: '1' },
 			{ status: 'open', page: '2' },
@@ -161,62 +214,114 @@ describe('Get Many: pages, with `page` alone', () => {
 
 describe('Update Status', () => {
 	test('PATCHes each conversation with {status} and outputs it as it now is', async () => {
-		const [listed] = await run({ operation: 'getMany', returnAll: false, limit: 1, filters: { phoneNumber: JONAS } });
+		const [listed] = await run({
+			operation: 'getMany',
+			returnAll: false,
+			limit: 1,
+			filters: { phoneNumber: JONAS },
+		});
 		const id = listed.json.id as string;
 		service.clearRequests();
-		const output = await run({ operation: 'updateStatus', conversationId: '={{ $json.id }}', status: '={{ $json.status }}' }, [
-			{ id, status: 'open' },
+		const output = await run(
+			{
+				operation: 'updateStatus',
+				conversationId: '={{ $json.id }}',
+				status: '={{ $json.status }}',
+			},
+			[{ id, status: 'open' }],
+		);
+		expect(sent()).toEqual([
+			{ method: 'PATCH', path: `${LIST}/${id}`, query: {}, body: { status: 'open' } },
 		]);
-		expect(sent()).toEqual([{ method: 'PATCH', path: `${LIST}/${id}`, query: {}, body: { status: 'open' } }]);
 		expect(output).toEqual([
 			{
-				json: expect.objectContaining({ id, status: 'open', last_activity_type: 'status_change', phone_number: JONAS }),
+				json: expect.objectContaining({
+					id,
+					status: 'open',
+					last_activity_type: 'status_change',
+					phone_number: JONAS,
+				}),
 				pairedItem: { item: 0 },
 			},
 		]);
 		// The service now lists it as open.
-		const [after] = await run({ operation: 'getMany', returnAll: true, filters: { phoneNumber: JONAS } });
+		const [after] = await run({
+			operation: 'getMany',
+			returnAll: true,
+			filters: { phoneNumber: JONAS },
+		});
 		expect(after.json.status).toBe('open');
 	});
 
 	test('every status of the editor is one the service takes', async () => {
-		const [listed] = await run({ operation: 'getMany', returnAll: false, limit: 1, filters: { phoneNumber: JOAO } });
+		const [listed] = await run({
+			operation: 'getMany',
+			returnAll: false,
+			limit: 1,
+			filters: { phoneNumber: JOAO },
+		});
 		service.clearRequests();
 		const statuses = ['pending', 'awaiting_customer_response', 'closed', 'open'];
 		const output = await run(
-			{ operation: 'updateStatus', conversationId: listed.json.id, status: '={{ $json.status }}', options: { requestsInParallel: 1 } },
+			{
+				operation: 'updateStatus',
+				conversationId: listed.json.id,
+				status: '={{ $json.status }}',
+				options: { requestsInParallel: 1 },
+			},
 			statuses.map((status) => ({ status })),
 		);
 		expect(sent().map((request) => request.body)).toEqual(statuses.map((status) => ({ status })));
-		expect(output.map((item) => [item.json.status, item.pairedItem])).toEqual(statuses.map((status, item) => [status, { item }]));
+		expect(output.map((item) => [item.json.status, item.pairedItem])).toEqual(
+			statuses.map((status, item) => [status, { item }]),
+		);
 	});
 });
 
 describe('Close', () => {
-	test('sends close_conversation with the contact\'s name and number, normalised; the conversation is closed', async () => {
-		const output = await run({ operation: 'close', contactName: '={{ $json.name }}', phoneNumber: '={{ $json.phone }}' }, [
-			{ name: 'Lucía Fernández', phone: '+34 612 34 56 78' },
-		]);
+	test("sends close_conversation with the contact's name and number, normalised; the conversation is closed", async () => {
+		const output = await run(
+			{ operation: 'close', contactName: '={{ $json.name }}', phoneNumber: '={{ $json.phone }}' },
+			[{ name: 'Lucía Fernández', phone: '+34 612 34 56 78' }],
+		);
 		expect(sent()).toEqual([
 			{
 				method: 'POST',
 				path: EVENTS,
 				query: {},
-				body: { event_type: 'close_conversation', contact: { name: 'Lucía Fernández', phone_number: LUCIA } },
+				body: {
+					event_type: 'close_conversation',
+					contact: { name: 'Lucía Fernández', phone_number: LUCIA },
+				},
 			},
 		]);
 		expect(output).toEqual([
 			{
-				json: { closed: true, contactName: 'Lucía Fernández', phoneNumber: LUCIA, response: {}, statusCode: 200, retries: 0 },
+				json: {
+					closed: true,
+					contactName: 'Lucía Fernández',
+					phoneNumber: LUCIA,
+					response: {},
+					statusCode: 200,
+					retries: 0,
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
-		const [after] = await run({ operation: 'getMany', returnAll: true, filters: { phoneNumber: LUCIA } });
+		const [after] = await run({
+			operation: 'getMany',
+			returnAll: true,
+			filters: { phoneNumber: LUCIA },
+		});
 		expect(after.json).toMatchObject({ status: 'closed', last_activity_type: 'status_change' });
 	});
 
 	test('closing an already closed conversation succeeds (a repeated close is harmless)', async () => {
-		const output = await run({ operation: 'close', contactName: 'Grace Hopper', phoneNumber: GRACE });
+		const output = await run({
+			operation: 'close',
+			contactName: 'Grace Hopper',
+			phoneNumber: GRACE,
+		});
 		expect(output[0].json).toMatchObject({ closed: true, phoneNumber: GRACE, statusCode: 200 });
 	});
 });

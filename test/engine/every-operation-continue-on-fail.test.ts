@@ -18,7 +18,12 @@ const service = useStandInService({ apiKey: API_KEY });
 
 const properties = new ChatMessaging().description.properties;
 
-function shownFor(property: INodeProperties, resource: string, operation: string, version: number): boolean {
+function shownFor(
+	property: INodeProperties,
+	resource: string,
+	operation: string,
+	version: number,
+): boolean {
 	const show = property.displayOptions?.show ?? {};
 	const versions = show['@version'] as Array<number | { _cnd: { gte: number } }> | undefined;
 	const versionShown = (allowed: number | { _cnd: { gte: number } }) =>
@@ -26,22 +31,36 @@ function shownFor(property: INodeProperties, resource: string, operation: string
 	if (versions !== undefined && !versions.some(versionShown)) return false;
 	const resources = show.resource as string[] | undefined;
 	const operations = show.operation as string[] | undefined;
-	return (resources === undefined || resources.includes(resource)) && (operations === undefined || operations.includes(operation));
+	return (
+		(resources === undefined || resources.includes(resource)) &&
+		(operations === undefined || operations.includes(operation))
+	);
 }
 
 function pairsOf(version: number): Array<[string, string]> {
-	const resources = (properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[]).map((o) => String(o.value));
+	const resources = (
+		properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[]
+	).map((o) => String(o.value));
 	return resources.flatMap((resource) =>
 		properties
 			.filter((p) => p.name === 'operation' && shownFor(p, resource, '', version))
-			.flatMap((p) => (p.options as INodePropertyOptions[]).map((o): [string, string] => [resource, String(o.value)])),
+			.flatMap((p) =>
+				(p.options as INodePropertyOptions[]).map((o): [string, string] => [
+					resource,
+					String(o.value),
+				]),
+			),
 	);
 }
 
 const EXPRESSION_TYPES = ['string', 'number', 'json', 'dateTime', 'resourceLocator'];
 
 /** The operation's top-level parameters a user can give as an expression. */
-function expressionParameters(resource: string, operation: string, version: number): INodeProperties[] {
+function expressionParameters(
+	resource: string,
+	operation: string,
+	version: number,
+): INodeProperties[] {
 	return properties.filter(
 		(p) =>
 			p.displayOptions?.show?.operation !== undefined &&
@@ -63,60 +82,77 @@ const cases = [1, 2].flatMap((version) =>
 
 test('the table covers every operation of both versions', () => {
 	expect(cases.filter(([version]) => version === 2)).toHaveLength(33);
-	for (const [version, resource, operation] of cases) expect(poisonable(resource, operation, version).length).toBeGreaterThan(0);
+	for (const [version, resource, operation] of cases)
+		expect(poisonable(resource, operation, version).length).toBeGreaterThan(0);
 });
 
-test.each(cases)('version %i, %s → %s: an expression that throws for item 1 fails item 1 alone, once', async (version, resource, operation) => {
-	const poisoned = poisonable(resource, operation, version);
-	// Only item 1 takes the branch that reads a node which never ran: n8n throws for it alone.
-	const expression = "={{ $json.value ?? $('Node That Never Ran').item.json.value }}";
-	const parameters = Object.fromEntries(
-		poisoned.map((p) => [p.name, p.type === 'resourceLocator' ? { __rl: true, mode: 'id', value: expression } : expression]),
-	);
-	const good = { value: 'wat_1a2b3c4d5e6f7081', phone: '+14155550123', name: 'Ada' };
-	const result = await runChatMessaging({
-		items: [good, { phone: '+14155550124' }, { ...good, phone: '+14155550125' }],
-		parameters: { resource, operation, ...parameters } as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail: true,
-		typeVersion: version,
-	});
-	expect(result.error).toBeUndefined();
-	const output = result.output ?? [];
-	const pairedWith = output.map((item) => (item.pairedItem as { item: number }).item);
-	// Lists may give several records per item; everything else exactly one item per item.
-	for (const itemIndex of [0, 2]) expect(pairedWith.filter((paired) => paired === itemIndex).length).toBeGreaterThanOrEqual(1);
-	const ofItem1 = output.filter((item) => (item.pairedItem as { item: number }).item === 1);
-	expect(ofItem1).toHaveLength(1);
-	// The error names the parameter, as the user sees it, and what went wrong in the expression.
-	expect(ofItem1[0].json).toMatchObject({ outcome: 'not sent' });
-	expect(poisoned.map((p) => `${p.displayName}: Referenced node doesn't exist`)).toContain(ofItem1[0].json.error);
-	if (!/^getMany|^getManyStatuses$/.test(operation)) expect(output).toHaveLength(3);
-	// In input order: an item's outputs never come after a later item's.
-	expect([...pairedWith].sort((a, b) => a - b)).toEqual(pairedWith);
-	// Nothing was sent for item 1.
-	for (const request of service.requests) expect(JSON.stringify(request.body ?? '')).not.toContain('+14155550124');
-});
+test.each(cases)(
+	'version %i, %s → %s: an expression that throws for item 1 fails item 1 alone, once',
+	async (version, resource, operation) => {
+		const poisoned = poisonable(resource, operation, version);
+		// Only item 1 takes the branch that reads a node which never ran: n8n throws for it alone.
+		const expression = "={{ $json.value ?? $('Node That Never Ran').item.json.value }}";
+		const parameters = Object.fromEntries(
+			poisoned.map((p) => [
+				p.name,
+				p.type === 'resourceLocator' ? { __rl: true, mode: 'id', value: expression } : expression,
+			]),
+		);
+		const good = { value: 'wat_1a2b3c4d5e6f7081', phone: '+14155550123', name: 'Ada' };
+		const result = await runChatMessaging({
+			items: [good, { phone: '+14155550124' }, { ...good, phone: '+14155550125' }],
+			parameters: { resource, operation, ...parameters } as never,
+			baseUrl: service.url,
+			apiKey: API_KEY,
+			continueOnFail: true,
+			typeVersion: version,
+		});
+		expect(result.error).toBeUndefined();
+		const output = result.output ?? [];
+		const pairedWith = output.map((item) => (item.pairedItem as { item: number }).item);
+		// Lists may give several records per item; everything else exactly one item per item.
+		for (const itemIndex of [0, 2])
+			expect(pairedWith.filter((paired) => paired === itemIndex).length).toBeGreaterThanOrEqual(1);
+		const ofItem1 = output.filter((item) => (item.pairedItem as { item: number }).item === 1);
+		expect(ofItem1).toHaveLength(1);
+		// The error names the parameter, as the user sees it, and what went wrong in the expression.
+		expect(ofItem1[0].json).toMatchObject({ outcome: 'not sent' });
+		expect(poisoned.map((p) => `${p.displayName}: Referenced node doesn't exist`)).toContain(
+			ofItem1[0].json.error,
+		);
+		if (!/^getMany|^getManyStatuses$/.test(operation)) expect(output).toHaveLength(3);
+		// In input order: an item's outputs never come after a later item's.
+		expect([...pairedWith].sort((a, b) => a - b)).toEqual(pairedWith);
+		// Nothing was sent for item 1.
+		for (const request of service.requests)
+			expect(JSON.stringify(request.body ?? '')).not.toContain('+14155550124');
+	},
+);
 
-test.each(cases)('version %i, %s → %s without Continue On Fail: the node stops naming item 1, and nothing is changed', async (version, resource, operation) => {
-	const poisoned = poisonable(resource, operation, version);
-	const expression = "={{ $json.value ?? $('Node That Never Ran').item.json.value }}";
-	const parameters = Object.fromEntries(
-		poisoned.map((p) => [p.name, p.type === 'resourceLocator' ? { __rl: true, mode: 'id', value: expression } : expression]),
-	);
-	const good = { value: 'wat_1a2b3c4d5e6f7081', phone: '+14155550123', name: 'Ada' };
-	service.clearRequests();
-	const result = await runChatMessaging({
-		items: [good, { phone: '+14155550124' }, { ...good, phone: '+14155550125' }],
-		parameters: { resource, operation, ...parameters } as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		typeVersion: version,
-	});
-	const error = result.error as { message: string } | undefined;
-	// Items are read in order, so the first unreadable one may be item 0 (its own values refused)
-	// or item 1 (the expression): either way the run stops before anything that changes the service.
-	expect(error?.message).toMatch(/\[item [01]\]/);
-	expect(service.requests.filter((request) => request.method !== 'GET')).toEqual([]);
-});
+test.each(cases)(
+	'version %i, %s → %s without Continue On Fail: the node stops naming item 1, and nothing is changed',
+	async (version, resource, operation) => {
+		const poisoned = poisonable(resource, operation, version);
+		const expression = "={{ $json.value ?? $('Node That Never Ran').item.json.value }}";
+		const parameters = Object.fromEntries(
+			poisoned.map((p) => [
+				p.name,
+				p.type === 'resourceLocator' ? { __rl: true, mode: 'id', value: expression } : expression,
+			]),
+		);
+		const good = { value: 'wat_1a2b3c4d5e6f7081', phone: '+14155550123', name: 'Ada' };
+		service.clearRequests();
+		const result = await runChatMessaging({
+			items: [good, { phone: '+14155550124' }, { ...good, phone: '+14155550125' }],
+			parameters: { resource, operation, ...parameters } as never,
+			baseUrl: service.url,
+			apiKey: API_KEY,
+			typeVersion: version,
+		});
+		const error = result.error as { message: string } | undefined;
+		// Items are read in order, so the first unreadable one may be item 0 (its own values refused)
+		// or item 1 (the expression): either way the run stops before anything that changes the service.
+		expect(error?.message).toMatch(/\[item [01]\]/);
+		expect(service.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+	},
+);

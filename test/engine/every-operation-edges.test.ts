@@ -16,10 +16,17 @@ import { ADA, operations } from './validOperations';
 const API_KEY = 'every-operation-edges-SECRET-key-4b1e';
 const service = useStandInService({ apiKey: API_KEY });
 
-const cases = Object.entries(operations).map(([name, { method, parameters }]) => [name, method, parameters] as const);
+const cases = Object.entries(operations).map(
+	([name, { method, parameters }]) => [name, method, parameters] as const,
+);
 
 async function run(parameters: Record<string, unknown>) {
-	return await runChatMessaging({ items: [{ phone: ADA }], parameters: parameters as never, baseUrl: service.url, apiKey: API_KEY });
+	return await runChatMessaging({
+		items: [{ phone: ADA }],
+		parameters: parameters as never,
+		baseUrl: service.url,
+		apiKey: API_KEY,
+	});
 }
 
 function errorOf(result: { error?: unknown }) {
@@ -28,26 +35,36 @@ function errorOf(result: { error?: unknown }) {
 	return { message: error!.message, description: error!.description ?? '' };
 }
 
-test.each(cases)('%s: with no fault, the parameters are valid and a request is made (so the faults below are what stops it)', async (_name, _method, parameters) => {
-	await run(parameters);
-	expect(service.requests.length).toBeGreaterThan(0);
-});
+test.each(cases)(
+	'%s: with no fault, the parameters are valid and a request is made (so the faults below are what stops it)',
+	async (_name, _method, parameters) => {
+		await run(parameters);
+		expect(service.requests.length).toBeGreaterThan(0);
+	},
+);
 
-test.each(cases)('%s: a 500 that echoes the API key: the key appears nowhere, and the outcome fits what was asked', async (_name, method, parameters) => {
-	service.injectFaults({ status: 500, body: { message: `internal error for key ${API_KEY}` }, count: 100 });
-	const result = await run(parameters);
-	const { message, description } = errorOf(result);
-	expect(result.everything()).not.toContain(API_KEY);
-	expect(message).toMatch(/\(500\)/);
-	if (method === 'GET') {
-		expect(message).toMatch(/— not sent$/);
-		expect(description).toMatch(/^Nothing was changed: this request only reads/);
-	} else {
-		expect(message).toMatch(/— may have been sent$/);
-	}
-	// Never repeated: a 500 may mean the service acted.
-	expect(service.requests).toHaveLength(1);
-});
+test.each(cases)(
+	'%s: a 500 that echoes the API key: the key appears nowhere, and the outcome fits what was asked',
+	async (_name, method, parameters) => {
+		service.injectFaults({
+			status: 500,
+			body: { message: `internal error for key ${API_KEY}` },
+			count: 100,
+		});
+		const result = await run(parameters);
+		const { message, description } = errorOf(result);
+		expect(result.everything()).not.toContain(API_KEY);
+		expect(message).toMatch(/\(500\)/);
+		if (method === 'GET') {
+			expect(message).toMatch(/— not sent$/);
+			expect(description).toMatch(/^Nothing was changed: this request only reads/);
+		} else {
+			expect(message).toMatch(/— may have been sent$/);
+		}
+		// Never repeated: a 500 may mean the service acted.
+		expect(service.requests).toHaveLength(1);
+	},
+);
 
 describe('redirects', () => {
 	let elsewhere: Server;
@@ -67,19 +84,31 @@ describe('redirects', () => {
 		hits = 0;
 	});
 
-	test.each(cases)('%s: a 307 to another host is not followed, and says where it pointed', async (_name, _method, parameters) => {
-		service.injectFaults({ status: 307, redirect: `${elsewhereUrl}/api/v1/steal`, count: 100 });
-		const { message } = errorOf(await run(parameters));
-		expect(message).toMatch(/redirect \(307\) to http:\/\/127\.0\.0\.1:\d+\/api\/v1\/steal, which is not followed/);
-		expect(hits).toBe(0);
-		expect(service.requests).toHaveLength(1);
-	});
+	test.each(cases)(
+		'%s: a 307 to another host is not followed, and says where it pointed',
+		async (_name, _method, parameters) => {
+			service.injectFaults({ status: 307, redirect: `${elsewhereUrl}/api/v1/steal`, count: 100 });
+			const { message } = errorOf(await run(parameters));
+			expect(message).toMatch(
+				/redirect \(307\) to http:\/\/127\.0\.0\.1:\d+\/api\/v1\/steal, which is not followed/,
+			);
+			expect(hits).toBe(0);
+			expect(service.requests).toHaveLength(1);
+		},
+	);
 });
 
-test.each(cases)('%s: a 200 that is an HTML page is not a success', async (_name, _method, parameters) => {
-	service.injectFaults({ status: 200, rawBody: '<html><body>Welcome to nginx</body></html>', count: 100 });
-	const result = await run(parameters);
-	const { message } = errorOf(result);
-	expect(message).toMatch(/— (may have been sent|not sent)$/);
-	expect(result.output).toBeUndefined();
-});
+test.each(cases)(
+	'%s: a 200 that is an HTML page is not a success',
+	async (_name, _method, parameters) => {
+		service.injectFaults({
+			status: 200,
+			rawBody: '<html><body>Welcome to nginx</body></html>',
+			count: 100,
+		});
+		const result = await run(parameters);
+		const { message } = errorOf(result);
+		expect(message).toMatch(/— (may have been sent|not sent)$/);
+		expect(result.output).toBeUndefined();
+	},
+);

@@ -15,24 +15,39 @@ const service = useStandInService({ apiKey: API_KEY });
 function emptyValues(value: unknown, path = 'body'): string[] {
 	if (value === null) return [path];
 	if (value === '' || value === false) return [path];
-	if (Array.isArray(value)) return value.length === 0 ? [path] : value.flatMap((inner, index) => emptyValues(inner, `${path}[${index}]`));
+	if (Array.isArray(value))
+		return value.length === 0
+			? [path]
+			: value.flatMap((inner, index) => emptyValues(inner, `${path}[${index}]`));
 	if (typeof value === 'object') {
 		const entries = Object.entries(value as Record<string, unknown>);
-		return entries.length === 0 ? [path] : entries.flatMap(([key, inner]) => emptyValues(inner, `${path}.${key}`));
+		return entries.length === 0
+			? [path]
+			: entries.flatMap(([key, inner]) => emptyValues(inner, `${path}.${key}`));
 	}
 	return [];
 }
 
-const cases = Object.entries(operations).map(([name, { method, parameters }]) => [name, method, parameters] as const);
+const cases = Object.entries(operations).map(
+	([name, { method, parameters }]) => [name, method, parameters] as const,
+);
 
 test.each(cases)('%s sends nothing the user did not set', async (_name, method, parameters) => {
-	await runChatMessaging({ items: [{ phone: ADA }], parameters: parameters as never, baseUrl: service.url, apiKey: API_KEY });
+	await runChatMessaging({
+		items: [{ phone: ADA }],
+		parameters: parameters as never,
+		baseUrl: service.url,
+		apiKey: API_KEY,
+	});
 	expect(service.requests.length).toBeGreaterThan(0);
 	for (const request of service.requests) {
 		// The v1 Send Template's documented default: `liquid_values: {}` when no variable is given
 		// (the contract requires the object for Connect to AI Agent; an empty one means "none").
 		const allowed = (path: string) => /\.liquid_values$/.test(path);
-		expect({ path: request.path, empty: emptyValues(request.body).filter((path) => !allowed(path)) }).toEqual({ path: request.path, empty: [] });
+		expect({
+			path: request.path,
+			empty: emptyValues(request.body).filter((path) => !allowed(path)),
+		}).toEqual({ path: request.path, empty: [] });
 		if (method === 'GET') {
 			const extra = Object.keys(request.query).filter((key) => !['page', 'per'].includes(key));
 			expect({ path: request.path, query: extra }).toEqual({ path: request.path, query: [] });

@@ -13,7 +13,6 @@ const API_KEY = 'fault-test-key-SECRET-91c2';
 const service = useStandInService({ apiKey: API_KEY });
 const everythingProduced: string[] = [];
 
-
 const sendTemplate = {
 	resource: 'message',
 	operation: 'sendTemplate',
@@ -21,7 +20,10 @@ const sendTemplate = {
 	templateId: 'wat_welcome',
 };
 
-async function send(options: Record<string, unknown> = {}, extra: { baseUrl?: string; apiKey?: string; continueOnFail?: boolean } = {}) {
+async function send(
+	options: Record<string, unknown> = {},
+	extra: { baseUrl?: string; apiKey?: string; continueOnFail?: boolean } = {},
+) {
 	const result = await runChatMessaging({
 		items: [{}],
 		parameters: { ...sendTemplate, options } as never,
@@ -34,7 +36,11 @@ async function send(options: Record<string, unknown> = {}, extra: { baseUrl?: st
 }
 
 function failure(result: WorkflowRun) {
-	const error = result.error as unknown as { message: string; description?: string; httpCode?: string };
+	const error = result.error as unknown as {
+		message: string;
+		description?: string;
+		httpCode?: string;
+	};
 	expect(error).toBeDefined();
 	return { message: error.message, description: error.description ?? '', httpCode: error.httpCode };
 }
@@ -42,17 +48,20 @@ function failure(result: WorkflowRun) {
 const events = () => service.requests.filter((request) => request.path === '/api/v1/events');
 
 describe('answers that are errors', () => {
-	test.each([401, 403])('%i: the key was rejected, how to fix it, nothing retried', async (status) => {
-		service.injectFaults({ status, body: { message: 'Unauthorized' } });
-		const { message, description, httpCode } = failure(await send());
-		expect(message).toMatch(/rejected the API key/);
-		expect(message).toMatch(/not sent/);
-		expect(description).toMatch(/credential/);
-		expect(httpCode).toBe(String(status));
-		expect(events()).toHaveLength(1);
-	});
+	test.each([401, 403])(
+		'%i: the key was rejected, how to fix it, nothing retried',
+		async (status) => {
+			service.injectFaults({ status, body: { message: 'Unauthorized' } });
+			const { message, description, httpCode } = failure(await send());
+			expect(message).toMatch(/rejected the API key/);
+			expect(message).toMatch(/not sent/);
+			expect(description).toMatch(/credential/);
+			expect(httpCode).toBe(String(status));
+			expect(events()).toHaveLength(1);
+		},
+	);
 
-	test('a wrong key gets the stand-in\'s real 401, reported the same way', async () => {
+	test("a wrong key gets the stand-in's real 401, reported the same way", async () => {
 		const { message } = failure(await send({}, { apiKey: 'wrong-key' }));
 		expect(message).toMatch(/rejected the API key \(401\): Unauthorized/);
 		expect(service.acceptedSends()).toHaveLength(0);
@@ -65,10 +74,14 @@ describe('answers that are errors', () => {
 		expect(description).toMatch(/Base URL/);
 	});
 
-	test('422 with a JSON body: the service\'s field messages and the item, not sent', async () => {
+	test("422 with a JSON body: the service's field messages and the item, not sent", async () => {
 		service.injectFaults({
 			status: 422,
-			body: { message: 'Parameter Error', code: 'missing_variables', errors: { 'template_message.liquid_values': ['first_name is missing'] } },
+			body: {
+				message: 'Parameter Error',
+				code: 'missing_variables',
+				errors: { 'template_message.liquid_values': ['first_name is missing'] },
+			},
 		});
 		const { message, description } = failure(await send());
 		expect(message).toContain('Parameter Error (missing_variables)');
@@ -195,7 +208,9 @@ describe('nothing reached the service: retried, then "not sent"', () => {
 		const port = (closed.address() as AddressInfo).port;
 		await new Promise((resolve) => closed.close(resolve));
 
-		const { message, description } = failure(await send({ maxRetries: 1 }, { baseUrl: `http://127.0.0.1:${port}` }));
+		const { message, description } = failure(
+			await send({ maxRetries: 1 }, { baseUrl: `http://127.0.0.1:${port}` }),
+		);
 		expect(message).toMatch(/Could not reach the service: connection refused/);
 		expect(description).toContain('ECONNREFUSED');
 		expect(message).toMatch(/not sent/);
@@ -209,10 +224,14 @@ describe('nothing reached the service: retried, then "not sent"', () => {
 		await new Promise((resolve) => server.close(resolve));
 		// A forwarder comes up on that port while the node waits before its retry.
 		const forwarder = http.createServer((request, response) => {
-			const upstream = http.request(`${service.url}${request.url}`, { method: request.method, headers: request.headers }, (answer) => {
-				response.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(response);
-			});
+			const upstream = http.request(
+				`${service.url}${request.url}`,
+				{ method: request.method, headers: request.headers },
+				(answer) => {
+					response.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(response);
+				},
+			);
 			request.pipe(upstream);
 		});
 		const started = send({ maxRetries: 2 }, { baseUrl: `http://127.0.0.1:${port}` });

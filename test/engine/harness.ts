@@ -44,7 +44,9 @@ class FixedItems implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const raw = this.getNodeParameter('items', 0) as string | object[];
 		const items = (typeof raw === 'string' ? JSON.parse(raw) : raw) as object[];
-		return [items.map((json) => ({ json: json as INodeExecutionData['json'], pairedItem: { item: 0 } }))];
+		return [
+			items.map((json) => ({ json: json as INodeExecutionData['json'], pairedItem: { item: 0 } })),
+		];
 	}
 }
 
@@ -76,7 +78,9 @@ export class PackageNodeTypes implements INodeTypes {
 	}
 }
 
-const credentialTypes: Record<string, ICredentialType> = { chatMessagingApi: new ChatMessagingApi() };
+const credentialTypes: Record<string, ICredentialType> = {
+	chatMessagingApi: new ChatMessagingApi(),
+};
 
 /** Stored credentials by type, and authentication done by the credential type itself, as n8n does. */
 export class StoredCredentials extends ICredentialsHelper {
@@ -101,7 +105,8 @@ export class StoredCredentials extends ICredentialsHelper {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const type = credentialTypes[typeName];
-		if (typeof type?.authenticate !== 'function') throw new Error(`No authenticate() for ${typeName}`);
+		if (typeof type?.authenticate !== 'function')
+			throw new Error(`No authenticate() for ${typeName}`);
 		return await type.authenticate(credentials, requestOptions);
 	}
 
@@ -159,7 +164,13 @@ export interface RunOptions {
 	onStarted?: (execution: { cancel(): void }) => void;
 }
 
-export async function runWorkflow({ nodes, connections, credentials = {}, timezone = 'UTC', onStarted }: RunOptions): Promise<WorkflowRun> {
+export async function runWorkflow({
+	nodes,
+	connections,
+	credentials = {},
+	timezone = 'UTC',
+	onStarted,
+}: RunOptions): Promise<WorkflowRun> {
 	const workflowData: IWorkflowBase = {
 		id: 'engine-test',
 		name: 'engine test',
@@ -237,8 +248,19 @@ export async function runWorkflow({ nodes, connections, credentials = {}, timezo
 		run,
 		error: run.data.resultData.error,
 		credentialReads: credentialsHelper.reads,
-		outputOf: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? undefined,
-		everything: () => JSON.stringify(run, (_key, value) => (value instanceof Error ? { ...value, message: value.message, stack: value.stack, description: (value as { description?: string }).description } : value)),
+		outputOf: (nodeName) =>
+			run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? undefined,
+		everything: () =>
+			JSON.stringify(run, (_key, value) =>
+				value instanceof Error
+					? {
+							...value,
+							message: value.message,
+							stack: value.stack,
+							description: (value as { description?: string }).description,
+						}
+					: value,
+			),
 	};
 }
 
@@ -276,7 +298,9 @@ export async function runChatMessaging(options: {
 	];
 	const result = await runWorkflow({
 		nodes,
-		connections: { Input: { main: [[{ node: 'Chat Messaging', type: NodeConnectionTypes.Main, index: 0 }]] } },
+		connections: {
+			Input: { main: [[{ node: 'Chat Messaging', type: NodeConnectionTypes.Main, index: 0 }]] },
+		},
 		credentials: { chatMessagingApi: { apiKey: options.apiKey, baseUrl: options.baseUrl } },
 		timezone: options.timezone,
 		onStarted: options.onStarted,

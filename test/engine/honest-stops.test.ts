@@ -18,14 +18,28 @@ const EVENTS = '/api/v1/events';
 const CONTACTS = '/subscribers';
 
 const phoneOf = (index: number) => `+1415555${1000 + index}`;
-const people = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
+const people = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
 
-const sendTemplate = { resource: 'message', operation: 'sendTemplate', phoneNumber: '={{ $json.phone }}', templateId: 'wat_welcome' };
-const createMany = { resource: 'contact', operation: 'createMany', phoneNumber: '={{ $json.phone }}' };
+const sendTemplate = {
+	resource: 'message',
+	operation: 'sendTemplate',
+	phoneNumber: '={{ $json.phone }}',
+	templateId: 'wat_welcome',
+};
+const createMany = {
+	resource: 'contact',
+	operation: 'createMany',
+	phoneNumber: '={{ $json.phone }}',
+};
 
 function itemsOf(request: RecordedRequest): number[] {
-	const contacts = Array.isArray(request.body) ? request.body : [(request.body as { contact: unknown }).contact];
-	return (contacts as Array<{ phone_number: string }>).map((contact) => Number(contact.phone_number.slice('+1415555'.length)) - 1000);
+	const contacts = Array.isArray(request.body)
+		? request.body
+		: [(request.body as { contact: unknown }).contact];
+	return (contacts as Array<{ phone_number: string }>).map(
+		(contact) => Number(contact.phone_number.slice('+1415555'.length)) - 1000,
+	);
 }
 
 /** What the stand-in did with each item: accepted, answered with an error, or never asked. */
@@ -33,10 +47,14 @@ function fromStandIn(path: string, itemCount: number) {
 	const accepted: number[] = [];
 	const failed: number[] = [];
 	for (const request of service.requests.filter((r) => r.path === path)) {
-		(request.status >= 200 && request.status < 300 && !request.faulted ? accepted : failed).push(...itemsOf(request));
+		(request.status >= 200 && request.status < 300 && !request.faulted ? accepted : failed).push(
+			...itemsOf(request),
+		);
 	}
 	const asked = new Set([...accepted, ...failed]);
-	const neverAttempted = Array.from({ length: itemCount }, (_, index) => index).filter((index) => !asked.has(index));
+	const neverAttempted = Array.from({ length: itemCount }, (_, index) => index).filter(
+		(index) => !asked.has(index),
+	);
 	const sort = (list: number[]) => [...list].sort((a, b) => a - b);
 	return { accepted: sort(accepted), failed: sort(failed), neverAttempted };
 }
@@ -48,7 +66,9 @@ function expand(list: string): number[] {
 		.split(', ')
 		.flatMap((part) => {
 			const [from, to] = part.split('-').map(Number);
-			return to === undefined ? [from] : Array.from({ length: to - from + 1 }, (_, offset) => from + offset);
+			return to === undefined
+				? [from]
+				: Array.from({ length: to - from + 1 }, (_, offset) => from + offset);
 		});
 }
 
@@ -74,7 +94,11 @@ function report(description: string) {
 	};
 }
 
-async function run(parameters: Record<string, unknown>, count: number, options: Record<string, unknown>) {
+async function run(
+	parameters: Record<string, unknown>,
+	count: number,
+	options: Record<string, unknown>,
+) {
 	const result = await runChatMessaging({
 		items: people(count),
 		parameters: { ...parameters, options } as never,
@@ -88,12 +112,18 @@ async function run(parameters: Record<string, unknown>, count: number, options: 
 	return error;
 }
 
-const refused: FaultSpec = { status: 422, body: { message: 'Parameter Error', errors: { 'contact.phone_number': ['is blocked'] } } };
+const refused: FaultSpec = {
+	status: 422,
+	body: { message: 'Parameter Error', errors: { 'contact.phone_number': ['is blocked'] } },
+};
 const slowPass = (path: string): FaultSpec => ({ delayMs: 300, path });
 
 describe('per-item runs', () => {
 	test('one at a time: item 5 fails after 0-4 went, and the error says 0-4 were accepted', async () => {
-		service.injectFaults([{ delayMs: 1, count: 5, path: EVENTS }, { ...refused, path: EVENTS }]);
+		service.injectFaults([
+			{ delayMs: 1, count: 5, path: EVENTS },
+			{ ...refused, path: EVENTS },
+		]);
 		const error = await run(sendTemplate, 10, { requestsInParallel: 1 });
 
 		expect(error.message).toMatch(/\[item 5\] — not sent$/);
@@ -102,7 +132,9 @@ describe('per-item runs', () => {
 			failedByOutcome: { 'not sent': [5] },
 			neverAttempted: [6, 7, 8, 9],
 		});
-		expect(error.description).toMatch(/^Stopped at the first failure\. Accepted by the service: 5 \(items 0-4\)\. Failed: 1 \(item 5: not sent\)\. Never attempted: 4 \(items 6-9\)\./);
+		expect(error.description).toMatch(
+			/^Stopped at the first failure\. Accepted by the service: 5 \(items 0-4\)\. Failed: 1 \(item 5: not sent\)\. Never attempted: 4 \(items 6-9\)\./,
+		);
 		expect(fromStandIn(EVENTS, 10).accepted).toEqual([0, 1, 2, 3, 4]);
 	});
 
@@ -123,18 +155,32 @@ describe('per-item runs', () => {
 	});
 
 	test('in-flight requests that fail too are reported with their own outcome', async () => {
-		service.injectFaults([slowPass(EVENTS), { ...refused, path: EVENTS }, { status: 500, delayMs: 300, path: EVENTS }]);
+		service.injectFaults([
+			slowPass(EVENTS),
+			{ ...refused, path: EVENTS },
+			{ status: 500, delayMs: 300, path: EVENTS },
+		]);
 		const error = await run(
-			{ resource: 'aiAgent', operation: 'connectContact', phoneNumber: '={{ $json.phone }}', aiAgentId: 'aiflw_1', templateId: 'wat_1' },
+			{
+				resource: 'aiAgent',
+				operation: 'connectContact',
+				phoneNumber: '={{ $json.phone }}',
+				aiAgentId: 'aiflw_1',
+				templateId: 'wat_1',
+			},
 			8,
 			{ requestsInParallel: 3 },
 		);
 
 		expect(service.requests).toHaveLength(3);
-		const byStatus = (status: number) => service.requests.filter((r) => r.status === status).flatMap(itemsOf);
+		const byStatus = (status: number) =>
+			service.requests.filter((r) => r.status === status).flatMap(itemsOf);
 		const parsed = report(error.description);
 		expect(parsed.accepted).toEqual(byStatus(200));
-		expect(parsed.failedByOutcome).toEqual({ 'not sent': byStatus(422), 'may have been sent': byStatus(500) });
+		expect(parsed.failedByOutcome).toEqual({
+			'not sent': byStatus(422),
+			'may have been sent': byStatus(500),
+		});
 		expect(parsed.neverAttempted).toEqual([3, 4, 5, 6, 7]);
 		// The headline is the earliest failed item, as a sequential run would have reported.
 		const earliest = Math.min(...byStatus(422), ...byStatus(500));
@@ -145,17 +191,24 @@ describe('per-item runs', () => {
 		service.injectFaults({ status: 500, path: EVENTS });
 		const error = await run(sendTemplate, 3, { requestsInParallel: 1 });
 		expect(error.message).toMatch(/\[item 0\] — may have been sent$/);
-		expect(error.description).toMatch(/^Stopped at the first failure\. Accepted by the service: none\. Failed: 1 \(item 0: may have been sent\)\. Never attempted: 2 \(items 1-2\)\./);
+		expect(error.description).toMatch(
+			/^Stopped at the first failure\. Accepted by the service: none\. Failed: 1 \(item 0: may have been sent\)\. Never attempted: 2 \(items 1-2\)\./,
+		);
 	});
 });
 
 describe('Create Many tells the same story for batches', () => {
 	test('one batch at a time: batch 2 fails, contacts 0-1 were accepted, 4-6 never attempted', async () => {
-		service.injectFaults([{ delayMs: 1, path: CONTACTS }, { status: 500, path: CONTACTS }]);
+		service.injectFaults([
+			{ delayMs: 1, path: CONTACTS },
+			{ status: 500, path: CONTACTS },
+		]);
 		const error = await run(createMany, 7, { batchSize: 2, batchesInParallel: 1 });
 
 		expect(error.message).toMatch(/\(500\).* \[item 2\] — may have been sent$/);
-		expect(error.description).toMatch(/^Stopped at the first failure\. Accepted by the service: 2 \(items 0-1\)\. Failed: 2 \(items 2-3: may have been sent\)\. Never attempted: 3 \(items 4-6\)\./);
+		expect(error.description).toMatch(
+			/^Stopped at the first failure\. Accepted by the service: 2 \(items 0-1\)\. Failed: 2 \(items 2-3: may have been sent\)\. Never attempted: 3 \(items 4-6\)\./,
+		);
 		expect(service.requests).toHaveLength(2);
 	});
 

@@ -21,9 +21,17 @@ const service = useStandInService({ apiKey: API_KEY });
 
 type Operation = 'sendTemplate' | 'connectContact' | 'assignAgent' | 'createMany';
 
-const operations: Record<Operation, { parameters: Record<string, unknown>; path: string; successStatus: number }> = {
+const operations: Record<
+	Operation,
+	{ parameters: Record<string, unknown>; path: string; successStatus: number }
+> = {
 	sendTemplate: {
-		parameters: { resource: 'message', operation: 'sendTemplate', phoneNumber: '={{ $json.phone }}', templateId: 'wat_welcome' },
+		parameters: {
+			resource: 'message',
+			operation: 'sendTemplate',
+			phoneNumber: '={{ $json.phone }}',
+			templateId: 'wat_welcome',
+		},
 		path: '/api/v1/events',
 		successStatus: 201,
 	},
@@ -50,7 +58,12 @@ const operations: Record<Operation, { parameters: Record<string, unknown>; path:
 		successStatus: 200,
 	},
 	createMany: {
-		parameters: { resource: 'contact', operation: 'createMany', phoneNumber: '={{ $json.phone }}', additionalFields: { name: '={{ $json.name }}' } },
+		parameters: {
+			resource: 'contact',
+			operation: 'createMany',
+			phoneNumber: '={{ $json.phone }}',
+			additionalFields: { name: '={{ $json.name }}' },
+		},
 		path: '/subscribers',
 		successStatus: 201,
 	},
@@ -76,8 +89,12 @@ function indexOfPhone(phone: unknown): number {
 
 /** Item indexes a recorded request carried: one for the events endpoint, a whole batch for contacts. */
 function itemsOf(request: RecordedRequest): number[] {
-	const contacts = Array.isArray(request.body) ? request.body : [(request.body as { contact: unknown }).contact];
-	return (contacts as Array<{ phone_number: string }>).map((contact) => indexOfPhone(contact.phone_number));
+	const contacts = Array.isArray(request.body)
+		? request.body
+		: [(request.body as { contact: unknown }).contact];
+	return (contacts as Array<{ phone_number: string }>).map((contact) =>
+		indexOfPhone(contact.phone_number),
+	);
 }
 
 /** No contact's data was processed twice: the proof that nothing was duplicated. */
@@ -88,7 +105,10 @@ function expectNoDuplicateSends(path: string) {
 }
 
 function phoneInOutput(item: INodeExecutionData): unknown {
-	return item.json.phoneNumber ?? (item.json.contact as { phone_number?: string } | undefined)?.phone_number;
+	return (
+		item.json.phoneNumber ??
+		(item.json.contact as { phone_number?: string } | undefined)?.phone_number
+	);
 }
 
 type Fate = 'sent' | 'invalid' | 'refused' | 'failed' | 'reset';
@@ -102,14 +122,25 @@ function fatesFromStandIn(path: string, itemCount: number): Fate[] {
 	for (const request of service.requests.filter((r) => r.path === path)) {
 		// A throttled request is retried; its retry decides the item's fate.
 		if (request.status === 429) continue;
-		const fate: Fate = request.reset ? 'reset' : request.status === 422 ? 'refused' : request.status === 500 ? 'failed' : 'sent';
+		const fate: Fate = request.reset
+			? 'reset'
+			: request.status === 422
+				? 'refused'
+				: request.status === 500
+					? 'failed'
+					: 'sent';
 		for (const index of itemsOf(request)) fates[index] = fate;
 	}
 	return fates;
 }
 
 /** Each output item is at its input's place, paired with it, and says what the stand-in did with it. */
-function expectOutputMatches(operation: Operation, input: Array<{ phone: string }>, output: INodeExecutionData[] | undefined, fates: Fate[]) {
+function expectOutputMatches(
+	operation: Operation,
+	input: Array<{ phone: string }>,
+	output: INodeExecutionData[] | undefined,
+	fates: Fate[],
+) {
 	expect(output).toHaveLength(input.length);
 	output!.forEach((item, index) => {
 		expect(item.pairedItem).toEqual({ item: index });
@@ -145,13 +176,21 @@ function expectOutputMatches(operation: Operation, input: Array<{ phone: string 
 	});
 }
 
-const refused: FaultSpec = { status: 422, body: { message: 'Parameter Error', errors: { 'contact.phone_number': ['is blocked'] } } };
+const refused: FaultSpec = {
+	status: 422,
+	body: { message: 'Parameter Error', errors: { 'contact.phone_number': ['is blocked'] } },
+};
 const failed: FaultSpec = { status: 500 };
 const reset: FaultSpec = { reset: true };
 /** Served normally after a short delay: lets a later fault meet a later request. */
 const passes = (count: number): FaultSpec => ({ delayMs: 1, count });
 
-function run(operation: Operation, items: object[], options: Record<string, unknown>, continueOnFail: boolean) {
+function run(
+	operation: Operation,
+	items: object[],
+	options: Record<string, unknown>,
+	continueOnFail: boolean,
+) {
 	return runChatMessaging({
 		items,
 		parameters: { ...operations[operation].parameters, options } as never,
@@ -167,12 +206,25 @@ describe.each(perItemOperations)('%s with Continue On Fail: N items in, N out', 
 	test('one at a time: each fault lands on a known item, every item keeps its place', async () => {
 		const input = people(10, [3, 7]);
 		// Valid items are requested in input order: 0, 1, 2, 4, 5, 6, 8, 9.
-		service.injectFaults([passes(1), refused, passes(1), failed, reset].map((fault) => ({ ...fault, path })));
+		service.injectFaults(
+			[passes(1), refused, passes(1), failed, reset].map((fault) => ({ ...fault, path })),
+		);
 		const result = await run(operation, input, { requestsInParallel: 1 }, true);
 
 		expect(result.error).toBeUndefined();
 		const fates = fatesFromStandIn(path, input.length);
-		expect(fates).toEqual(['sent', 'refused', 'sent', 'invalid', 'failed', 'reset', 'sent', 'invalid', 'sent', 'sent']);
+		expect(fates).toEqual([
+			'sent',
+			'refused',
+			'sent',
+			'invalid',
+			'failed',
+			'reset',
+			'sent',
+			'invalid',
+			'sent',
+			'sent',
+		]);
 		expectOutputMatches(operation, input, result.output, fates);
 		expect(service.requests).toHaveLength(8);
 		expect(expectNoDuplicateSends(path).sort((a, b) => a - b)).toEqual([0, 2, 5, 6, 8, 9]);
@@ -191,7 +243,13 @@ describe.each(perItemOperations)('%s with Continue On Fail: N items in, N out', 
 		expect(result.error).toBeUndefined();
 		const fates = fatesFromStandIn(path, input.length);
 		const count = (fate: Fate) => fates.filter((f) => f === fate).length;
-		expect([count('invalid'), count('refused'), count('failed'), count('reset'), count('sent')]).toEqual([3, 2, 2, 1, 8]);
+		expect([
+			count('invalid'),
+			count('refused'),
+			count('failed'),
+			count('reset'),
+			count('sent'),
+		]).toEqual([3, 2, 2, 1, 8]);
 		expectOutputMatches(operation, input, result.output, fates);
 		// 13 valid items, two of them throttled once and retried once.
 		expect(service.requests).toHaveLength(15);
@@ -202,37 +260,40 @@ describe.each(perItemOperations)('%s with Continue On Fail: N items in, N out', 
 	});
 });
 
-describe.each(perItemOperations)('%s without Continue On Fail: the first failure stops the node', (operation) => {
-	const { path } = operations[operation];
+describe.each(perItemOperations)(
+	'%s without Continue On Fail: the first failure stops the node',
+	(operation) => {
+		const { path } = operations[operation];
 
-	test('one at a time: stops at the failing item, names it, later items never requested', async () => {
-		service.injectFaults([passes(2), failed].map((fault) => ({ ...fault, path })));
-		const result = await run(operation, people(6), { requestsInParallel: 1 }, false);
+		test('one at a time: stops at the failing item, names it, later items never requested', async () => {
+			service.injectFaults([passes(2), failed].map((fault) => ({ ...fault, path })));
+			const result = await run(operation, people(6), { requestsInParallel: 1 }, false);
 
-		expect(result.output).toBeUndefined();
-		const error = result.error as unknown as { message: string; description: string };
-		expect(error.message).toMatch(/\(500\).* \[item 2\] — may have been sent$/);
-		expect(error.description).toMatch(/not repeated automatically/);
-		expect(service.requests.map((request) => itemsOf(request)[0])).toEqual([0, 1, 2]);
-		expect(expectNoDuplicateSends(path)).toEqual([0, 1]);
-	});
+			expect(result.output).toBeUndefined();
+			const error = result.error as unknown as { message: string; description: string };
+			expect(error.message).toMatch(/\(500\).* \[item 2\] — may have been sent$/);
+			expect(error.description).toMatch(/not repeated automatically/);
+			expect(service.requests.map((request) => itemsOf(request)[0])).toEqual([0, 1, 2]);
+			expect(expectNoDuplicateSends(path)).toEqual([0, 1]);
+		});
 
-	test('three in parallel: names the item that failed; no new request starts after it', async () => {
-		service.injectFaults([passes(4), refused].map((fault) => ({ ...fault, path })));
-		const result = await run(operation, people(12), { requestsInParallel: 3 }, false);
+		test('three in parallel: names the item that failed; no new request starts after it', async () => {
+			service.injectFaults([passes(4), refused].map((fault) => ({ ...fault, path })));
+			const result = await run(operation, people(12), { requestsInParallel: 3 }, false);
 
-		expect(result.output).toBeUndefined();
-		const refusedRequest = service.requests.filter((request) => request.status === 422);
-		expect(refusedRequest).toHaveLength(1);
-		const failedItem = itemsOf(refusedRequest[0])[0];
-		const error = result.error as unknown as { message: string };
-		expect(error.message).toContain(`[item ${failedItem}] — not sent`);
-		expect(error.message).toContain('is blocked');
-		// The fifth request failed; at most the two already under way beside it were still made.
-		expect(service.requests.length).toBeLessThanOrEqual(7);
-		expect(expectNoDuplicateSends(path)).toHaveLength(service.requests.length - 1);
-	});
-});
+			expect(result.output).toBeUndefined();
+			const refusedRequest = service.requests.filter((request) => request.status === 422);
+			expect(refusedRequest).toHaveLength(1);
+			const failedItem = itemsOf(refusedRequest[0])[0];
+			const error = result.error as unknown as { message: string };
+			expect(error.message).toContain(`[item ${failedItem}] — not sent`);
+			expect(error.message).toContain('is blocked');
+			// The fifth request failed; at most the two already under way beside it were still made.
+			expect(service.requests.length).toBeLessThanOrEqual(7);
+			expect(expectNoDuplicateSends(path)).toHaveLength(service.requests.length - 1);
+		});
+	},
+);
 
 describe('createMany with Continue On Fail: a refused batch marks each of its contacts, the others still go', () => {
 	const { path } = operations.createMany;
@@ -245,7 +306,19 @@ describe('createMany with Continue On Fail: a refused batch marks each of its co
 
 		expect(result.error).toBeUndefined();
 		const fates = fatesFromStandIn(path, input.length);
-		expect(fates).toEqual(['refused', 'refused', 'invalid', 'sent', 'sent', 'failed', 'failed', 'reset', 'reset', 'invalid', 'sent']);
+		expect(fates).toEqual([
+			'refused',
+			'refused',
+			'invalid',
+			'sent',
+			'sent',
+			'failed',
+			'failed',
+			'reset',
+			'reset',
+			'invalid',
+			'sent',
+		]);
 		expectOutputMatches('createMany', input, result.output, fates);
 		expect(result.output![5].json.batch).toEqual({ number: 3, size: 2 });
 		expect(result.output![10].json.batch).toEqual({ number: 5, size: 1 });
@@ -268,7 +341,9 @@ describe('createMany with Continue On Fail: a refused batch marks each of its co
 		const batchRequests = service.requests.filter((request) => request.status !== 429);
 		expect(batchRequests).toHaveLength(7);
 		expect(batchRequests.filter((request) => request.status === 422)).toHaveLength(2);
-		const refusedContacts = batchRequests.filter((request) => request.status === 422).flatMap(itemsOf);
+		const refusedContacts = batchRequests
+			.filter((request) => request.status === 422)
+			.flatMap(itemsOf);
 		expect(fates.filter((fate) => fate === 'refused')).toHaveLength(refusedContacts.length);
 		expect(fates.filter((fate) => fate === 'invalid')).toHaveLength(3);
 		// Every valid contact was in exactly one batch that got an answer or was processed.
@@ -284,7 +359,12 @@ describe('createMany without Continue On Fail', () => {
 
 	test('a failed batch stops the node, names its first item and says what was created', async () => {
 		service.injectFaults([passes(1), failed].map((fault) => ({ ...fault, path })));
-		const result = await run('createMany', people(7), { batchSize: 2, batchesInParallel: 1 }, false);
+		const result = await run(
+			'createMany',
+			people(7),
+			{ batchSize: 2, batchesInParallel: 1 },
+			false,
+		);
 
 		expect(result.output).toBeUndefined();
 		const error = result.error as unknown as { message: string; description: string };
@@ -299,7 +379,10 @@ describe('createMany without Continue On Fail', () => {
 });
 
 test('the API key appears in nothing the engine produced, even when requests fail', async () => {
-	service.injectFaults([{ ...refused, path: '/api/v1/events' }, { ...failed, path: '/subscribers' }]);
+	service.injectFaults([
+		{ ...refused, path: '/api/v1/events' },
+		{ ...failed, path: '/subscribers' },
+	]);
 	const sendRun = await run('sendTemplate', people(2, [1]), {}, true);
 	const contactsRun = await run('createMany', people(2), {}, true);
 	for (const result of [sendRun, contactsRun]) {

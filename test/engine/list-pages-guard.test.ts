@@ -11,13 +11,20 @@ const API_KEY = 'list-pages-guard-key-5f1c';
 const service = useStandInService({ apiKey: API_KEY });
 
 async function firstPage(pathAndQuery: string): Promise<unknown> {
-	const response = await fetch(`${service.url}${pathAndQuery}`, { headers: { Authorization: API_KEY } });
+	const response = await fetch(`${service.url}${pathAndQuery}`, {
+		headers: { Authorization: API_KEY },
+	});
 	expect(response.status).toBe(200);
 	return await response.json();
 }
 
 async function run(parameters: Record<string, unknown>) {
-	return await runChatMessaging({ items: [{}], parameters: parameters as never, baseUrl: service.url, apiKey: API_KEY });
+	return await runChatMessaging({
+		items: [{}],
+		parameters: parameters as never,
+		baseUrl: service.url,
+		apiKey: API_KEY,
+	});
 }
 
 test('Template Get Many: a service that answers page 1 for every page stops at page 2, nothing output twice', async () => {
@@ -27,7 +34,9 @@ test('Template Get Many: a service that answers page 1 for every page stops at p
 	service.injectFaults({ status: 200, body: page, path: '/api/v1/whats_app_templates', count: 50 });
 	const result = await run({ resource: 'template', operation: 'getMany', returnAll: true });
 	const error = result.error as { message: string; description: string };
-	expect(error.message).toMatch(/^The service answered page 2 of the list with the same records as page 1, so it seems to ignore the page asked for \[item 0\] — not sent$/);
+	expect(error.message).toMatch(
+		/^The service answered page 2 of the list with the same records as page 1, so it seems to ignore the page asked for \[item 0\] — not sent$/,
+	);
 	expect(error.description).toMatch(/^Nothing was changed: reading a list changes nothing/);
 	expect(result.output).toBeUndefined();
 	expect(service.requests.map((request) => request.query.page)).toEqual(['1', '2']);
@@ -37,9 +46,16 @@ test('Message Get Many: the same page with a next link each time stops at page 2
 	const page = (await firstPage('/api/v1/messages?page=1')) as { messages: unknown[] };
 	expect(page.messages.length).toBeGreaterThan(0);
 	service.clearRequests();
-	service.injectFaults({ status: 200, body: { ...page, next: 'page=2' }, path: '/api/v1/messages', count: 50 });
+	service.injectFaults({
+		status: 200,
+		body: { ...page, next: 'page=2' },
+		path: '/api/v1/messages',
+		count: 50,
+	});
 	const result = await run({ resource: 'message', operation: 'getMany', returnAll: true });
-	expect((result.error as Error).message).toMatch(/page 2 of the list with the same records as page 1/);
+	expect((result.error as Error).message).toMatch(
+		/page 2 of the list with the same records as page 1/,
+	);
 	expect(service.requests.map((request) => request.query.page)).toEqual(['1', '2']);
 });
 

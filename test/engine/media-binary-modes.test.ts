@@ -48,11 +48,19 @@ test('filesystem mode: the file is read from disk by n8n, checked by its recorde
 
 test('filesystem mode: a file over the limit is refused from its recorded size, before its bytes are read or sent', async () => {
 	const result = await runWithFiles({
-		items: [{ binary: { data: { bytes: Buffer.alloc(5_242_881), fileName: 'big.png', mimeType: 'image/png' } } }],
+		items: [
+			{
+				binary: {
+					data: { bytes: Buffer.alloc(5_242_881), fileName: 'big.png', mimeType: 'image/png' },
+				},
+			},
+		],
 		parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' } as never,
 		baseUrl: service.url,
 		apiKey: API_KEY,
 	});
-	expect((result.error as { message: string }).message).toMatch(/"big\.png".*5,242,881 bytes.*at most 5,242,880 bytes \[item 0\]/);
+	expect((result.error as { message: string }).message).toMatch(
+		/"big\.png".*5,242,881 bytes.*at most 5,242,880 bytes \[item 0\]/,
+	);
 	expect(service.requests).toEqual([]);
 });

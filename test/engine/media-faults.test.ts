@@ -15,13 +15,24 @@ const service = useStandInService({ apiKey: API_KEY });
 const MEDIAS = '/api/v1/medias';
 const IMAGE_LIMIT = 5_242_880;
 
-const file = (name: string, mimeType: string, bytes = testBytes(64)) => ({ data: { bytes, fileName: name, mimeType } });
+const file = (name: string, mimeType: string, bytes = testBytes(64)) => ({
+	data: { bytes, fileName: name, mimeType },
+});
 const good: TestItem = { binary: file('ok.png', 'image/png') };
 
-async function uploadRun(items: TestItem[], parameters: Record<string, unknown> = {}, continueOnFail = false) {
+async function uploadRun(
+	items: TestItem[],
+	parameters: Record<string, unknown> = {},
+	continueOnFail = false,
+) {
 	return await runWithFiles({
 		items,
-		parameters: { resource: 'media', operation: 'upload', binaryPropertyName: 'data', ...parameters } as never,
+		parameters: {
+			resource: 'media',
+			operation: 'upload',
+			binaryPropertyName: 'data',
+			...parameters,
+		} as never,
 		baseUrl: service.url,
 		apiKey: API_KEY,
 		continueOnFail,
@@ -60,7 +71,12 @@ describe('Upload: the file is checked before any request, for every item', () =>
 			{},
 			/^Input Binary Field names the binary field "data", which this item does not have \(its binary fields: attachment\) \[item 1\]$/,
 		],
-		['no binary data at all', { json: { x: 1 } }, {}, /which this item does not have \(it has no binary data: read or download the file in an earlier node\) \[item 1\]$/],
+		[
+			'no binary data at all',
+			{ json: { x: 1 } },
+			{},
+			/which this item does not have \(it has no binary data: read or download the file in an earlier node\) \[item 1\]$/,
+		],
 		[
 			'a file without a name',
 			{ binary: { data: { bytes: testBytes(10), mimeType: 'application/pdf' } } },
@@ -73,7 +89,12 @@ describe('Upload: the file is checked before any request, for every item', () =>
 			{ additionalFields: { contentType: '={{ $itemIndex === 1 ? "image/webp" : "" }}' } },
 			/^Content Type "image\/webp", which the service does not take: it takes image\/jpeg/,
 		],
-		['a File Name that is a path', good, { additionalFields: { fileName: '={{ $itemIndex === 1 ? "../etc/passwd" : "" }}' } }, /^File Name "\.\.\/etc\/passwd" must be a file name on one line, not a path \[item 1\]$/],
+		[
+			'a File Name that is a path',
+			good,
+			{ additionalFields: { fileName: '={{ $itemIndex === 1 ? "../etc/passwd" : "" }}' } },
+			/^File Name "\.\.\/etc\/passwd" must be a file name on one line, not a path \[item 1\]$/,
+		],
 	])('%s: the node stops naming it, nothing is sent', async (_case, bad, parameters, expected) => {
 		const result = await uploadRun([good, bad], parameters);
 		const { message, description } = failure(result);
@@ -84,8 +105,13 @@ describe('Upload: the file is checked before any request, for every item', () =>
 
 	test('a type the service takes but the size limit of another: a 6 MB PDF passes, a 6 MB JPEG does not', async () => {
 		const six = Buffer.alloc(6_000_000, 1);
-		const result = await uploadRun([{ binary: file('big.pdf', 'application/pdf', six) }, { binary: file('big.jpg', 'image/jpeg', six) }]);
-		expect(failure(result).message).toMatch(/"big\.jpg".*image\/jpeg of 6,000,000 bytes; the service takes image\/jpeg files of at most 5,242,880 bytes \[item 1\]/);
+		const result = await uploadRun([
+			{ binary: file('big.pdf', 'application/pdf', six) },
+			{ binary: file('big.jpg', 'image/jpeg', six) },
+		]);
+		expect(failure(result).message).toMatch(
+			/"big\.jpg".*image\/jpeg of 6,000,000 bytes; the service takes image\/jpeg files of at most 5,242,880 bytes \[item 1\]/,
+		);
 		expect(service.requests).toEqual([]);
 	});
 });
@@ -101,8 +127,12 @@ describe('Upload: faults', () => {
 		expect(JSON.stringify(result.error)).not.toContain(API_KEY);
 	});
 
-	test('JSON: the service\'s 422 refusal is quoted, nothing stored', async () => {
-		service.injectFaults({ status: 422, body: { status: 'failed', reason: { 'media.data': ['is not a valid image'] } }, path: MEDIAS });
+	test("JSON: the service's 422 refusal is quoted, nothing stored", async () => {
+		service.injectFaults({
+			status: 422,
+			body: { status: 'failed', reason: { 'media.data': ['is not a valid image'] } },
+			path: MEDIAS,
+		});
 		const { message } = failure(await uploadRun([good]));
 		expect(message).toMatch(/422/);
 		expect(message).toMatch(/is not a valid image/);
@@ -112,11 +142,20 @@ describe('Upload: faults', () => {
 		service.injectFaults({
 			status: 200,
 			path: `${MEDIAS}/direct_uploads`,
-			body: { id: 1, signed_id: 'sig', direct_upload: { url: 'https://bucket.elsewhere.example/upload?sig=1', headers: { 'Content-Type': 'image/png' } } },
+			body: {
+				id: 1,
+				signed_id: 'sig',
+				direct_upload: {
+					url: 'https://bucket.elsewhere.example/upload?sig=1',
+					headers: { 'Content-Type': 'image/png' },
+				},
+			},
 		});
 		const result = await uploadRun([good], { uploadMethod: 'direct' });
 		const { message, description } = failure(result);
-		expect(message).toMatch(/^Direct upload, step 2 of 3 .*: The upload URL the service gave is on another host \(https:\/\/bucket\.elsewhere\.example\)/);
+		expect(message).toMatch(
+			/^Direct upload, step 2 of 3 .*: The upload URL the service gave is on another host \(https:\/\/bucket\.elsewhere\.example\)/,
+		);
 		expect(description).toMatch(/No media item was created.*Upload Method "JSON \(Base64\)"/);
 		expect(service.requests.map((request) => request.path)).toEqual([`${MEDIAS}/direct_uploads`]);
 	});
@@ -125,10 +164,16 @@ describe('Upload: faults', () => {
 		service.injectFaults({
 			status: 200,
 			path: `${MEDIAS}/direct_uploads`,
-			body: { id: 1, signed_id: 'sig', direct_upload: { url: '/uploads/no-such-token', headers: { 'Content-Type': 'image/png' } } },
+			body: {
+				id: 1,
+				signed_id: 'sig',
+				direct_upload: { url: '/uploads/no-such-token', headers: { 'Content-Type': 'image/png' } },
+			},
 		});
 		const { message, description } = failure(await uploadRun([good], { uploadMethod: 'direct' }));
-		expect(message).toMatch(/^Direct upload, step 2 of 3 \(sending the file's bytes to the upload URL the service gave\): The service answered 404 Not Found for the upload URL the service gave/);
+		expect(message).toMatch(
+			/^Direct upload, step 2 of 3 \(sending the file's bytes to the upload URL the service gave\): The service answered 404 Not Found for the upload URL the service gave/,
+		);
 		expect(description).toMatch(/^No media item was created/);
 		expect(service.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
 			`POST ${MEDIAS}/direct_uploads`,
@@ -141,16 +186,24 @@ describe('Upload: faults', () => {
 		service.injectFaults({ status: 500, path: `${MEDIAS}/finalize` });
 		const { message, description } = failure(await uploadRun([good], { uploadMethod: 'direct' }));
 		expect(message).toMatch(/^Direct upload, step 3 of 3 \(finalize\): /);
-		expect(description).toMatch(/The file's bytes reached the service; whether the media item was created is not known/);
+		expect(description).toMatch(
+			/The file's bytes reached the service; whether the media item was created is not known/,
+		);
 	});
 });
 
 describe('Get Many and Delete: faults and bad inputs', () => {
 	test('Get Many: a 500 on the second page fails the item; nothing is made up', async () => {
 		// Enough items for two pages.
-		await uploadRun(Array.from({ length: 26 }, () => good), { options: { requestsInParallel: 4 } });
+		await uploadRun(
+			Array.from({ length: 26 }, () => good),
+			{ options: { requestsInParallel: 4 } },
+		);
 		service.clearRequests();
-		service.injectFaults([{ delayMs: 1, path: MEDIAS }, { status: 500, path: MEDIAS }]);
+		service.injectFaults([
+			{ delayMs: 1, path: MEDIAS },
+			{ status: 500, path: MEDIAS },
+		]);
 		const result = await runChatMessaging({
 			items: [{}],
 			parameters: { resource: 'media', operation: 'getMany', returnAll: true } as never,
@@ -158,19 +211,25 @@ describe('Get Many and Delete: faults and bad inputs', () => {
 			apiKey: API_KEY,
 		});
 		expect(failure(result).message).toMatch(/500/);
-		expect(service.requests.map((request) => request.query)).toEqual([{ page: '1' }, { page: '2' }]);
+		expect(service.requests.map((request) => request.query)).toEqual([
+			{ page: '1' },
+			{ page: '2' },
+		]);
 	});
 
-	test.each([['abc'], ['0'], ['1/..'], ['']])('Delete: Media ID %j is refused before any request', async (id) => {
-		const result = await runChatMessaging({
-			items: [{ id: 5 }, { id }],
-			parameters: { resource: 'media', operation: 'delete', mediaId: '={{ $json.id }}' } as never,
-			baseUrl: service.url,
-			apiKey: API_KEY,
-		});
-		expect(failure(result).message).toMatch(/^Media ID .*\[item 1\]$/);
-		expect(service.requests).toEqual([]);
-	});
+	test.each([['abc'], ['0'], ['1/..'], ['']])(
+		'Delete: Media ID %j is refused before any request',
+		async (id) => {
+			const result = await runChatMessaging({
+				items: [{ id: 5 }, { id }],
+				parameters: { resource: 'media', operation: 'delete', mediaId: '={{ $json.id }}' } as never,
+				baseUrl: service.url,
+				apiKey: API_KEY,
+			});
+			expect(failure(result).message).toMatch(/^Media ID .*\[item 1\]$/);
+			expect(service.requests).toEqual([]);
+		},
+	);
 
 	test('Delete: an ID already removed is the service\'s 404, "not sent"', async () => {
 		const result = await runChatMessaging({
@@ -186,14 +245,36 @@ describe('Get Many and Delete: faults and bad inputs', () => {
 
 describe('Continue On Fail: every input item comes out once, paired with itself', () => {
 	test('Upload: a good file, a refused type, a service refusal', async () => {
-		service.injectFaults([{ delayMs: 1, path: MEDIAS }, { status: 422, body: { status: 'failed', reason: { 'media.data': ['is broken'] } }, path: MEDIAS }]);
-		const result = await uploadRun([good, { binary: file('a.gif', 'image/gif') }, good], { options: { requestsInParallel: 1 } }, true);
+		service.injectFaults([
+			{ delayMs: 1, path: MEDIAS },
+			{
+				status: 422,
+				body: { status: 'failed', reason: { 'media.data': ['is broken'] } },
+				path: MEDIAS,
+			},
+		]);
+		const result = await uploadRun(
+			[good, { binary: file('a.gif', 'image/gif') }, good],
+			{ options: { requestsInParallel: 1 } },
+			true,
+		);
 		expect(result.error).toBeUndefined();
 		const output = result.output!;
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(output[0].json).toMatchObject({ id: expect.any(Number), media_url: expect.stringMatching(/^http/) });
-		expect(output[1].json).toMatchObject({ outcome: 'not sent', parameter: 'Input Binary Field', error: expect.stringMatching(/image\/gif/) });
-		expect(output[2].json).toMatchObject({ outcome: 'not sent', statusCode: 422, error: expect.stringMatching(/is broken/) });
+		expect(output[0].json).toMatchObject({
+			id: expect.any(Number),
+			media_url: expect.stringMatching(/^http/),
+		});
+		expect(output[1].json).toMatchObject({
+			outcome: 'not sent',
+			parameter: 'Input Binary Field',
+			error: expect.stringMatching(/image\/gif/),
+		});
+		expect(output[2].json).toMatchObject({
+			outcome: 'not sent',
+			statusCode: 422,
+			error: expect.stringMatching(/is broken/),
+		});
 		expect(service.requests).toHaveLength(2);
 	});
 
@@ -218,7 +299,9 @@ describe('Continue On Fail: every input item comes out once, paired with itself'
 			apiKey: API_KEY,
 			continueOnFail: true,
 		});
-		expect(removed.output!.map((item) => [item.pairedItem, item.json.outcome, item.json.statusCode])).toEqual([
+		expect(
+			removed.output!.map((item) => [item.pairedItem, item.json.outcome, item.json.statusCode]),
+		).toEqual([
 			[{ item: 0 }, 'not sent', undefined],
 			[{ item: 1 }, 'not sent', 404],
 		]);

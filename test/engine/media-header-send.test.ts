@@ -49,10 +49,22 @@ const invoiceReady = {
 	headerMediaBinaryField: 'data',
 };
 
-const photo: TestItem = { binary: { photo: { bytes: JPEG, fileName: 'sale.jpg', mimeType: 'image/jpeg' } } };
+const photo: TestItem = {
+	binary: { photo: { bytes: JPEG, fileName: 'sale.jpg', mimeType: 'image/jpeg' } },
+};
 
-async function send(items: TestItem[], parameters: Record<string, unknown>, continueOnFail = false) {
-	return await runWithFiles({ items, parameters: parameters as never, baseUrl: service.url, apiKey: API_KEY, continueOnFail });
+async function send(
+	items: TestItem[],
+	parameters: Record<string, unknown>,
+	continueOnFail = false,
+) {
+	return await runWithFiles({
+		items,
+		parameters: parameters as never,
+		baseUrl: service.url,
+		apiKey: API_KEY,
+		continueOnFail,
+	});
 }
 
 function failure(result: { error?: unknown }) {
@@ -69,7 +81,9 @@ describe('header media from a file', () => {
 		expect(result.error).toBeUndefined();
 		expect(paths()).toEqual([`POST ${MEDIAS}`, `POST ${EVENTS}`]);
 		const [uploadRequest, sendRequest] = service.requests;
-		expect(uploadRequest.body).toEqual({ media: { data: JPEG.toString('base64'), filename: 'sale.jpg', content_type: 'image/jpeg' } });
+		expect(uploadRequest.body).toEqual({
+			media: { data: JPEG.toString('base64'), filename: 'sale.jpg', content_type: 'image/jpeg' },
+		});
 
 		const output = result.output!;
 		const headerMedia = output[0].json.headerMedia as Record<string, unknown>;
@@ -86,25 +100,45 @@ describe('header media from a file', () => {
 			contact: { phone_number: '+14155550123' },
 			template_message: {
 				chat_template_id: SPRING_SALE,
-				liquid_values: { first_name: 'Ada', discount: '20%', end_date: 'May 31', header_media: headerMedia.media_url },
+				liquid_values: {
+					first_name: 'Ada',
+					discount: '20%',
+					end_date: 'May 31',
+					header_media: headerMedia.media_url,
+				},
 			},
 		});
-		expect(output[0]).toMatchObject({ json: { queued: true, statusCode: 201 }, pairedItem: { item: 0 } });
+		expect(output[0]).toMatchObject({
+			json: { queued: true, statusCode: 201 },
+			pairedItem: { item: 0 },
+		});
 		// The link the contact's phone fetches is the file.
 		const fetched = Buffer.from(await (await fetch(headerMedia.media_url as string)).arrayBuffer());
 		expect(fetched.equals(JPEG)).toBe(true);
 	});
 
-	test('document: the file\'s own name is sent as the file name when File Name is empty, the typed one otherwise', async () => {
+	test("document: the file's own name is sent as the file name when File Name is empty, the typed one otherwise", async () => {
 		const files: TestItem[] = [
-			{ binary: { data: { bytes: PDF, fileName: 'invoice-RE-1.pdf', mimeType: 'application/pdf' } } },
+			{
+				binary: { data: { bytes: PDF, fileName: 'invoice-RE-1.pdf', mimeType: 'application/pdf' } },
+			},
 			{ binary: { data: { bytes: PDF, fileName: 'x.pdf', mimeType: 'application/pdf' } } },
 		];
-		const result = await send(files, { ...invoiceReady, headerMediaFilename: '={{ $itemIndex === 1 ? "Rechnung.pdf" : "" }}', options: { requestsInParallel: 1 } });
+		const result = await send(files, {
+			...invoiceReady,
+			headerMediaFilename: '={{ $itemIndex === 1 ? "Rechnung.pdf" : "" }}',
+			options: { requestsInParallel: 1 },
+		});
 		expect(result.error).toBeUndefined();
 		const sends = service.requests.filter((request) => request.path === EVENTS);
-		const headers = sends.map((request) => (request.body as { template_message: { liquid_values: { header_media: unknown } } }).template_message.liquid_values.header_media);
-		const links = result.output!.map((item) => (item.json.headerMedia as { media_url: string }).media_url);
+		const headers = sends.map(
+			(request) =>
+				(request.body as { template_message: { liquid_values: { header_media: unknown } } })
+					.template_message.liquid_values.header_media,
+		);
+		const links = result.output!.map(
+			(item) => (item.json.headerMedia as { media_url: string }).media_url,
+		);
 		expect(headers).toEqual([
 			{ link: links[0], filename: 'invoice-RE-1.pdf' },
 			{ link: links[1], filename: 'Rechnung.pdf' },
@@ -127,11 +161,18 @@ describe('header media from a file', () => {
 		expect(result.error).toBeUndefined();
 		const sendRequest = service.requests.find((request) => request.path === EVENTS)!;
 		const link = (result.output![0].json.headerMedia as { media_url: string }).media_url;
-		expect((sendRequest.body as { template_message: { liquid_values: Record<string, unknown> } }).template_message.liquid_values.header_media).toBe(link);
+		expect(
+			(sendRequest.body as { template_message: { liquid_values: Record<string, unknown> } })
+				.template_message.liquid_values.header_media,
+		).toBe(link);
 	});
 
 	test('a typed link still works as before (Header Media Source: Link): no upload', async () => {
-		const result = await send([photo], { ...springSale, headerMediaSource: 'link', headerMediaUrl: 'https://cdn.example.com/a.jpg' });
+		const result = await send([photo], {
+			...springSale,
+			headerMediaSource: 'link',
+			headerMediaUrl: 'https://cdn.example.com/a.jpg',
+		});
 		expect(result.error).toBeUndefined();
 		expect(paths()).toEqual([`POST ${EVENTS}`]);
 		expect(result.output![0].json.headerMedia).toBeUndefined();
@@ -140,15 +181,42 @@ describe('header media from a file', () => {
 
 describe('checked before any request, with the rest of the item', () => {
 	test.each<[string, TestItem, Record<string, unknown>, RegExp]>([
-		['a PDF for an image header', { binary: { photo: { bytes: PDF, fileName: 'a.pdf', mimeType: 'application/pdf' } } }, {}, /^Input Binary Field the file "a\.pdf" \(binary field "photo"\) is application\/pdf, but Header Media is an image or video: choose Document for other files \[item 1\]$/],
-		['an image over the limit', { binary: { photo: { bytes: Buffer.alloc(5_242_881), fileName: 'big.jpg', mimeType: 'image/jpeg' } } }, {}, /is image\/jpeg of 5,242,881 bytes; the service takes image\/jpeg files of at most 5,242,880 bytes \[item 1\]$/],
-		['no such binary field', { binary: { other: { bytes: JPEG, fileName: 'a.jpg', mimeType: 'image/jpeg' } } }, {}, /^Input Binary Field names the binary field "photo", which this item does not have \(its binary fields: other\) \[item 1\]$/],
-		['a bad phone number beside a good file', { ...photo, json: { phone: '12345' } }, { phoneNumber: '={{ $json.phone ?? "+14155550123" }}' }, /^Phone Number .*\[item 1\]$/],
-	])('%s: nothing is uploaded or sent, not even for item 0', async (_case, bad, parameters, expected) => {
-		const result = await send([photo, bad], { ...springSale, ...parameters });
-		expect(failure(result).message).toMatch(expected);
-		expect(service.requests).toEqual([]);
-	});
+		[
+			'a PDF for an image header',
+			{ binary: { photo: { bytes: PDF, fileName: 'a.pdf', mimeType: 'application/pdf' } } },
+			{},
+			/^Input Binary Field the file "a\.pdf" \(binary field "photo"\) is application\/pdf, but Header Media is an image or video: choose Document for other files \[item 1\]$/,
+		],
+		[
+			'an image over the limit',
+			{
+				binary: {
+					photo: { bytes: Buffer.alloc(5_242_881), fileName: 'big.jpg', mimeType: 'image/jpeg' },
+				},
+			},
+			{},
+			/is image\/jpeg of 5,242,881 bytes; the service takes image\/jpeg files of at most 5,242,880 bytes \[item 1\]$/,
+		],
+		[
+			'no such binary field',
+			{ binary: { other: { bytes: JPEG, fileName: 'a.jpg', mimeType: 'image/jpeg' } } },
+			{},
+			/^Input Binary Field names the binary field "photo", which this item does not have \(its binary fields: other\) \[item 1\]$/,
+		],
+		[
+			'a bad phone number beside a good file',
+			{ ...photo, json: { phone: '12345' } },
+			{ phoneNumber: '={{ $json.phone ?? "+14155550123" }}' },
+			/^Phone Number .*\[item 1\]$/,
+		],
+	])(
+		'%s: nothing is uploaded or sent, not even for item 0',
+		async (_case, bad, parameters, expected) => {
+			const result = await send([photo, bad], { ...springSale, ...parameters });
+			expect(failure(result).message).toMatch(expected);
+			expect(service.requests).toEqual([]);
+		},
+	);
 });
 
 describe('faults', () => {
@@ -163,18 +231,30 @@ describe('faults', () => {
 	});
 
 	test('the upload failed: the message was not sent, and the error says it was the upload', async () => {
-		service.injectFaults({ status: 422, body: { status: 'failed', reason: { 'media.data': ['is not an image'] } }, path: MEDIAS });
+		service.injectFaults({
+			status: 422,
+			body: { status: 'failed', reason: { 'media.data': ['is not an image'] } },
+			path: MEDIAS,
+		});
 		const { message, description } = failure(await send([photo], springSale));
 		expect(paths()).toEqual([`POST ${MEDIAS}`]);
-		expect(message).toMatch(/^Uploading the header media \(the file "sale\.jpg" \(binary field "photo"\)\) failed: The service refused the request \(422 Parameter Error\): media\.data: is not an image/);
+		expect(message).toMatch(
+			/^Uploading the header media \(the file "sale\.jpg" \(binary field "photo"\)\) failed: The service refused the request \(422 Parameter Error\): media\.data: is not an image/,
+		);
 		expect(description).toMatch(/^The message was not sent: it waits for its header media\./);
 	});
 
-	test('an upload answering a media_url that is not http(s) (the reference\'s media://N): nothing is sent, the item is named', async () => {
-		service.injectFaults({ status: 201, body: { id: 77, filename: 'sale.jpg', content_type: 'image/jpeg', media_url: 'media://77' }, path: MEDIAS });
+	test("an upload answering a media_url that is not http(s) (the reference's media://N): nothing is sent, the item is named", async () => {
+		service.injectFaults({
+			status: 201,
+			body: { id: 77, filename: 'sale.jpg', content_type: 'image/jpeg', media_url: 'media://77' },
+			path: MEDIAS,
+		});
 		const { message, description } = failure(await send([photo], springSale));
 		expect(paths()).toEqual([`POST ${MEDIAS}`]);
-		expect(message).toMatch(/^Header Media URL: the upload answered media_url "media:\/\/77", which is not a public http\(s\) link/);
+		expect(message).toMatch(
+			/^Header Media URL: the upload answered media_url "media:\/\/77", which is not a public http\(s\) link/,
+		);
 		expect(description).toMatch(/media ID 77, media_url media:\/\/77\); the message was not sent/);
 	});
 });
@@ -185,14 +265,30 @@ describe('Continue On Fail', () => {
 			{ delayMs: 1, path: EVENTS },
 			{ status: 500, path: EVENTS },
 		]);
-		const items: TestItem[] = [photo, { binary: { photo: { bytes: PDF, fileName: 'a.pdf', mimeType: 'application/pdf' } } }, photo];
+		const items: TestItem[] = [
+			photo,
+			{ binary: { photo: { bytes: PDF, fileName: 'a.pdf', mimeType: 'application/pdf' } } },
+			photo,
+		];
 		const result = await send(items, { ...springSale, options: { requestsInParallel: 1 } }, true);
 		expect(result.error).toBeUndefined();
 		const output = result.output!;
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(output[0].json).toMatchObject({ queued: true, headerMedia: { media_url: expect.stringMatching(/^http/) } });
+		expect(output[0].json).toMatchObject({
+			queued: true,
+			headerMedia: { media_url: expect.stringMatching(/^http/) },
+		});
 		expect(output[1].json).toMatchObject({ outcome: 'not sent', parameter: 'Input Binary Field' });
-		expect(output[2].json).toMatchObject({ outcome: 'may have been sent', statusCode: 500, description: expect.stringMatching(/^The header media was uploaded first/) });
-		expect(paths()).toEqual([`POST ${MEDIAS}`, `POST ${EVENTS}`, `POST ${MEDIAS}`, `POST ${EVENTS}`]);
+		expect(output[2].json).toMatchObject({
+			outcome: 'may have been sent',
+			statusCode: 500,
+			description: expect.stringMatching(/^The header media was uploaded first/),
+		});
+		expect(paths()).toEqual([
+			`POST ${MEDIAS}`,
+			`POST ${EVENTS}`,
+			`POST ${MEDIAS}`,
+			`POST ${EVENTS}`,
+		]);
 	});
 });

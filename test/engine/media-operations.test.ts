@@ -24,8 +24,16 @@ const upload = (parameters: Record<string, unknown> = {}) => ({
 	...parameters,
 });
 
-async function uploadFiles(items: Parameters<typeof runWithFiles>[0]['items'], parameters: Record<string, unknown> = {}) {
-	const result = await runWithFiles({ items, parameters: upload(parameters) as never, baseUrl: service.url, apiKey: API_KEY });
+async function uploadFiles(
+	items: Parameters<typeof runWithFiles>[0]['items'],
+	parameters: Record<string, unknown> = {},
+) {
+	const result = await runWithFiles({
+		items,
+		parameters: upload(parameters) as never,
+		baseUrl: service.url,
+		apiKey: API_KEY,
+	});
 	expect(result.error).toBeUndefined();
 	return result.output!;
 }
@@ -49,7 +57,8 @@ async function fileAt(mediaUrl: unknown): Promise<Buffer> {
 	return Buffer.from(await response.arrayBuffer());
 }
 
-const sent = () => service.requests.map(({ method, path, query, body }) => ({ method, path, query, body }));
+const sent = () =>
+	service.requests.map(({ method, path, query, body }) => ({ method, path, query, body }));
 
 describe('Upload (JSON, base64)', () => {
 	test('two items: one POST each with the file in base64, its name and type; the output is the media item', async () => {
@@ -58,8 +67,30 @@ describe('Upload (JSON, base64)', () => {
 			{ binary: { data: { bytes: PDF, fileName: 'price list.pdf', mimeType: 'application/pdf' } } },
 		]);
 		expect(sent()).toEqual([
-			{ method: 'POST', path: MEDIAS, query: {}, body: { media: { data: PNG.toString('base64'), filename: 'banner.png', content_type: 'image/png' } } },
-			{ method: 'POST', path: MEDIAS, query: {}, body: { media: { data: PDF.toString('base64'), filename: 'price list.pdf', content_type: 'application/pdf' } } },
+			{
+				method: 'POST',
+				path: MEDIAS,
+				query: {},
+				body: {
+					media: {
+						data: PNG.toString('base64'),
+						filename: 'banner.png',
+						content_type: 'image/png',
+					},
+				},
+			},
+			{
+				method: 'POST',
+				path: MEDIAS,
+				query: {},
+				body: {
+					media: {
+						data: PDF.toString('base64'),
+						filename: 'price list.pdf',
+						content_type: 'application/pdf',
+					},
+				},
+			},
 		]);
 		// The base64 is the file, byte for byte.
 		const bodies = service.requests.map((request) => request.body as { media: { data: string } });
@@ -71,29 +102,48 @@ describe('Upload (JSON, base64)', () => {
 			id: expect.any(Number),
 			filename: 'banner.png',
 			content_type: 'image/png',
-			media_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/media\/[0-9a-f]+\/banner\.png$/),
+			media_url: expect.stringMatching(
+				/^http:\/\/127\.0\.0\.1:\d+\/media\/[0-9a-f]+\/banner\.png$/,
+			),
 			created_at: expect.any(String),
 			byte_size: 1500,
 			uploadMethod: 'json',
 		});
-		expect(output[1].json).toMatchObject({ filename: 'price list.pdf', content_type: 'application/pdf', byte_size: 4096 });
+		expect(output[1].json).toMatchObject({
+			filename: 'price list.pdf',
+			content_type: 'application/pdf',
+			byte_size: 4096,
+		});
 		expect(output[1].json.id).not.toEqual(output[0].json.id);
 		expect((await fileAt(output[0].json.media_url)).equals(PNG)).toBe(true);
 		expect((await fileAt(output[1].json.media_url)).equals(PDF)).toBe(true);
 	});
 
-	test('File Name and Content Type override the binary data\'s own; a type with parameters is sent without them', async () => {
+	test("File Name and Content Type override the binary data's own; a type with parameters is sent without them", async () => {
 		await uploadFiles(
 			[
-				{ binary: { scan: { bytes: PDF, fileName: 'download', mimeType: 'application/octet-stream' } } },
-				{ binary: { scan: { bytes: PNG, fileName: 'note.txt', mimeType: 'text/plain; charset=utf-8' } } },
+				{
+					binary: {
+						scan: { bytes: PDF, fileName: 'download', mimeType: 'application/octet-stream' },
+					},
+				},
+				{
+					binary: {
+						scan: { bytes: PNG, fileName: 'note.txt', mimeType: 'text/plain; charset=utf-8' },
+					},
+				},
 			],
 			{
 				binaryPropertyName: 'scan',
-				additionalFields: { fileName: '={{ $itemIndex === 0 ? "contract.pdf" : "" }}', contentType: '={{ $itemIndex === 0 ? "application/pdf" : "" }}' },
+				additionalFields: {
+					fileName: '={{ $itemIndex === 0 ? "contract.pdf" : "" }}',
+					contentType: '={{ $itemIndex === 0 ? "application/pdf" : "" }}',
+				},
 			},
 		);
-		const media = service.requests.map((request) => (request.body as { media: Record<string, string> }).media);
+		const media = service.requests.map(
+			(request) => (request.body as { media: Record<string, string> }).media,
+		);
 		expect(media.map(({ filename, content_type }) => ({ filename, content_type }))).toEqual([
 			{ filename: 'contract.pdf', content_type: 'application/pdf' },
 			{ filename: 'note.txt', content_type: 'text/plain' },
@@ -101,14 +151,23 @@ describe('Upload (JSON, base64)', () => {
 	});
 
 	test('a file whose size n8n did not record is measured from its bytes and sent', async () => {
-		const output = await uploadFiles([{ binary: { data: { bytes: PNG, fileName: 'a.png', mimeType: 'image/png', withoutRecordedSize: true } } }]);
+		const output = await uploadFiles([
+			{
+				binary: {
+					data: { bytes: PNG, fileName: 'a.png', mimeType: 'image/png', withoutRecordedSize: true },
+				},
+			},
+		]);
 		expect(output[0].json).toMatchObject({ byte_size: 1500, content_type: 'image/png' });
 	});
 });
 
 describe('Upload (direct upload)', () => {
 	test('reserve, PUT the bytes without the API key, finalize: three requests, and the file is stored byte for byte', async () => {
-		const output = await uploadFiles([{ binary: { data: { bytes: PDF, fileName: 'guide.pdf', mimeType: 'application/pdf' } } }], { uploadMethod: 'direct' });
+		const output = await uploadFiles(
+			[{ binary: { data: { bytes: PDF, fileName: 'guide.pdf', mimeType: 'application/pdf' } } }],
+			{ uploadMethod: 'direct' },
+		);
 		const checksum = createHash('md5').update(PDF).digest('base64');
 		const [reserve, put, finalize] = service.requests;
 		expect(service.requests).toHaveLength(3);
@@ -116,13 +175,25 @@ describe('Upload (direct upload)', () => {
 			method: 'POST',
 			path: `${MEDIAS}/direct_uploads`,
 			authorized: true,
-			body: { blob: { filename: 'guide.pdf', byte_size: 4096, checksum, content_type: 'application/pdf' } },
+			body: {
+				blob: { filename: 'guide.pdf', byte_size: 4096, checksum, content_type: 'application/pdf' },
+			},
 		});
-		expect(put).toMatchObject({ method: 'PUT', path: expect.stringMatching(/^\/uploads\/[\w-]+$/), bodyBytes: 4096, status: 204 });
+		expect(put).toMatchObject({
+			method: 'PUT',
+			path: expect.stringMatching(/^\/uploads\/[\w-]+$/),
+			bodyBytes: 4096,
+			status: 204,
+		});
 		expect(put.headers.authorization).toBeUndefined();
 		expect(put.headers['content-type']).toBe('application/pdf');
 		expect(put.headers['content-md5']).toBe(checksum);
-		expect(finalize).toMatchObject({ method: 'POST', path: `${MEDIAS}/finalize`, authorized: true, body: { signed_id: expect.any(String) } });
+		expect(finalize).toMatchObject({
+			method: 'POST',
+			path: `${MEDIAS}/finalize`,
+			authorized: true,
+			body: { signed_id: expect.any(String) },
+		});
 
 		expect(output).toEqual([
 			{
@@ -144,19 +215,31 @@ describe('Upload (direct upload)', () => {
 });
 
 describe('Upload: a file at the limit', () => {
-	test.each([['json'], ['direct']])('an image of exactly 5,242,880 bytes goes through (%s): a body larger than a command\'s', async (uploadMethod) => {
-		const image = testBytes(5_242_880, 5);
-		const output = await uploadFiles([{ binary: { data: { bytes: image, fileName: 'full.jpg', mimeType: 'image/jpeg' } } }], { uploadMethod });
-		expect(output[0].json).toMatchObject({ byte_size: 5_242_880, content_type: 'image/jpeg' });
-		expect((await fileAt(output[0].json.media_url)).equals(image)).toBe(true);
-	});
+	test.each([['json'], ['direct']])(
+		"an image of exactly 5,242,880 bytes goes through (%s): a body larger than a command's",
+		async (uploadMethod) => {
+			const image = testBytes(5_242_880, 5);
+			const output = await uploadFiles(
+				[{ binary: { data: { bytes: image, fileName: 'full.jpg', mimeType: 'image/jpeg' } } }],
+				{ uploadMethod },
+			);
+			expect(output[0].json).toMatchObject({ byte_size: 5_242_880, content_type: 'image/jpeg' });
+			expect((await fileAt(output[0].json.media_url)).equals(image)).toBe(true);
+		},
+	);
 });
 
 describe('Get Many', () => {
 	test('Return All reads every page with `page` alone, newest first; Limit stops on the first page', async () => {
 		// 30 uploads, so that with the two seeded items the library spans two pages of 25.
 		const files = Array.from({ length: 30 }, (_, index) => ({
-			binary: { data: { bytes: testBytes(10, index + 10), fileName: `f${index}.txt`, mimeType: 'text/plain' } },
+			binary: {
+				data: {
+					bytes: testBytes(10, index + 10),
+					fileName: `f${index}.txt`,
+					mimeType: 'text/plain',
+				},
+			},
 		}));
 		const uploaded = await uploadFiles(files, { options: { requestsInParallel: 1 } });
 		service.clearRequests();
@@ -181,24 +264,34 @@ describe('Get Many', () => {
 
 		service.clearRequests();
 		const three = await list({ returnAll: false, limit: 3 });
-		expect(sent()).toEqual([{ method: 'GET', path: MEDIAS, query: { page: '1' }, body: undefined }]);
+		expect(sent()).toEqual([
+			{ method: 'GET', path: MEDIAS, query: { page: '1' }, body: undefined },
+		]);
 		expect(three.map((item) => item.json.id)).toEqual(ids.slice(0, 3));
 	});
 });
 
 describe('Delete', () => {
 	test('DELETE /api/v1/medias/{id}: the item is gone from the list and from its link', async () => {
-		const [uploaded] = await uploadFiles([{ binary: { data: { bytes: PNG, fileName: 'old.png', mimeType: 'image/png' } } }]);
+		const [uploaded] = await uploadFiles([
+			{ binary: { data: { bytes: PNG, fileName: 'old.png', mimeType: 'image/png' } } },
+		]);
 		const { id, media_url } = uploaded.json;
 		service.clearRequests();
 		const result = await runChatMessaging({
 			items: [{ media: id }],
-			parameters: { resource: 'media', operation: 'delete', mediaId: '={{ $json.media }}' } as never,
+			parameters: {
+				resource: 'media',
+				operation: 'delete',
+				mediaId: '={{ $json.media }}',
+			} as never,
 			baseUrl: service.url,
 			apiKey: API_KEY,
 		});
 		expect(result.error).toBeUndefined();
-		expect(sent()).toEqual([{ method: 'DELETE', path: `${MEDIAS}/${String(id)}`, query: {}, body: undefined }]);
+		expect(sent()).toEqual([
+			{ method: 'DELETE', path: `${MEDIAS}/${String(id)}`, query: {}, body: undefined },
+		]);
 		expect(result.output).toEqual([{ json: { id, deleted: true }, pairedItem: { item: 0 } }]);
 		expect((await fetch(media_url as string)).status).toBe(404);
 		const remaining = await list({ returnAll: true });

@@ -15,11 +15,19 @@ import { runChatMessaging } from './harness';
 const API_KEY = 'message-operations-key-SECRET-51d0';
 let clock = Date.parse('2026-03-02T09:00:00.000Z');
 const sendSide = createSendSideService({ now: () => clock });
-const service = useStandInService({ apiKey: API_KEY, parts: [createCommandEndpoints(sendSide), sendSide] });
+const service = useStandInService({
+	apiKey: API_KEY,
+	parts: [createCommandEndpoints(sendSide), sendSide],
+});
 
 const { eventProcessingMs, deliveryMs } = DEFAULT_TIMINGS;
 const ORDER_UPDATE = 'wat_1a2b3c4d5e6f7081';
-const ORDER_VALUES = { first_name: 'Ada', order_number: 'A-7', order_status: 'shipped', order_total: '10.00' };
+const ORDER_VALUES = {
+	first_name: 'Ada',
+	order_number: 'A-7',
+	order_status: 'shipped',
+	order_total: '10.00',
+};
 const TEMPLATE_MESSAGES = '/api/v1/template_messages';
 const MESSAGES = '/api/v1/messages';
 
@@ -35,12 +43,15 @@ async function run(parameters: Record<string, unknown>, items: object[] = [{}], 
 	return result.output!;
 }
 
-const sent = () => service.requests.map(({ method, path, query, body }) => ({ method, path, query, body }));
+const sent = () =>
+	service.requests.map(({ method, path, query, body }) => ({ method, path, query, body }));
 const jsonOf = (output: Array<{ json: unknown }>) => output.map((item) => item.json);
 
 /** The stand-in's own answer, asked directly (after the node's requests were checked). */
 async function direct(pathAndQuery: string): Promise<any> {
-	const answer = await fetch(`${service.url}${pathAndQuery}`, { headers: { Authorization: API_KEY } });
+	const answer = await fetch(`${service.url}${pathAndQuery}`, {
+		headers: { Authorization: API_KEY },
+	});
 	expect(answer.status).toBe(200);
 	return await answer.json();
 }
@@ -69,7 +80,7 @@ async function sendTemplate(phoneNumber: string) {
 }
 
 describe('Get Status', () => {
-	test('follows a sent template from Send Template\'s output: queued, then sent, then delivered', async () => {
+	test("follows a sent template from Send Template's output: queued, then sent, then delivered", async () => {
 		const { item, messageId, eventId } = await sendTemplate('+1 415 555 0123');
 		expect(messageId).toMatch(/^cmsg_/);
 		expect(eventId).toMatch(/^evt_/);
@@ -77,7 +88,9 @@ describe('Get Status', () => {
 		// Event ID is left at its default, which reads Send Template's output.
 		const poll = async () => (await run({ operation: 'getStatus' }, [item]))[0];
 		const queued = await poll();
-		expect(sent()).toEqual([{ method: 'GET', path: `/api/v1/events/${messageId}`, query: {}, body: undefined }]);
+		expect(sent()).toEqual([
+			{ method: 'GET', path: `/api/v1/events/${messageId}`, query: {}, body: undefined },
+		]);
 		expect(queued).toEqual({
 			json: {
 				eventId,
@@ -94,7 +107,13 @@ describe('Get Status', () => {
 
 		clock += eventProcessingMs;
 		const processed = await poll();
-		const result = { type: 'template_message', id: messageId, status: 'sent', failure_message: null, liquid_values: ORDER_VALUES };
+		const result = {
+			type: 'template_message',
+			id: messageId,
+			status: 'sent',
+			failure_message: null,
+			liquid_values: ORDER_VALUES,
+		};
 		expect(processed.json).toEqual({
 			eventId,
 			status: 'sent',
@@ -107,14 +126,20 @@ describe('Get Status', () => {
 		});
 
 		clock += deliveryMs;
-		expect((await poll()).json).toMatchObject({ status: 'delivered', eventStatus: 'processed', messageId });
+		expect((await poll()).json).toMatchObject({
+			status: 'delivered',
+			eventStatus: 'processed',
+			messageId,
+		});
 	});
 
-	test('a message that failed is an answer, not an error: status failed with the service\'s reason', async () => {
+	test("a message that failed is an answer, not an error: status failed with the service's reason", async () => {
 		const { eventId, messageId } = await sendTemplate('+14155550000');
 		clock += eventProcessingMs;
 		const [output] = await run({ operation: 'getStatus', eventId: `  ${eventId} ` });
-		expect(sent()).toEqual([{ method: 'GET', path: `/api/v1/events/${eventId}`, query: {}, body: undefined }]);
+		expect(sent()).toEqual([
+			{ method: 'GET', path: `/api/v1/events/${eventId}`, query: {}, body: undefined },
+		]);
 		expect(output.json).toMatchObject({
 			eventId,
 			status: 'failed',
@@ -133,9 +158,11 @@ describe('Get Status', () => {
 			{ event: second.eventId },
 			{ event: first.eventId },
 		]);
-		expect(sent().map((request) => request.path).sort()).toEqual(
-			[`/api/v1/events/${first.eventId}`, `/api/v1/events/${second.eventId}`].sort(),
-		);
+		expect(
+			sent()
+				.map((request) => request.path)
+				.sort(),
+		).toEqual([`/api/v1/events/${first.eventId}`, `/api/v1/events/${second.eventId}`].sort());
 		expect(output.map((item) => [item.json.messageId, item.pairedItem])).toEqual([
 			[second.messageId, { item: 0 }],
 			[first.messageId, { item: 1 }],
@@ -151,8 +178,12 @@ describe('Get Status', () => {
 		const { event_id: eventId } = (await launched.json()) as { event_id: string };
 		clock += eventProcessingMs;
 		service.clearRequests();
-		const [output] = await run({ operation: 'getStatus' }, [{ event_id: eventId, id: 'cmsg_not_this_one' }]);
-		expect(sent()).toEqual([{ method: 'GET', path: `/api/v1/events/${eventId}`, query: {}, body: undefined }]);
+		const [output] = await run({ operation: 'getStatus' }, [
+			{ event_id: eventId, id: 'cmsg_not_this_one' },
+		]);
+		expect(sent()).toEqual([
+			{ method: 'GET', path: `/api/v1/events/${eventId}`, query: {}, body: undefined },
+		]);
 		expect(output.json).toMatchObject({
 			eventId,
 			status: 'processed',
@@ -160,7 +191,11 @@ describe('Get Status', () => {
 			resultType: 'campaign',
 			messageId: null,
 			failureMessage: null,
-			response: { id: eventId, status: 'processed', result: { type: 'campaign', name: 'March restock' } },
+			response: {
+				id: eventId,
+				status: 'processed',
+				result: { type: 'campaign', name: 'March restock' },
+			},
 		});
 	});
 });
@@ -180,7 +215,9 @@ describe('Get Many (message history)', () => {
 			})),
 		);
 		expect(jsonOf(output)).toEqual(all);
-		expect(output.every((item) => item.pairedItem && (item.pairedItem as { item: number }).item === 0)).toBe(true);
+		expect(
+			output.every((item) => item.pairedItem && (item.pairedItem as { item: number }).item === 0),
+		).toBe(true);
 	});
 
 	test('Limit stops at the limit, reading no further page than needed', async () => {
@@ -211,12 +248,25 @@ describe('Get Many (message history)', () => {
 			business_phone_number: '14155550100',
 			direction: 'outbound',
 		};
-		expect(sent()[0]).toEqual({ method: 'GET', path: MESSAGES, query: { ...query, page: '1' }, body: undefined });
-		const expected = await everyRecord(MESSAGES, 'messages', `&${new URLSearchParams(query).toString()}`);
+		expect(sent()[0]).toEqual({
+			method: 'GET',
+			path: MESSAGES,
+			query: { ...query, page: '1' },
+			body: undefined,
+		});
+		const expected = await everyRecord(
+			MESSAGES,
+			'messages',
+			`&${new URLSearchParams(query).toString()}`,
+		);
 		expect(expected.length).toBeGreaterThan(0);
 		expect(jsonOf(output)).toEqual(expected);
 		for (const message of jsonOf(output) as any[]) {
-			expect(message).toMatchObject({ phone_number: '+14155550123', business_phone_number: '14155550100', direction: 'outbound' });
+			expect(message).toMatchObject({
+				phone_number: '+14155550123',
+				business_phone_number: '14155550100',
+				direction: 'outbound',
+			});
 		}
 	});
 
@@ -226,7 +276,9 @@ describe('Get Many (message history)', () => {
 			limit: 1,
 			filters: { phoneNumber: '', conversationId: '  ', businessPhoneNumber: '' },
 		});
-		expect(sent()).toEqual([{ method: 'GET', path: MESSAGES, query: { page: '1' }, body: undefined }]);
+		expect(sent()).toEqual([
+			{ method: 'GET', path: MESSAGES, query: { page: '1' }, body: undefined },
+		]);
 	});
 
 	test('one list per input item, each record paired with the item it was read for', async () => {
@@ -248,32 +300,67 @@ describe('Get Many (message history)', () => {
 });
 
 describe('Get Many Statuses', () => {
-	test('without Updated Since: the service\'s last 24 hours, up to 1,000 a page', async () => {
+	test("without Updated Since: the service's last 24 hours, up to 1,000 a page", async () => {
 		const output = await run({ operation: 'getManyStatuses', returnAll: true });
-		expect(sent()).toEqual([{ method: 'GET', path: TEMPLATE_MESSAGES, query: { page: '1', per: '1000' }, body: undefined }]);
+		expect(sent()).toEqual([
+			{
+				method: 'GET',
+				path: TEMPLATE_MESSAGES,
+				query: { page: '1', per: '1000' },
+				body: undefined,
+			},
+		]);
 		const expected = (await direct(`${TEMPLATE_MESSAGES}?per=1000`)).template_messages;
 		expect(expected.length).toBeGreaterThan(0);
 		expect(jsonOf(output)).toEqual(expected);
 	});
 
-	test('Updated Since without an offset is read in the workflow\'s time zone and sent in UTC; Broadcast ID filters', async () => {
+	test("Updated Since without an offset is read in the workflow's time zone and sent in UTC; Broadcast ID filters", async () => {
 		const output = await run(
-			{ operation: 'getManyStatuses', updatedSince: '2026-02-26T10:00:00', filters: { broadcastId: SEEDED_BROADCASTS.springSale } },
+			{
+				operation: 'getManyStatuses',
+				updatedSince: '2026-02-26T10:00:00',
+				filters: { broadcastId: SEEDED_BROADCASTS.springSale },
+			},
 			[{}],
 			'Europe/Berlin',
 		);
-		const query = { updated_since: '2026-02-26T09:00:00Z', broadcast_id: SEEDED_BROADCASTS.springSale };
-		expect(sent()).toEqual([{ method: 'GET', path: TEMPLATE_MESSAGES, query: { ...query, page: '1', per: '50' }, body: undefined }]);
-		const expected = (await direct(`${TEMPLATE_MESSAGES}?${new URLSearchParams(query).toString()}`)).template_messages;
+		const query = {
+			updated_since: '2026-02-26T09:00:00Z',
+			broadcast_id: SEEDED_BROADCASTS.springSale,
+		};
+		expect(sent()).toEqual([
+			{
+				method: 'GET',
+				path: TEMPLATE_MESSAGES,
+				query: { ...query, page: '1', per: '50' },
+				body: undefined,
+			},
+		]);
+		const expected = (await direct(`${TEMPLATE_MESSAGES}?${new URLSearchParams(query).toString()}`))
+			.template_messages;
 		expect(expected).toHaveLength(4);
 		expect(jsonOf(output)).toEqual(expected);
-		expect(output.every((item) => (item.json as any).broadcast_id === SEEDED_BROADCASTS.springSale)).toBe(true);
+		expect(
+			output.every((item) => (item.json as any).broadcast_id === SEEDED_BROADCASTS.springSale),
+		).toBe(true);
 	});
 
 	test('an Updated Since with its offset, or a date from an expression, is the moment given', async () => {
-		await run({ operation: 'getManyStatuses', updatedSince: '2026-03-01T12:30:00+05:30', limit: 1 });
-		await run({ operation: 'getManyStatuses', updatedSince: '={{ DateTime.fromISO("2026-03-01T07:00:00Z") }}', limit: 1 });
-		expect(sent().map((request) => request.query.updated_since)).toEqual(['2026-03-01T07:00:00Z', '2026-03-01T07:00:00Z']);
+		await run({
+			operation: 'getManyStatuses',
+			updatedSince: '2026-03-01T12:30:00+05:30',
+			limit: 1,
+		});
+		await run({
+			operation: 'getManyStatuses',
+			updatedSince: '={{ DateTime.fromISO("2026-03-01T07:00:00Z") }}',
+			limit: 1,
+		});
+		expect(sent().map((request) => request.query.updated_since)).toEqual([
+			'2026-03-01T07:00:00Z',
+			'2026-03-01T07:00:00Z',
+		]);
 	});
 
 	test('reads to the end over several pages of 1,000, and stops at a Limit', async () => {
@@ -287,7 +374,12 @@ describe('Get Many Statuses', () => {
 		clock += eventProcessingMs;
 
 		const all = await run({ operation: 'getManyStatuses', returnAll: true });
-		const page = (number: number, per: string) => ({ method: 'GET', path: TEMPLATE_MESSAGES, query: { page: String(number), per }, body: undefined });
+		const page = (number: number, per: string) => ({
+			method: 'GET',
+			path: TEMPLATE_MESSAGES,
+			query: { page: String(number), per },
+			body: undefined,
+		});
 		expect(sent()).toEqual([page(1, '1000'), page(2, '1000')]);
 		const expected = await everyRecord(TEMPLATE_MESSAGES, 'template_messages', '&per=1000');
 		expect(expected.length).toBeGreaterThan(1500);

@@ -8,8 +8,11 @@ import { useStandInService } from '../standInFixture';
 const API_KEY = 'engine-test-key-7f3a';
 const service = useStandInService({ apiKey: API_KEY });
 
-
-function run(items: object[], parameters: Record<string, unknown>, extra: { continueOnFail?: boolean; timezone?: string } = {}) {
+function run(
+	items: object[],
+	parameters: Record<string, unknown>,
+	extra: { continueOnFail?: boolean; timezone?: string } = {},
+) {
 	return runChatMessaging({
 		items,
 		parameters: parameters as never,
@@ -24,7 +27,12 @@ function bodiesReceived(path = '/api/v1/events') {
 }
 
 describe('Message → Send Template', () => {
-	const minimal = { resource: 'message', operation: 'sendTemplate', phoneNumber: '+14155550123', templateId: 'wat_welcome' };
+	const minimal = {
+		resource: 'message',
+		operation: 'sendTemplate',
+		phoneNumber: '+14155550123',
+		templateId: 'wat_welcome',
+	};
 
 	test('a minimal message sends only the required fields and reports it queued', async () => {
 		const result = await run([{}], minimal);
@@ -114,7 +122,11 @@ describe('Message → Send Template', () => {
 				},
 			},
 		]);
-		expect(result.output?.[0].json).toMatchObject({ queued: true, phoneNumber: '+493012345678', statusCode: 201 });
+		expect(result.output?.[0].json).toMatchObject({
+			queued: true,
+			phoneNumber: '+493012345678',
+			statusCode: 201,
+		});
 	});
 
 	test('template variables given as JSON, and header media as a plain URL', async () => {
@@ -127,7 +139,11 @@ describe('Message → Send Template', () => {
 		});
 		expect(bodiesReceived()[0]).toMatchObject({
 			template_message: {
-				liquid_values: { first_name: 'Ada', order_total: 12.5, header_media: 'https://example.com/banner.jpg' },
+				liquid_values: {
+					first_name: 'Ada',
+					order_total: 12.5,
+					header_media: 'https://example.com/banner.jpg',
+				},
 			},
 		});
 	});
@@ -139,7 +155,9 @@ describe('Message → Send Template', () => {
 			{ ...minimal, phoneNumber: '={{ $json.phone }}' },
 		);
 		expect(result.output?.map((item) => item.json.phoneNumber)).toEqual(phones);
-		expect(result.output?.map((item) => item.pairedItem)).toEqual(phones.map((_, item) => ({ item })));
+		expect(result.output?.map((item) => item.pairedItem)).toEqual(
+			phones.map((_, item) => ({ item })),
+		);
 		expect(service.acceptedSends('/api/v1/events')).toHaveLength(5);
 		// Decrypted once for the run, not once per request: n8n reads it from its database each time.
 		expect(result.credentialReads).toBe(1);
@@ -149,7 +167,11 @@ describe('Message → Send Template', () => {
 		service.injectFaults({ status: 201, rawBody: 'queued ok', contentType: 'text/plain' });
 		const result = await run([{}], minimal);
 		expect(result.error).toBeUndefined();
-		expect(result.output?.[0].json).toMatchObject({ queued: true, rawResponse: 'queued ok', statusCode: 201 });
+		expect(result.output?.[0].json).toMatchObject({
+			queued: true,
+			rawResponse: 'queued ok',
+			statusCode: 201,
+		});
 	});
 });
 
@@ -175,7 +197,11 @@ describe('AI Agent → Connect Contact', () => {
 		const json = result.output?.[0].json;
 		expect(json?.status).toBe('success');
 		expect(json?.event_id).toMatch(/^evt_/);
-		expect(json).toMatchObject({ phoneNumber: '+14155550123', aiAgentId: 'aiflw_sales', statusCode: 200 });
+		expect(json).toMatchObject({
+			phoneNumber: '+14155550123',
+			aiAgentId: 'aiflw_sales',
+			statusCode: 200,
+		});
 		expect(result.output?.[0].pairedItem).toEqual({ item: 0 });
 	});
 
@@ -186,13 +212,24 @@ describe('AI Agent → Connect Contact', () => {
 			additionalFields: {
 				contactName: 'Grace',
 				contactEmail: 'grace@example.com',
-				contactProperties: { property: [{ key: 'plan', value: 'pro' }, { key: 'region', value: 'EU' }] },
+				contactProperties: {
+					property: [
+						{ key: 'plan', value: 'pro' },
+						{ key: 'region', value: 'EU' },
+					],
+				},
 			},
 		});
 		expect(bodiesReceived()).toEqual([
 			{
 				event_type: 'connect_to_ai_agent',
-				contact: { phone_number: '+14155550123', name: 'Grace', email: 'grace@example.com', plan: 'pro', region: 'EU' },
+				contact: {
+					phone_number: '+14155550123',
+					name: 'Grace',
+					email: 'grace@example.com',
+					plan: 'pro',
+					region: 'EU',
+				},
 				template_message: { chat_template_id: 'wat_intro', liquid_values: { budget: '5000' } },
 				ai_agent: { id: 'aiflw_sales' },
 			},
@@ -239,12 +276,19 @@ describe('Conversation → Assign Agent', () => {
 	});
 
 	test.each([
-		['schema', { assign_agent: { agent_email: 'support@example.com', open_chat_on_assignment: true } }],
+		[
+			'schema',
+			{ assign_agent: { agent_email: 'support@example.com', open_chat_on_assignment: true } },
+		],
 		['sample', { agent: { email: 'support@example.com' }, open_chat_on_assignment: true }],
 	])('the %s shape alone, when chosen', async (shape, expected) => {
 		await run([{}], { ...base, options: { bodyShape: shape } });
 		expect(bodiesReceived()).toEqual([
-			{ event_type: 'assign_agent', contact: { name: 'Ada Lovelace', phone_number: '+442079460958' }, ...expected },
+			{
+				event_type: 'assign_agent',
+				contact: { name: 'Ada Lovelace', phone_number: '+442079460958' },
+				...expected,
+			},
 		]);
 	});
 });
@@ -296,16 +340,25 @@ describe('Contact → Create Many', () => {
 			...parameters,
 			additionalFields: { metadata: { property: [{ key: 'tier', value: 'gold' }] } },
 		});
-		expect(bodiesReceived('/subscribers')).toEqual([[{ phone_number: '+14155550101', metadata: { tier: 'gold' } }]]);
+		expect(bodiesReceived('/subscribers')).toEqual([
+			[{ phone_number: '+14155550101', metadata: { tier: 'gold' } }],
+		]);
 	});
 
 	test('Continue On Fail: an invalid contact becomes an error item in its place; the valid ones are sent', async () => {
-		const withBadOne = [...people.slice(0, 2), { phone: '555-CALL-NOW', name: 'X' }, ...people.slice(2)];
+		const withBadOne = [
+			...people.slice(0, 2),
+			{ phone: '555-CALL-NOW', name: 'X' },
+			...people.slice(2),
+		];
 		const result = await run(withBadOne, parameters, { continueOnFail: true });
 		expect(result.error).toBeUndefined();
 		expect(result.output).toHaveLength(6);
 		expect(result.output![2]).toEqual({
-			json: expect.objectContaining({ error: expect.stringContaining('Phone Number'), outcome: 'not sent' }),
+			json: expect.objectContaining({
+				error: expect.stringContaining('Phone Number'),
+				outcome: 'not sent',
+			}),
 			pairedItem: { item: 2 },
 		});
 		expect(result.output!.filter((item) => item.json.created === true)).toHaveLength(5);
@@ -319,24 +372,46 @@ describe('Contact → Create Many', () => {
 	});
 
 	test('Continue On Fail: a batch the service refuses marks each of its contacts; other batches still go', async () => {
-		service.injectFaults({ status: 422, body: { message: 'Parameter Error', errors: { '[0].phone_number': ['is blocked'] } }, path: '/subscribers' });
+		service.injectFaults({
+			status: 422,
+			body: { message: 'Parameter Error', errors: { '[0].phone_number': ['is blocked'] } },
+			path: '/subscribers',
+		});
 		// One batch at a time, so the fault meets batch 1 whatever the arrival order of parallel requests.
-		const result = await run(people, { ...parameters, options: { batchSize: 2, batchesInParallel: 1 } }, { continueOnFail: true });
+		const result = await run(
+			people,
+			{ ...parameters, options: { batchSize: 2, batchesInParallel: 1 } },
+			{ continueOnFail: true },
+		);
 		expect(result.output).toHaveLength(5);
 		const failed = result.output!.filter((item) => item.json.created !== true);
 		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(failed[0].json).toMatchObject({ outcome: 'not sent', statusCode: 422, batch: { number: 1, size: 2 } });
+		expect(failed[0].json).toMatchObject({
+			outcome: 'not sent',
+			statusCode: 422,
+			batch: { number: 1, size: 2 },
+		});
 		expect(String(failed[0].json.error)).toContain('is blocked');
 		expect(service.acceptedSends('/subscribers')).toHaveLength(2);
 	});
 });
 
 describe('Contact → Create Many, mapped automatically from the input items', () => {
-	const automatic = { resource: 'contact', operation: 'createMany', contactFields: 'autoMapInputData', options: { batchSize: 3 } };
+	const automatic = {
+		resource: 'contact',
+		operation: 'createMany',
+		contactFields: 'autoMapInputData',
+		options: { batchSize: 3 },
+	};
 
 	test('spreadsheet-style column names are read without any expression', async () => {
 		const rows = [
-			{ 'Phone Number': '+1 415 555 0101', Name: 'Ada', EMAIL: 'ada@example.com', metadata: { tier: 'gold', visits: 3 } },
+			{
+				'Phone Number': '+1 415 555 0101',
+				Name: 'Ada',
+				EMAIL: 'ada@example.com',
+				metadata: { tier: 'gold', visits: 3 },
+			},
 			{ phone: '+14155550102', full_name: 'Grace' },
 			{ phone_number: '+14155550103', email: '', unrelated: 'ignored' },
 		];
@@ -344,7 +419,12 @@ describe('Contact → Create Many, mapped automatically from the input items', (
 		expect(result.error).toBeUndefined();
 		expect(bodiesReceived('/subscribers')).toEqual([
 			[
-				{ phone_number: '+14155550101', name: 'Ada', email: 'ada@example.com', metadata: { tier: 'gold', visits: '3' } },
+				{
+					phone_number: '+14155550101',
+					name: 'Ada',
+					email: 'ada@example.com',
+					metadata: { tier: 'gold', visits: '3' },
+				},
 				{ phone_number: '+14155550102', name: 'Grace' },
 				{ phone_number: '+14155550103' },
 			],
@@ -358,34 +438,65 @@ describe('Contact → Create Many, mapped automatically from the input items', (
 
 	test('an item without a phone field stops the node before anything is sent, naming it', async () => {
 		const result = await run([{ phone: '+14155550101' }, { mobile_nr: '+14155550102' }], automatic);
-		expect(result.error?.message).toMatch(/^Phone Number is missing: the input item has no phone_number or phone field.*\[item 1\]$/);
+		expect(result.error?.message).toMatch(
+			/^Phone Number is missing: the input item has no phone_number or phone field.*\[item 1\]$/,
+		);
 		expect(service.requests).toHaveLength(0);
 	});
 
 	test('with Continue On Fail, items that cannot be contacts come out as errors in their place', async () => {
 		const result = await run(
-			[{ phone: '+14155550101' }, { phone: '+14155550102', metadata: 'not an object' }, { name: 'no phone' }, { phone: '+14155550104' }],
+			[
+				{ phone: '+14155550101' },
+				{ phone: '+14155550102', metadata: 'not an object' },
+				{ name: 'no phone' },
+				{ phone: '+14155550104' },
+			],
 			automatic,
 			{ continueOnFail: true },
 		);
-		expect(result.output?.map((item) => item.json.created ?? item.json.parameter)).toEqual([true, 'Metadata', 'Phone Number', true]);
-		expect(bodiesReceived('/subscribers')).toEqual([[{ phone_number: '+14155550101' }, { phone_number: '+14155550104' }]]);
+		expect(result.output?.map((item) => item.json.created ?? item.json.parameter)).toEqual([
+			true,
+			'Metadata',
+			'Phone Number',
+			true,
+		]);
+		expect(bodiesReceived('/subscribers')).toEqual([
+			[{ phone_number: '+14155550101' }, { phone_number: '+14155550104' }],
+		]);
 	});
 });
 
 describe('Continue On Fail keeps every item, in order', () => {
 	test('N items in, N out: refused, invalid and sent items each in their place', async () => {
-		service.injectFaults({ status: 422, body: { message: 'Parameter Error', code: 'missing_variables' }, count: 1 });
+		service.injectFaults({
+			status: 422,
+			body: { message: 'Parameter Error', code: 'missing_variables' },
+			count: 1,
+		});
 		const result = await run(
 			[{ phone: '+14155550101' }, { phone: 'not a phone' }, { phone: '+14155550103' }],
-			{ resource: 'message', operation: 'sendTemplate', phoneNumber: '={{ $json.phone }}', templateId: 'wat_x', options: { requestsInParallel: 1 } },
+			{
+				resource: 'message',
+				operation: 'sendTemplate',
+				phoneNumber: '={{ $json.phone }}',
+				templateId: 'wat_x',
+				options: { requestsInParallel: 1 },
+			},
 			{ continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();
-		expect(result.output?.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.output?.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		expect(result.output?.[0].json).toMatchObject({ outcome: 'not sent', statusCode: 422 });
 		expect(String(result.output?.[0].json.error)).toContain('missing_variables');
-		expect(result.output?.[1].json).toMatchObject({ outcome: 'not sent', parameter: 'Phone Number' });
+		expect(result.output?.[1].json).toMatchObject({
+			outcome: 'not sent',
+			parameter: 'Phone Number',
+		});
 		expect(result.output?.[2].json).toMatchObject({ queued: true });
 	});
 });

@@ -24,13 +24,18 @@ async function run(parameters: Record<string, unknown>, items: object[] = [{}], 
 	});
 }
 
-async function succeed(parameters: Record<string, unknown>, items: object[] = [{}], timezone?: string) {
+async function succeed(
+	parameters: Record<string, unknown>,
+	items: object[] = [{}],
+	timezone?: string,
+) {
 	const result = await run(parameters, items, timezone);
 	expect(result.error).toBeUndefined();
 	return result.output!;
 }
 
-const sent = () => service.requests.map(({ method, path, query, body }) => ({ method, path, query, body }));
+const sent = () =>
+	service.requests.map(({ method, path, query, body }) => ({ method, path, query, body }));
 
 let references = 0;
 /** Each order needs its own reference: the service refuses a second order with the same one. */
@@ -76,13 +81,22 @@ describe('Create', () => {
 					id: reference,
 					app_execution_id: 'exec-42',
 					type: 'digital_goods',
-					contact: { phone_number: ADA, name: 'Ada Lovelace', email: 'ada@example.com', metadata: { tier: 'gold' }, language: 'en' },
+					contact: {
+						phone_number: ADA,
+						name: 'Ada Lovelace',
+						email: 'ada@example.com',
+						metadata: { tier: 'gold' },
+						language: 'en',
+					},
 					items: [
 						{ name: 'T-shirt', amount: 1234, quantity: 2 },
 						{ name: 'Socks', amount: 29, quantity: 3, sale_amount: 19 },
 					],
 					// 18:00 in Berlin is 17:00 UTC in winter; epoch seconds, not milliseconds.
-					expiration: { timestamp: Date.UTC(2099, 0, 31, 17) / 1000, description: 'The offer ends' },
+					expiration: {
+						timestamp: Date.UTC(2099, 0, 31, 17) / 1000,
+						description: 'The offer ends',
+					},
 				},
 			},
 		]);
@@ -99,8 +113,20 @@ describe('Create', () => {
 			discount: 30,
 			total_amount: 2525,
 			items: [
-				expect.objectContaining({ name: 'T-shirt', amount: 1234, quantity: 2, sale_amount: null, currency: 'USD' }),
-				expect.objectContaining({ name: 'Socks', amount: 29, quantity: 3, sale_amount: 19, currency: 'USD' }),
+				expect.objectContaining({
+					name: 'T-shirt',
+					amount: 1234,
+					quantity: 2,
+					sale_amount: null,
+					currency: 'USD',
+				}),
+				expect.objectContaining({
+					name: 'Socks',
+					amount: 29,
+					quantity: 3,
+					sale_amount: 19,
+					currency: 'USD',
+				}),
 			],
 		});
 	});
@@ -113,7 +139,8 @@ describe('Create', () => {
 			phoneNumber: ADA,
 			amountsAreIn: 'minor',
 			lineItemsInput: 'json',
-			lineItemsJson: '[{"name": "Mug", "amount": 1299, "quantity": 1}, {"name": "Card", "amount": "250", "quantity": "2", "sale_amount": 200}]',
+			lineItemsJson:
+				'[{"name": "Mug", "amount": 1299, "quantity": 1}, {"name": "Card", "amount": "250", "quantity": "2", "sale_amount": 200}]',
 		});
 		expect(sent()).toEqual([
 			{
@@ -146,7 +173,9 @@ describe('Create', () => {
 			},
 			[{ lines: [{ name: 'Book', amount: 19.99, quantity: 1 }] }],
 		);
-		expect((sent()[0].body as { items: unknown }).items).toEqual([{ name: 'Book', amount: 1999, quantity: 1 }]);
+		expect((sent()[0].body as { items: unknown }).items).toEqual([
+			{ name: 'Book', amount: 1999, quantity: 1 },
+		]);
 	});
 
 	const createWith = (unit: 'major' | 'minor', currency: string | undefined, typed: string) => ({
@@ -180,23 +209,31 @@ describe('Create', () => {
 		['JPY', '1200', 1200],
 		['KWD', '1.234', 1234],
 		['EUR', '12.34', 1234],
-	])('conversion table: major %s "%s" is sent as %p; an order answered in USD fails the item', async (currency, typed, wire) => {
-		const result = await run(createWith('major', currency, typed));
-		expect(service.requests).toHaveLength(1);
-		expect(sentItems()).toEqual([{ name: 'Thing', amount: wire, quantity: 1 }]);
-		const error = result.error as { message: string; description?: string };
-		expect(error.message).toMatch(
-			new RegExp(`^The order wa_ord_\\w+ was created in USD, but its amounts were converted from ${currency} \\(Currency\\) \\[item 0\\] — may have been sent$`),
-		);
-		expect(error.description).toMatch(new RegExp(`set Currency to USD`));
-	});
-
+	])(
+		'conversion table: major %s "%s" is sent as %p; an order answered in USD fails the item',
+		async (currency, typed, wire) => {
+			const result = await run(createWith('major', currency, typed));
+			expect(service.requests).toHaveLength(1);
+			expect(sentItems()).toEqual([{ name: 'Thing', amount: wire, quantity: 1 }]);
+			const error = result.error as { message: string; description?: string };
+			expect(error.message).toMatch(
+				new RegExp(
+					`^The order wa_ord_\\w+ was created in USD, but its amounts were converted from ${currency} \\(Currency\\) \\[item 0\\] — may have been sent$`,
+				),
+			);
+			expect(error.description).toMatch(new RegExp(`set Currency to USD`));
+		},
+	);
 });
 
 describe('Get', () => {
 	test('GETs the order by its ID and outputs it as the service holds it', async () => {
-		const output = await succeed({ operation: 'get', orderId: '={{ $json.order }}' }, [{ order: ` ${SEEDED_ORDERS.paid} ` }]);
-		expect(sent()).toEqual([{ method: 'GET', path: `${ORDERS}/${SEEDED_ORDERS.paid}`, query: {}, body: undefined }]);
+		const output = await succeed({ operation: 'get', orderId: '={{ $json.order }}' }, [
+			{ order: ` ${SEEDED_ORDERS.paid} ` },
+		]);
+		expect(sent()).toEqual([
+			{ method: 'GET', path: `${ORDERS}/${SEEDED_ORDERS.paid}`, query: {}, body: undefined },
+		]);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 		expect(output[0].json).toMatchObject({
 			id: SEEDED_ORDERS.paid,

@@ -3,7 +3,12 @@
  * real paired items. n8n's expression evaluator is watched (jest.spyOn on WorkflowExpression), so
  * "evaluated once" and "evaluated for every item" are counted, not inferred from timings.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, WorkflowExpression } from 'n8n-workflow';
 
 import { runParameters } from '../../nodes/ChatMessaging/actions/run/runParameters';
@@ -37,7 +42,10 @@ class ReadOnceProbe implements INodeType {
 const probe = new ReadOnceProbe();
 const realLookup = PackageNodeTypes.prototype.getByNameAndVersion;
 beforeAll(() => {
-	jest.spyOn(PackageNodeTypes.prototype, 'getByNameAndVersion').mockImplementation(function (this: PackageNodeTypes, type: string) {
+	jest.spyOn(PackageNodeTypes.prototype, 'getByNameAndVersion').mockImplementation(function (
+		this: PackageNodeTypes,
+		type: string,
+	) {
 		return type === 'test.readOnceProbe' ? probe : realLookup.call(this, type);
 	});
 });
@@ -55,10 +63,26 @@ async function probeRun(value: string) {
 	try {
 		const result = await runWorkflow({
 			nodes: [
-				{ id: 'in', name: 'Input', type: 'test.fixedItems', typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(items) } },
-				{ id: 'probe', name: 'Probe', type: 'test.readOnceProbe', typeVersion: 1, position: [200, 0], parameters: { value } },
+				{
+					id: 'in',
+					name: 'Input',
+					type: 'test.fixedItems',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: { items: JSON.stringify(items) },
+				},
+				{
+					id: 'probe',
+					name: 'Probe',
+					type: 'test.readOnceProbe',
+					typeVersion: 1,
+					position: [200, 0],
+					parameters: { value },
+				},
 			],
-			connections: { Input: { main: [[{ node: 'Probe', type: NodeConnectionTypes.Main, index: 0 }]] } },
+			connections: {
+				Input: { main: [[{ node: 'Probe', type: NodeConnectionTypes.Main, index: 0 }]] },
+			},
 		});
 		expect(result.error).toBeUndefined();
 		return {
@@ -128,7 +152,8 @@ describe('Send Template reads what cannot differ by item once, and the rest per 
 				apiKey: API_KEY,
 			});
 			expect(result.error).toBeUndefined();
-			const calls = (value: string) => evaluate.mock.calls.filter(([parameter]) => parameter === value).length;
+			const calls = (value: string) =>
+				evaluate.mock.calls.filter(([parameter]) => parameter === value).length;
 			expect(calls(template)).toBe(1);
 			expect(calls(phone)).toBe(4);
 			expect(calls(name)).toBe(4);

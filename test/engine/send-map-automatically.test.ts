@@ -23,15 +23,30 @@ function parameters(overrides: Record<string, unknown> = {}) {
 		contactFields: 'autoMapInputData',
 		template: { __rl: true, mode: 'id', value: TEMPLATE_ID },
 		templateVariablesInput: 'mapper',
-		templateVariablesMapped: { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] },
+		templateVariablesMapped: {
+			mappingMode: 'autoMapInputData',
+			value: null,
+			matchingColumns: [],
+			schema: [],
+		},
 		options: {},
 		...overrides,
 	};
 }
 
-async function send(items: object[], options: { continueOnFail?: boolean; parameters?: Record<string, unknown> } = {}) {
+async function send(
+	items: object[],
+	options: { continueOnFail?: boolean; parameters?: Record<string, unknown> } = {},
+) {
 	const nodes: INode[] = [
-		{ id: 'items', name: 'Input', type: 'test.fixedItems', typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(items) } },
+		{
+			id: 'items',
+			name: 'Input',
+			type: 'test.fixedItems',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify(items) },
+		},
 		{
 			id: 'chat',
 			name: 'Chat Messaging',
@@ -47,7 +62,9 @@ async function send(items: object[], options: { continueOnFail?: boolean; parame
 	try {
 		const result = await runWorkflow({
 			nodes,
-			connections: { Input: { main: [[{ node: 'Chat Messaging', type: NodeConnectionTypes.Main, index: 0 }]] } },
+			connections: {
+				Input: { main: [[{ node: 'Chat Messaging', type: NodeConnectionTypes.Main, index: 0 }]] },
+			},
 			credentials: { chatMessagingApi: { apiKey: API_KEY, baseUrl: service.url } },
 		});
 		const ours = evaluate.mock.calls.filter((call) => call[5] === 'Chat Messaging');
@@ -56,7 +73,8 @@ async function send(items: object[], options: { continueOnFail?: boolean; parame
 			output: result.outputOf('Chat Messaging'),
 			/** Parameter values n8n resolved for the node, and how many of them were expressions. */
 			evaluations: ours.length,
-			expressions: ours.filter(([value]) => typeof value === 'string' && value.startsWith('=')).length,
+			expressions: ours.filter(([value]) => typeof value === 'string' && value.startsWith('='))
+				.length,
 		};
 	} finally {
 		evaluate.mockRestore();
@@ -67,8 +85,19 @@ const sentBodies = () => service.acceptedSends('/api/v1/events').map((request) =
 
 test('the contact by its tolerant field names, the variables by theirs, each item its own', async () => {
 	const result = await send([
-		{ phone_number: '+14155550101', name: 'Ada', email: 'ada@example.com', first_name: 'Ada', unrelated: 1 },
-		{ Phone: '+1 (415) 555-0102', 'Full Name': 'Grace Hopper', 'E-mail': 'grace@example.com', first_name: 'Grace' },
+		{
+			phone_number: '+14155550101',
+			name: 'Ada',
+			email: 'ada@example.com',
+			first_name: 'Ada',
+			unrelated: 1,
+		},
+		{
+			Phone: '+1 (415) 555-0102',
+			'Full Name': 'Grace Hopper',
+			'E-mail': 'grace@example.com',
+			first_name: 'Grace',
+		},
 		{ phoneNumber: '0014155550103', first_name: 'Alan' },
 	]);
 	expect(result.error).toBeUndefined();
@@ -97,7 +126,10 @@ test('the contact by its tolerant field names, the variables by theirs, each ite
 });
 
 test('no expression is evaluated, and the parameters are read once: the same work for 1 item as for 12', async () => {
-	const item = (index: number) => ({ phone: `+1415555${String(200 + index).padStart(4, '0')}`, first_name: `Person ${index}` });
+	const item = (index: number) => ({
+		phone: `+1415555${String(200 + index).padStart(4, '0')}`,
+		first_name: `Person ${index}`,
+	});
 	const one = await send([item(0)]);
 	const twelve = await send(Array.from({ length: 12 }, (_, index) => item(index)));
 	expect(one.error).toBeUndefined();
@@ -136,17 +168,22 @@ describe('missing fields: a clear error per item, nothing sent', () => {
 		);
 		expect(result.error).toBeUndefined();
 		const output = result.output!;
-		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+		expect(output.map((item) => item.pairedItem)).toEqual(
+			[0, 1, 2, 3, 4].map((item) => ({ item })),
+		);
 		expect(output[1].json.error).toMatch(/Phone Number.*no phone_number or phone field/);
 		expect(output[2].json.error).toMatch(/Phone Number.*is missing.*empty/);
-		expect(output[3].json.error).toMatch(/given twice in the input item, differently: "phone" and "phone_number"/);
-		expect(sentBodies().map((body) => (body as { contact: { phone_number: string } }).contact.phone_number)).toEqual([
-			'+14155550101',
-			'+14155550105',
-		]);
+		expect(output[3].json.error).toMatch(
+			/given twice in the input item, differently: "phone" and "phone_number"/,
+		);
+		expect(
+			sentBodies().map(
+				(body) => (body as { contact: { phone_number: string } }).contact.phone_number,
+			),
+		).toEqual(['+14155550101', '+14155550105']);
 	});
 
-	test('an item without the template\'s variable fails by name, before any request', async () => {
+	test("an item without the template's variable fails by name, before any request", async () => {
 		const result = await send([{ phone: '+14155550101' }], { continueOnFail: true });
 		expect(result.output![0].json.error).toMatch(/first_name/);
 		expect(service.requests.filter((request) => request.path === '/api/v1/events')).toEqual([]);

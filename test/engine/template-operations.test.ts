@@ -25,12 +25,15 @@ async function run(parameters: Record<string, unknown>, items: object[] = [{}]) 
 	return result.output!;
 }
 
-const sent = () => service.requests.map(({ method, path, query, body }) => ({ method, path, query, body }));
+const sent = () =>
+	service.requests.map(({ method, path, query, body }) => ({ method, path, query, body }));
 
 describe('Get: by ID, or by exact name and language', () => {
 	test('by ID reads the template and lists its variables per component, with examples', async () => {
 		const output = await run({ operation: 'get', findBy: 'id', templateId: ORDER_UPDATE_EN });
-		expect(sent()).toEqual([{ method: 'GET', path: `${TEMPLATES}/${ORDER_UPDATE_EN}`, query: {}, body: undefined }]);
+		expect(sent()).toEqual([
+			{ method: 'GET', path: `${TEMPLATES}/${ORDER_UPDATE_EN}`, query: {}, body: undefined },
+		]);
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 		expect(output[0].json).toMatchObject({
@@ -44,7 +47,12 @@ describe('Get: by ID, or by exact name and language', () => {
 		});
 		expect(output[0].json.components).toHaveLength(4);
 		expect(output[0].json.variables).toEqual([
-			{ name: 'order_number', example: 'A-1042', component: 'header', components: ['header', 'body', 'buttons'] },
+			{
+				name: 'order_number',
+				example: 'A-1042',
+				component: 'header',
+				components: ['header', 'body', 'buttons'],
+			},
 			{ name: 'first_name', example: 'Ada', component: 'body', components: ['body'] },
 			{ name: 'order_status', example: 'on its way', component: 'body', components: ['body'] },
 			{ name: 'order_total', example: '42.50', component: 'body', components: ['body'] },
@@ -58,18 +66,33 @@ describe('Get: by ID, or by exact name and language', () => {
 			{ id: 'wat_4d5e6f7081920314' },
 		]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(output[0].json).toMatchObject({ template_name: 'invoice_ready', headerMediaType: 'document' });
+		expect(output[0].json).toMatchObject({
+			template_name: 'invoice_ready',
+			headerMediaType: 'document',
+		});
 		expect(output[0].json.variables).toEqual([
 			{ name: 'first_name', example: null, component: 'body', components: ['body'] },
 			{ name: 'invoice_number', example: 'RE-2024-001', component: 'body', components: ['body'] },
 		]);
-		expect((output[1].json.variables as Array<{ name: string }>).map((v) => v.name)).toEqual(['first_name', 'points']);
+		expect((output[1].json.variables as Array<{ name: string }>).map((v) => v.name)).toEqual([
+			'first_name',
+			'points',
+		]);
 		expect(output[1].json.variableProblems).toEqual([expect.stringContaining('{{promo code}}')]);
-		expect(output[2].json).toMatchObject({ template_name: 'welcome_message', variables: [], headerMediaType: null });
+		expect(output[2].json).toMatchObject({
+			template_name: 'welcome_message',
+			variables: [],
+			headerMediaType: null,
+		});
 	});
 
 	test('by name and language: the list is read once and the one exact match is output', async () => {
-		const output = await run({ operation: 'get', findBy: 'name', templateName: 'order_update', language: 'es' });
+		const output = await run({
+			operation: 'get',
+			findBy: 'name',
+			templateName: 'order_update',
+			language: 'es',
+		});
 		expect(sent()).toEqual([{ method: 'GET', path: TEMPLATES, query: {}, body: undefined }]);
 		expect(output).toHaveLength(1);
 		expect(output[0].json).toMatchObject({ id: ORDER_UPDATE_ES, language: 'es' });
@@ -98,25 +121,47 @@ describe('Get Many: a status filter only when set, Return All or Limit', () => {
 			new Set(['approved', 'paused', 'pending', 'rejected', 'draft', 'disabled', 'archived']),
 		);
 		expect(output.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
-		expect(output.every((item) => Array.isArray(item.json.variables) && 'headerMediaType' in item.json)).toBe(true);
+		expect(
+			output.every((item) => Array.isArray(item.json.variables) && 'headerMediaType' in item.json),
+		).toBe(true);
 	});
 
 	test('Status: Approved sends status=approved and outputs approved templates only', async () => {
-		const output = await run({ operation: 'getMany', returnAll: true, filters: { status: 'approved' } });
-		expect(sent()[0]).toEqual({ method: 'GET', path: TEMPLATES, query: { status: 'approved', page: '1' }, body: undefined });
+		const output = await run({
+			operation: 'getMany',
+			returnAll: true,
+			filters: { status: 'approved' },
+		});
+		expect(sent()[0]).toEqual({
+			method: 'GET',
+			path: TEMPLATES,
+			query: { status: 'approved', page: '1' },
+			body: undefined,
+		});
 		expect(output.length).toBeGreaterThan(5);
 		expect(output.every((item) => item.json.status === 'approved')).toBe(true);
 	});
 
 	test('a Limit stops reading once reached', async () => {
 		const output = await run({ operation: 'getMany', returnAll: false, limit: 3 });
-		expect(sent()).toEqual([{ method: 'GET', path: TEMPLATES, query: { page: '1' }, body: undefined }]);
-		expect(output.map((item) => item.json.id)).toEqual([ORDER_UPDATE_EN, ORDER_UPDATE_ES, 'wat_3c4d5e6f70819203']);
+		expect(sent()).toEqual([
+			{ method: 'GET', path: TEMPLATES, query: { page: '1' }, body: undefined },
+		]);
+		expect(output.map((item) => item.json.id)).toEqual([
+			ORDER_UPDATE_EN,
+			ORDER_UPDATE_ES,
+			'wat_3c4d5e6f70819203',
+		]);
 	});
 });
 
 describe('Create: the components built from the fields', () => {
-	const base = { operation: 'create', language: 'en', category: 'MARKETING', bodyText: "Hi {{first_name | example: 'Ada'}}, welcome." };
+	const base = {
+		operation: 'create',
+		language: 'en',
+		category: 'MARKETING',
+		bodyText: "Hi {{first_name | example: 'Ada'}}, welcome.",
+	};
 	const body = (value: string) => ({ component_type: 'body', data_type: 'text', value, index: 0 });
 
 	test('body only: name, language, category and one body component are sent; a draft comes back', async () => {
@@ -164,53 +209,118 @@ describe('Create: the components built from the fields', () => {
 				language: 'en',
 				category: 'MARKETING',
 				components_attributes: [
-					{ component_type: 'header', data_type: 'text', value: "Order {{order_number | example: 'A-7'}}", index: 0 },
+					{
+						component_type: 'header',
+						data_type: 'text',
+						value: "Order {{order_number | example: 'A-7'}}",
+						index: 0,
+					},
 					body("Hi {{first_name | example: 'Ada'}}, welcome."),
 					{ component_type: 'footer', data_type: 'text', value: 'Reply STOP to opt out', index: 0 },
-					{ component_type: 'buttons', sub_type: 'quick_reply', data_type: 'text', value: 'Yes', index: 0 },
-					{ component_type: 'buttons', sub_type: 'quick_reply', data_type: 'text', value: 'No', index: 1 },
-					{ component_type: 'buttons', sub_type: 'url', data_type: 'text', value: 'https://shop.example.com/o/{{order_number}}', index: 2 },
-					{ component_type: 'buttons', sub_type: 'phone_number', data_type: 'text', value: '+14155550123', index: 3 },
+					{
+						component_type: 'buttons',
+						sub_type: 'quick_reply',
+						data_type: 'text',
+						value: 'Yes',
+						index: 0,
+					},
+					{
+						component_type: 'buttons',
+						sub_type: 'quick_reply',
+						data_type: 'text',
+						value: 'No',
+						index: 1,
+					},
+					{
+						component_type: 'buttons',
+						sub_type: 'url',
+						data_type: 'text',
+						value: 'https://shop.example.com/o/{{order_number}}',
+						index: 2,
+					},
+					{
+						component_type: 'buttons',
+						sub_type: 'phone_number',
+						data_type: 'text',
+						value: '+14155550123',
+						index: 3,
+					},
 				],
 			},
 		});
 		expect(output[0].json.variables).toEqual([
-			{ name: 'order_number', example: 'A-7', component: 'header', components: ['header', 'buttons'] },
+			{
+				name: 'order_number',
+				example: 'A-7',
+				component: 'header',
+				components: ['header', 'buttons'],
+			},
 			{ name: 'first_name', example: 'Ada', component: 'body', components: ['body'] },
 		]);
 	});
 
-	test.each(['image', 'video', 'document'])('a %s header sends the sample link and comes back as its media type', async (kind) => {
-		const sample = `https://cdn.example.com/sample.${kind}`;
-		const output = await run({ ...base, templateName: `media_${kind}`, headerType: kind, headerSampleUrl: sample });
-		expect((sent()[0].body as { whats_app_template: { components_attributes: unknown[] } }).whats_app_template.components_attributes).toEqual([
-			{ component_type: 'header', data_type: kind, value: sample, index: 0 },
-			body("Hi {{first_name | example: 'Ada'}}, welcome."),
-		]);
-		expect(output[0].json).toMatchObject({ template_name: `media_${kind}`, headerMediaType: kind });
-	});
+	test.each(['image', 'video', 'document'])(
+		'a %s header sends the sample link and comes back as its media type',
+		async (kind) => {
+			const sample = `https://cdn.example.com/sample.${kind}`;
+			const output = await run({
+				...base,
+				templateName: `media_${kind}`,
+				headerType: kind,
+				headerSampleUrl: sample,
+			});
+			expect(
+				(sent()[0].body as { whats_app_template: { components_attributes: unknown[] } })
+					.whats_app_template.components_attributes,
+			).toEqual([
+				{ component_type: 'header', data_type: kind, value: sample, index: 0 },
+				body("Hi {{first_name | example: 'Ada'}}, welcome."),
+			]);
+			expect(output[0].json).toMatchObject({
+				template_name: `media_${kind}`,
+				headerMediaType: kind,
+			});
+		},
+	);
 });
 
 describe('Update, Archive, Pause and Submit for Approval', () => {
 	test('Update sends only the fields set: a new category and one component text', async () => {
 		const [draft] = await run({ operation: 'get', templateId: 'wat_9203142536475869' });
-		const bodyId = (draft.json.components as Array<{ id: number; component_type: string }>).find((c) => c.component_type === 'body')!.id;
+		const bodyId = (draft.json.components as Array<{ id: number; component_type: string }>).find(
+			(c) => c.component_type === 'body',
+		)!.id;
 		service.clearRequests();
 		const output = await run({
 			operation: 'update',
 			templateId: 'wat_9203142536475869',
-			updateFields: { category: 'UTILITY', componentChanges: { newText: [{ componentId: bodyId, text: '{{first_name}}, see you on {{date}}.' }] } },
+			updateFields: {
+				category: 'UTILITY',
+				componentChanges: {
+					newText: [{ componentId: bodyId, text: '{{first_name}}, see you on {{date}}.' }],
+				},
+			},
 		});
 		expect(sent()).toEqual([
 			{
 				method: 'PATCH',
 				path: `${TEMPLATES}/wat_9203142536475869`,
 				query: {},
-				body: { whats_app_template: { category: 'UTILITY', components_attributes: [{ id: bodyId, value: '{{first_name}}, see you on {{date}}.' }] } },
+				body: {
+					whats_app_template: {
+						category: 'UTILITY',
+						components_attributes: [{ id: bodyId, value: '{{first_name}}, see you on {{date}}.' }],
+					},
+				},
 			},
 		]);
 		expect(output[0].json).toMatchObject({ category: 'UTILITY', status: 'draft' });
-		expect((output[0].json.variables as Array<{ name: string; example: unknown }>).map((v) => [v.name, v.example])).toEqual([
+		expect(
+			(output[0].json.variables as Array<{ name: string; example: unknown }>).map((v) => [
+				v.name,
+				v.example,
+			]),
+		).toEqual([
 			['first_name', null],
 			['date', null],
 		]);
@@ -218,31 +328,67 @@ describe('Update, Archive, Pause and Submit for Approval', () => {
 
 	test('Update can remove a component by its ID', async () => {
 		const [template] = await run({ operation: 'get', templateId: 'wat_5e6f708192031425' });
-		const footerId = (template.json.components as Array<{ id: number; component_type: string }>).find((c) => c.component_type === 'footer')!.id;
+		const footerId = (
+			template.json.components as Array<{ id: number; component_type: string }>
+		).find((c) => c.component_type === 'footer')!.id;
 		service.clearRequests();
-		const output = await run({ operation: 'update', templateId: 'wat_5e6f708192031425', updateFields: { componentChanges: { remove: [{ componentId: footerId }] } } });
-		expect(sent()[0].body).toEqual({ whats_app_template: { components_attributes: [{ id: footerId, _destroy: true }] } });
-		expect((output[0].json.components as Array<{ component_type: string }>).map((c) => c.component_type)).toEqual(['header', 'body']);
+		const output = await run({
+			operation: 'update',
+			templateId: 'wat_5e6f708192031425',
+			updateFields: { componentChanges: { remove: [{ componentId: footerId }] } },
+		});
+		expect(sent()[0].body).toEqual({
+			whats_app_template: { components_attributes: [{ id: footerId, _destroy: true }] },
+		});
+		expect(
+			(output[0].json.components as Array<{ component_type: string }>).map((c) => c.component_type),
+		).toEqual(['header', 'body']);
 		// An approved template that changes goes back to review.
 		expect(output[0].json.status).toBe('pending');
 	});
 
 	test('Update with a new name only sends the name', async () => {
-		await run({ operation: 'update', templateId: 'wat_9203142536475869', updateFields: { templateName: 'black_friday_2026' } });
+		await run({
+			operation: 'update',
+			templateId: 'wat_9203142536475869',
+			updateFields: { templateName: 'black_friday_2026' },
+		});
 		expect(sent()[0].body).toEqual({ whats_app_template: { template_name: 'black_friday_2026' } });
 	});
 
 	test('Submit for Approval, Pause and Archive send no body and output the template in its new status', async () => {
-		const submitted = await run({ operation: 'submitForApproval', templateId: 'wat_8192031425364758' });
+		const submitted = await run({
+			operation: 'submitForApproval',
+			templateId: 'wat_8192031425364758',
+		});
 		const paused = await run({ operation: 'pause', templateId: 'wat_e758697a8b9cadbe' });
 		const archived = await run({ operation: 'archive', templateId: 'wat_b425364758697a8b' });
 		expect(sent()).toEqual([
-			{ method: 'PATCH', path: `${TEMPLATES}/wat_8192031425364758/submit`, query: {}, body: undefined },
-			{ method: 'PATCH', path: `${TEMPLATES}/wat_e758697a8b9cadbe/pause`, query: {}, body: undefined },
-			{ method: 'PATCH', path: `${TEMPLATES}/wat_b425364758697a8b/archive`, query: {}, body: undefined },
+			{
+				method: 'PATCH',
+				path: `${TEMPLATES}/wat_8192031425364758/submit`,
+				query: {},
+				body: undefined,
+			},
+			{
+				method: 'PATCH',
+				path: `${TEMPLATES}/wat_e758697a8b9cadbe/pause`,
+				query: {},
+				body: undefined,
+			},
+			{
+				method: 'PATCH',
+				path: `${TEMPLATES}/wat_b425364758697a8b/archive`,
+				query: {},
+				body: undefined,
+			},
 		]);
 		expect(submitted[0].json).toMatchObject({ id: 'wat_8192031425364758', status: 'pending' });
-		expect(paused[0].json).toMatchObject({ id: 'wat_e758697a8b9cadbe', status: 'paused', headerMediaType: 'image' });
+		expect(paused[0].json).toMatchObject({
+			id: 'wat_e758697a8b9cadbe',
+			status: 'paused',
+			headerMediaType: 'image',
+		});
 		expect(archived[0].json).toMatchObject({ id: 'wat_b425364758697a8b', status: 'archived' });
 	});
 });
@@ -252,16 +398,32 @@ describe('Get Many over several pages', () => {
 		const before = (await run({ operation: 'getMany', returnAll: true })).length;
 		const extra = Math.max(0, 30 - before);
 		const names = Array.from({ length: extra }, (_, index) => ({ name: `paging_${index}` }));
-		if (extra > 0) await run({ operation: 'create', templateName: '={{ $json.name }}', language: 'en', category: 'UTILITY', bodyText: 'Hello' }, names);
+		if (extra > 0)
+			await run(
+				{
+					operation: 'create',
+					templateName: '={{ $json.name }}',
+					language: 'en',
+					category: 'UTILITY',
+					bodyText: 'Hello',
+				},
+				names,
+			);
 		service.clearRequests();
 		const all = await run({ operation: 'getMany', returnAll: true });
 		expect(all.length).toBe(before + extra);
 		expect(new Set(all.map((item) => item.json.id)).size).toBe(all.length);
-		expect(sent().map((request) => request.query)).toEqual([{ page: '1' }, { page: '2' }, { page: '3' }]);
+		expect(sent().map((request) => request.query)).toEqual([
+			{ page: '1' },
+			{ page: '2' },
+			{ page: '3' },
+		]);
 
 		service.clearRequests();
 		const limited = await run({ operation: 'getMany', returnAll: false, limit: 27 });
 		expect(sent().map((request) => request.query)).toEqual([{ page: '1' }, { page: '2' }]);
-		expect(limited.map((item) => item.json.id)).toEqual(all.slice(0, 27).map((item) => item.json.id));
+		expect(limited.map((item) => item.json.id)).toEqual(
+			all.slice(0, 27).map((item) => item.json.id),
+		);
 	});
 });

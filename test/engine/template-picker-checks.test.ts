@@ -18,7 +18,12 @@ const PRODUCT_DEMO_PAUSED = 'wat_6f70819203142536';
 function run(items: object[], parameters: Record<string, unknown>, continueOnFail = false) {
 	return runChatMessaging({
 		items,
-		parameters: { resource: 'message', operation: 'sendTemplate', phoneNumber: '={{ $json.phone }}', ...parameters } as never,
+		parameters: {
+			resource: 'message',
+			operation: 'sendTemplate',
+			phoneNumber: '={{ $json.phone }}',
+			...parameters,
+		} as never,
 		baseUrl: `${service.url}/`,
 		apiKey: API_KEY,
 		typeVersion: 2,
@@ -26,17 +31,29 @@ function run(items: object[], parameters: Record<string, unknown>, continueOnFai
 	});
 }
 
-const sends = () => service.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/events');
-const templateReads = () => service.requests.filter((r) => r.method === 'GET' && r.path.startsWith(TEMPLATES));
+const sends = () =>
+	service.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/events');
+const templateReads = () =>
+	service.requests.filter((r) => r.method === 'GET' && r.path.startsWith(TEMPLATES));
 const liquidValuesSent = () =>
-	sends().map((r) => (r.body as { template_message: { liquid_values?: unknown } }).template_message.liquid_values);
+	sends().map(
+		(r) =>
+			(r.body as { template_message: { liquid_values?: unknown } }).template_message.liquid_values,
+	);
 
 const picked = (value: string) => ({ __rl: true, mode: 'list', value });
 const mappedBelow = (value: Record<string, unknown>) => ({
 	mappingMode: 'defineBelow',
 	value,
 	matchingColumns: [],
-	schema: Object.keys(value).map((id) => ({ id, displayName: id, required: true, defaultMatch: false, display: true, type: 'string' })),
+	schema: Object.keys(value).map((id) => ({
+		id,
+		displayName: id,
+		required: true,
+		defaultMatch: false,
+		display: true,
+		type: 'string',
+	})),
 	attemptToConvertTypes: false,
 	convertFieldsToString: true,
 });
@@ -64,7 +81,10 @@ describe('variables against the template', () => {
 	});
 
 	test('the template is read once per execution, however many items use it', async () => {
-		const items = Array.from({ length: 12 }, (_, index) => ({ ...ada, phone: `+1415555${String(100 + index).padStart(4, '0')}` }));
+		const items = Array.from({ length: 12 }, (_, index) => ({
+			...ada,
+			phone: `+1415555${String(100 + index).padStart(4, '0')}`,
+		}));
 		const result = await run(items, orderUpdate);
 		expect(result.error).toBeUndefined();
 		expect(templateReads().map((r) => [r.method, r.path, r.authorized])).toEqual([
@@ -91,7 +111,10 @@ describe('variables against the template', () => {
 	});
 
 	test('a template that is not approved is refused on Template, before its variables', async () => {
-		const result = await run([ada], { template: picked(PRODUCT_DEMO_PAUSED), templateVariablesMapped: mappedBelow({}) });
+		const result = await run([ada], {
+			template: picked(PRODUCT_DEMO_PAUSED),
+			templateVariablesMapped: mappedBelow({}),
+		});
 		expect(result.error?.message).toBe(
 			'Template product_demo (en) is paused: the service sends only approved templates [item 0]',
 		);
@@ -99,15 +122,20 @@ describe('variables against the template', () => {
 	});
 
 	test('an ID the account does not have, or not of the wat_ form, fails named; the second without any request', async () => {
-		const unknown = await run([ada], { ...orderUpdate, template: { __rl: true, mode: 'id', value: 'wat_0000000000000000' } });
-		expect(unknown.error?.message).toBe('Template the account has no template wat_0000000000000000 [item 0]');
+		const unknown = await run([ada], {
+			...orderUpdate,
+			template: { __rl: true, mode: 'id', value: 'wat_0000000000000000' },
+		});
+		expect(unknown.error?.message).toBe(
+			'Template the account has no template wat_0000000000000000 [item 0]',
+		);
 		expect(templateReads()).toHaveLength(1);
 		expect(sends()).toEqual([]);
 		service.clearRequests();
 		// Typed By ID, the locator's pattern stops it in n8n itself; from an expression, the node does.
-		await expect(run([ada], { ...orderUpdate, template: { __rl: true, mode: 'id', value: 'order_update' } })).rejects.toThrow(
-			'Template IDs start with wat_, followed by letters and digits',
-		);
+		await expect(
+			run([ada], { ...orderUpdate, template: { __rl: true, mode: 'id', value: 'order_update' } }),
+		).rejects.toThrow('Template IDs start with wat_, followed by letters and digits');
 		const malformed = await run([{ ...ada, template: 'order_update' }], {
 			...orderUpdate,
 			template: { __rl: true, mode: 'id', value: '={{ $json.template }}' },
@@ -122,7 +150,12 @@ describe('variables against the template', () => {
 describe('header media', () => {
 	const springSale = (extra: Record<string, unknown>) => ({
 		template: picked(SPRING_SALE_IMAGE),
-		templateVariablesMapped: mappedBelow({ first_name: 'Ada', discount: '20%', end_date: 'May 31', ...extra }),
+		templateVariablesMapped: mappedBelow({
+			first_name: 'Ada',
+			discount: '20%',
+			end_date: 'May 31',
+			...extra,
+		}),
 	});
 
 	test('a template with an image header needs its link: without it the item fails, named', async () => {
@@ -134,10 +167,18 @@ describe('header media', () => {
 	});
 
 	test('with the link mapped it is sent as header_media', async () => {
-		const result = await run([ada], springSale({ header_media: 'https://cdn.example.com/spring.jpg' }));
+		const result = await run(
+			[ada],
+			springSale({ header_media: 'https://cdn.example.com/spring.jpg' }),
+		);
 		expect(result.error).toBeUndefined();
 		expect(liquidValuesSent()).toEqual([
-			{ first_name: 'Ada', discount: '20%', end_date: 'May 31', header_media: 'https://cdn.example.com/spring.jpg' },
+			{
+				first_name: 'Ada',
+				discount: '20%',
+				end_date: 'May 31',
+				header_media: 'https://cdn.example.com/spring.jpg',
+			},
 		]);
 	});
 
@@ -153,7 +194,11 @@ describe('header media', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(liquidValuesSent()).toEqual([
-			{ first_name: 'Ada', invoice_number: 'RE-1', header_media: { link: 'https://cdn.example.com/re-1.pdf', filename: 'RE-1.pdf' } },
+			{
+				first_name: 'Ada',
+				invoice_number: 'RE-1',
+				header_media: { link: 'https://cdn.example.com/re-1.pdf', filename: 'RE-1.pdf' },
+			},
 		]);
 	});
 
@@ -162,7 +207,11 @@ describe('header media', () => {
 			template: picked(ORDER_UPDATE_EN),
 			templateVariablesInput: 'fields',
 			templateVariables: {
-				variable: ['order_number', 'first_name', 'order_status', 'order_total'].map((name) => ({ name, value: 'x', sendAs: 'string' })),
+				variable: ['order_number', 'first_name', 'order_status', 'order_total'].map((name) => ({
+					name,
+					value: 'x',
+					sendAs: 'string',
+				})),
 			},
 			headerMedia: 'url',
 			headerMediaUrl: 'https://cdn.example.com/h.jpg',
@@ -176,7 +225,11 @@ describe('header media', () => {
 
 describe('when the template cannot be read at run time', () => {
 	test('no permission to read templates: the send still goes, with exactly the mapped variables', async () => {
-		service.injectFaults({ status: 403, body: { message: 'Forbidden' }, path: `${TEMPLATES}/${ORDER_UPDATE_EN}` });
+		service.injectFaults({
+			status: 403,
+			body: { message: 'Forbidden' },
+			path: `${TEMPLATES}/${ORDER_UPDATE_EN}`,
+		});
 		const result = await run([ada, grace], orderUpdate);
 		expect(result.error).toBeUndefined();
 		// Asked once (not once per item), refused, then both items sent as mapped.
@@ -188,26 +241,54 @@ describe('when the template cannot be read at run time', () => {
 	});
 
 	test('Map Automatically without the template takes the fields the mapper last showed', async () => {
-		service.injectFaults({ status: 403, body: { message: 'Forbidden' }, path: `${TEMPLATES}/${ORDER_UPDATE_EN}` });
-		const result = await run([{ ...ada, first_name: 'Ada', order_number: 'A-1', other: 'not sent' }], {
-			template: picked(ORDER_UPDATE_EN),
-			templateVariablesMapped: {
-				mappingMode: 'autoMapInputData',
-				value: null,
-				matchingColumns: [],
-				schema: [
-					{ id: 'first_name', displayName: 'first_name', required: true, defaultMatch: false, display: true, type: 'string' },
-					{ id: 'order_number', displayName: 'order_number', required: true, defaultMatch: false, display: true, type: 'string' },
-				],
-			},
+		service.injectFaults({
+			status: 403,
+			body: { message: 'Forbidden' },
+			path: `${TEMPLATES}/${ORDER_UPDATE_EN}`,
 		});
+		const result = await run(
+			[{ ...ada, first_name: 'Ada', order_number: 'A-1', other: 'not sent' }],
+			{
+				template: picked(ORDER_UPDATE_EN),
+				templateVariablesMapped: {
+					mappingMode: 'autoMapInputData',
+					value: null,
+					matchingColumns: [],
+					schema: [
+						{
+							id: 'first_name',
+							displayName: 'first_name',
+							required: true,
+							defaultMatch: false,
+							display: true,
+							type: 'string',
+						},
+						{
+							id: 'order_number',
+							displayName: 'order_number',
+							required: true,
+							defaultMatch: false,
+							display: true,
+							type: 'string',
+						},
+					],
+				},
+			},
+		);
 		expect(result.error).toBeUndefined();
 		expect(liquidValuesSent()).toEqual([{ first_name: 'Ada', order_number: 'A-1' }]);
 	});
 
 	test('By Name needs the template read, to know its ID: it fails, saying to pick it From List or By ID', async () => {
-		service.injectFaults({ status: 403, body: { message: 'Forbidden' }, path: `${TEMPLATES}/order_update` });
-		const result = await run([ada], { ...orderUpdate, template: { __rl: true, mode: 'name', value: 'order_update' } });
+		service.injectFaults({
+			status: 403,
+			body: { message: 'Forbidden' },
+			path: `${TEMPLATES}/order_update`,
+		});
+		const result = await run([ada], {
+			...orderUpdate,
+			template: { __rl: true, mode: 'name', value: 'order_update' },
+		});
 		expect(result.error?.message).toMatch(
 			/^Template the template named "order_update" could not be looked up \(.+\); choose it From List or By ID instead \[item 0\]$/,
 		);
@@ -219,7 +300,13 @@ describe('Continue On Fail', () => {
 	test('every item comes out once, paired: the mismatched one as its error, the others sent', async () => {
 		const result = await run([ada, { ...grace, order: '' }, grace], orderUpdate, true);
 		expect(result.error).toBeUndefined();
-		expect(result.output?.map((item) => [item.pairedItem, item.json.status ?? item.json.outcome, item.json.parameter])).toEqual([
+		expect(
+			result.output?.map((item) => [
+				item.pairedItem,
+				item.json.status ?? item.json.outcome,
+				item.json.parameter,
+			]),
+		).toEqual([
 			[{ item: 0 }, 'queued', undefined],
 			[{ item: 1 }, 'not sent', 'Template Variables'],
 			[{ item: 2 }, 'queued', undefined],
@@ -227,10 +314,9 @@ describe('Continue On Fail', () => {
 		expect(result.output?.[1].json.error).toBe(
 			'Template Variables variable "order_number" of the template order_update (en) has no value (the template needs order_number, first_name, order_status, order_total)',
 		);
-		expect(sends().map((r) => (r.body as { contact: { phone_number: string } }).contact.phone_number)).toEqual([
-			ada.phone,
-			grace.phone,
-		]);
+		expect(
+			sends().map((r) => (r.body as { contact: { phone_number: string } }).contact.phone_number),
+		).toEqual([ada.phone, grace.phone]);
 		expect(templateReads()).toHaveLength(1);
 	});
 });

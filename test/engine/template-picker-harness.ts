@@ -7,7 +7,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { LoadOptionsContext } from 'n8n-core';
-import type { ILoadOptionsFunctions, INode, INodeParameters, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	INode,
+	INodeParameters,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { matchRoute } from '../../sandbox/service/routes';
@@ -25,7 +30,11 @@ export interface EditorContextOptions {
 }
 
 export function editorContext(options: EditorContextOptions): ILoadOptionsFunctions {
-	const parameters: INodeParameters = { resource: 'message', operation: 'sendTemplate', ...(options.parameters ?? {}) };
+	const parameters: INodeParameters = {
+		resource: 'message',
+		operation: 'sendTemplate',
+		...(options.parameters ?? {}),
+	};
 	const node: INode = {
 		id: 'chat',
 		name: 'Chat Messaging',
@@ -33,7 +42,9 @@ export function editorContext(options: EditorContextOptions): ILoadOptionsFuncti
 		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters,
-		...(options.noCredential ? {} : { credentials: { chatMessagingApi: { id: '1', name: 'Chat Messaging account' } } }),
+		...(options.noCredential
+			? {}
+			: { credentials: { chatMessagingApi: { id: '1', name: 'Chat Messaging account' } } }),
 	};
 	const workflow = new Workflow({
 		id: 'editor-test',
@@ -120,7 +131,10 @@ export function useTemplateService(apiKey: string): TemplateService {
 				const fault = faults.shift();
 				if (fault?.dripIntervalMs !== undefined) {
 					const payload = Buffer.from(JSON.stringify(fault.body ?? []));
-					response.writeHead(fault.status ?? 200, { 'content-type': 'application/json', 'content-length': String(payload.length) });
+					response.writeHead(fault.status ?? 200, {
+						'content-type': 'application/json',
+						'content-length': String(payload.length),
+					});
 					response.flushHeaders();
 					let sent = 0;
 					const timer = setInterval(() => {

@@ -14,7 +14,12 @@ const ORDER_UPDATE_EN = 'wat_1a2b3c4d5e6f7081';
 const ORDER_UPDATE_ES = 'wat_2b3c4d5e6f708192';
 const TEMPLATES = '/api/v1/whats_app_templates';
 
-function run(items: object[], parameters: Record<string, unknown>, typeVersion = 2, continueOnFail = false) {
+function run(
+	items: object[],
+	parameters: Record<string, unknown>,
+	typeVersion = 2,
+	continueOnFail = false,
+) {
 	return runChatMessaging({
 		items,
 		parameters: parameters as never,
@@ -25,9 +30,12 @@ function run(items: object[], parameters: Record<string, unknown>, typeVersion =
 	});
 }
 
-const sentBodies = () => service.requests.filter((r) => r.path === '/api/v1/events').map((r) => r.body);
+const sentBodies = () =>
+	service.requests.filter((r) => r.path === '/api/v1/events').map((r) => r.body);
 const templateReads = () =>
-	service.requests.filter((r) => r.method === 'GET' && r.path.startsWith(TEMPLATES)).map((r) => r.path);
+	service.requests
+		.filter((r) => r.method === 'GET' && r.path.startsWith(TEMPLATES))
+		.map((r) => r.path);
 
 /** The resource locator as the editor saves it after picking from the list. */
 const picked = (value: string, mode = 'list') => ({ __rl: true, mode, value });
@@ -37,12 +45,23 @@ const mappedBelow = (value: Record<string, unknown>) => ({
 	mappingMode: 'defineBelow',
 	value,
 	matchingColumns: [],
-	schema: Object.keys(value).map((id) => ({ id, displayName: id, required: true, defaultMatch: false, display: true, type: 'string' })),
+	schema: Object.keys(value).map((id) => ({
+		id,
+		displayName: id,
+		required: true,
+		defaultMatch: false,
+		display: true,
+		type: 'string',
+	})),
 	attemptToConvertTypes: false,
 	convertFieldsToString: true,
 });
 
-const sendTemplate = { resource: 'message', operation: 'sendTemplate', phoneNumber: '={{ $json.phone }}' };
+const sendTemplate = {
+	resource: 'message',
+	operation: 'sendTemplate',
+	phoneNumber: '={{ $json.phone }}',
+};
 
 describe('a workflow saved with version 1', () => {
 	const version1 = {
@@ -69,30 +88,43 @@ describe('a workflow saved with version 1', () => {
 				contact: { phone_number: '+14155550123' },
 				template_message: {
 					chat_template_id: 'wat_welcome',
-					liquid_values: { first_name: 'Ada', order_total: 42, header_media: 'https://cdn.example.com/h.jpg' },
+					liquid_values: {
+						first_name: 'Ada',
+						order_total: 42,
+						header_media: 'https://cdn.example.com/h.jpg',
+					},
 				},
 			},
 		]);
 		expect(templateReads()).toEqual([]);
-		expect(result.output?.map((item) => [item.json.templateId, item.pairedItem])).toEqual([['wat_welcome', { item: 0 }]]);
+		expect(result.output?.map((item) => [item.json.templateId, item.pairedItem])).toEqual([
+			['wat_welcome', { item: 0 }],
+		]);
 	});
 
 	test('its JSON variables and Connect to AI Agent are unchanged too', async () => {
-		const result = await run([{}], {
-			resource: 'aiAgent',
-			operation: 'connectContact',
-			phoneNumber: '+14155550123',
-			aiAgentId: 'aiflw_1a2b3c',
-			templateId: 'wat_welcome',
-			templateVariablesInput: 'json',
-			templateVariablesJson: '{"first_name": "Ada", "code": 7}',
-		}, 1);
+		const result = await run(
+			[{}],
+			{
+				resource: 'aiAgent',
+				operation: 'connectContact',
+				phoneNumber: '+14155550123',
+				aiAgentId: 'aiflw_1a2b3c',
+				templateId: 'wat_welcome',
+				templateVariablesInput: 'json',
+				templateVariablesJson: '{"first_name": "Ada", "code": 7}',
+			},
+			1,
+		);
 		expect(result.error).toBeUndefined();
 		expect(sentBodies()).toEqual([
 			{
 				event_type: 'connect_to_ai_agent',
 				contact: { phone_number: '+14155550123' },
-				template_message: { chat_template_id: 'wat_welcome', liquid_values: { first_name: 'Ada', code: '7' } },
+				template_message: {
+					chat_template_id: 'wat_welcome',
+					liquid_values: { first_name: 'Ada', code: '7' },
+				},
 				ai_agent: { id: 'aiflw_1a2b3c' },
 			},
 		]);
@@ -110,7 +142,9 @@ describe('a workflow saved with version 1', () => {
 			template: { __rl: true, mode: 'id', value: '={{ $json.template }}' },
 			templateVariablesInput: 'fields',
 		});
-		expect(result.error?.message).toBe('Template is empty: choose a template From List, or give its ID or name [item 0]');
+		expect(result.error?.message).toBe(
+			'Template is empty: choose a template From List, or give its ID or name [item 0]',
+		);
 		expect(service.requests).toEqual([]);
 	});
 });
@@ -129,7 +163,11 @@ describe('version 2: a template picked, its variables mapped', () => {
 	});
 
 	test('sends exactly the mapped variables for each item, and reads the template once for the whole execution', async () => {
-		const result = await run(items, { ...sendTemplate, template: picked(ORDER_UPDATE_EN), templateVariablesMapped: mapped });
+		const result = await run(items, {
+			...sendTemplate,
+			template: picked(ORDER_UPDATE_EN),
+			templateVariablesMapped: mapped,
+		});
 		expect(result.error).toBeUndefined();
 		expect(sentBodies()).toEqual(
 			items.map((item) => ({
@@ -137,26 +175,45 @@ describe('version 2: a template picked, its variables mapped', () => {
 				contact: { phone_number: item.phone },
 				template_message: {
 					chat_template_id: ORDER_UPDATE_EN,
-					liquid_values: { order_number: item.order, first_name: item.name, order_status: 'on its way', order_total: item.total },
+					liquid_values: {
+						order_number: item.order,
+						first_name: item.name,
+						order_status: 'on its way',
+						order_total: item.total,
+					},
 				},
 			})),
 		);
 		expect(templateReads()).toEqual([`${TEMPLATES}/${ORDER_UPDATE_EN}`]);
 		// Read before the first send, not between them.
 		expect(service.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'POST', 'POST']);
-		expect(result.output?.map((item) => [item.json.templateId, item.json.phoneNumber, item.pairedItem])).toEqual(
-			items.map((item, index) => [ORDER_UPDATE_EN, item.phone, { item: index }]),
-		);
+		expect(
+			result.output?.map((item) => [item.json.templateId, item.json.phoneNumber, item.pairedItem]),
+		).toEqual(items.map((item, index) => [ORDER_UPDATE_EN, item.phone, { item: index }]));
 		expect(service.acceptedSends('/api/v1/events')).toHaveLength(3);
 	});
 
-	test('Map Automatically takes the item fields named like the template\'s variables, and nothing else', async () => {
+	test("Map Automatically takes the item fields named like the template's variables, and nothing else", async () => {
 		const result = await run(
-			[{ phone: '+14155550123', first_name: 'Lucía', order_number: 'B-7', order_status: 'en camino', note: 'not a variable', order_total: 3 }],
+			[
+				{
+					phone: '+14155550123',
+					first_name: 'Lucía',
+					order_number: 'B-7',
+					order_status: 'en camino',
+					note: 'not a variable',
+					order_total: 3,
+				},
+			],
 			{
 				...sendTemplate,
 				template: picked(ORDER_UPDATE_ES, 'id'),
-				templateVariablesMapped: { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] },
+				templateVariablesMapped: {
+					mappingMode: 'autoMapInputData',
+					value: null,
+					matchingColumns: [],
+					schema: [],
+				},
 			},
 		);
 		expect(result.error).toBeUndefined();
@@ -182,29 +239,80 @@ describe('version 2: a template picked, its variables mapped', () => {
 		expect(result.error).toBeUndefined();
 		expect(templateReads()).toEqual([`${TEMPLATES}/order_update`]);
 		expect(sentBodies()).toEqual([
-			expect.objectContaining({ template_message: expect.objectContaining({ chat_template_id: ORDER_UPDATE_EN }) }),
+			expect.objectContaining({
+				template_message: expect.objectContaining({ chat_template_id: ORDER_UPDATE_EN }),
+			}),
 		]);
 	});
 
 	test('a template chosen per item by expression: each template read once, each item checked against its own', async () => {
 		const result = await run(
 			[
-				{ phone: '+14155550123', template: ORDER_UPDATE_EN, first_name: 'Ada', order_number: 'A-1', order_status: 'shipped', order_total: 1 },
-				{ phone: '+14155550124', template: ORDER_UPDATE_ES, first_name: 'Lucía', order_number: 'B-2', order_status: 'enviado' },
-				{ phone: '+14155550125', template: ORDER_UPDATE_EN, first_name: 'Grace', order_number: 'A-3', order_status: 'packed', order_total: 2 },
+				{
+					phone: '+14155550123',
+					template: ORDER_UPDATE_EN,
+					first_name: 'Ada',
+					order_number: 'A-1',
+					order_status: 'shipped',
+					order_total: 1,
+				},
+				{
+					phone: '+14155550124',
+					template: ORDER_UPDATE_ES,
+					first_name: 'Lucía',
+					order_number: 'B-2',
+					order_status: 'enviado',
+				},
+				{
+					phone: '+14155550125',
+					template: ORDER_UPDATE_EN,
+					first_name: 'Grace',
+					order_number: 'A-3',
+					order_status: 'packed',
+					order_total: 2,
+				},
 			],
 			{
 				...sendTemplate,
 				template: { __rl: true, mode: 'id', value: '={{ $json.template }}' },
-				templateVariablesMapped: { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] },
+				templateVariablesMapped: {
+					mappingMode: 'autoMapInputData',
+					value: null,
+					matchingColumns: [],
+					schema: [],
+				},
 			},
 		);
 		expect(result.error).toBeUndefined();
-		expect(templateReads()).toEqual([`${TEMPLATES}/${ORDER_UPDATE_EN}`, `${TEMPLATES}/${ORDER_UPDATE_ES}`]);
-		expect(sentBodies().map((body) => (body as { template_message: unknown }).template_message)).toEqual([
-			{ chat_template_id: ORDER_UPDATE_EN, liquid_values: { order_number: 'A-1', first_name: 'Ada', order_status: 'shipped', order_total: 1 } },
-			{ chat_template_id: ORDER_UPDATE_ES, liquid_values: { first_name: 'Lucía', order_number: 'B-2', order_status: 'enviado' } },
-			{ chat_template_id: ORDER_UPDATE_EN, liquid_values: { order_number: 'A-3', first_name: 'Grace', order_status: 'packed', order_total: 2 } },
+		expect(templateReads()).toEqual([
+			`${TEMPLATES}/${ORDER_UPDATE_EN}`,
+			`${TEMPLATES}/${ORDER_UPDATE_ES}`,
+		]);
+		expect(
+			sentBodies().map((body) => (body as { template_message: unknown }).template_message),
+		).toEqual([
+			{
+				chat_template_id: ORDER_UPDATE_EN,
+				liquid_values: {
+					order_number: 'A-1',
+					first_name: 'Ada',
+					order_status: 'shipped',
+					order_total: 1,
+				},
+			},
+			{
+				chat_template_id: ORDER_UPDATE_ES,
+				liquid_values: { first_name: 'Lucía', order_number: 'B-2', order_status: 'enviado' },
+			},
+			{
+				chat_template_id: ORDER_UPDATE_EN,
+				liquid_values: {
+					order_number: 'A-3',
+					first_name: 'Grace',
+					order_status: 'packed',
+					order_total: 2,
+				},
+			},
 		]);
 	});
 
@@ -213,7 +321,8 @@ describe('version 2: a template picked, its variables mapped', () => {
 			...sendTemplate,
 			template: picked(ORDER_UPDATE_ES),
 			templateVariablesInput: 'json',
-			templateVariablesJson: '{"first_name": "Lucía", "order_number": "B-7", "order_status": "en camino"}',
+			templateVariablesJson:
+				'{"first_name": "Lucía", "order_number": "B-7", "order_status": "en camino"}',
 		};
 		const sent = await run([{ phone: '+14155550123' }], typedIn);
 		expect(sent.error).toBeUndefined();
@@ -228,7 +337,8 @@ describe('version 2: a template picked, its variables mapped', () => {
 		service.clearRequests();
 		const typo = await run([{ phone: '+14155550123' }], {
 			...typedIn,
-			templateVariablesJson: '{"firstname": "Lucía", "order_number": "B-7", "order_status": "en camino"}',
+			templateVariablesJson:
+				'{"firstname": "Lucía", "order_number": "B-7", "order_status": "en camino"}',
 		});
 		expect(typo.error?.message).toBe(
 			'Template Variables (JSON) variable "first_name" of the template order_update (es) has no value (the template needs first_name, order_number, order_status) [item 0]',
@@ -237,14 +347,17 @@ describe('version 2: a template picked, its variables mapped', () => {
 	});
 
 	test('Connect to AI Agent: the mapped variables, as text', async () => {
-		const result = await run([{ phone: '+14155550123', name: 'Ada', order: 'A-1042', total: 42.5 }], {
-			resource: 'aiAgent',
-			operation: 'connectContact',
-			phoneNumber: '={{ $json.phone }}',
-			aiAgentId: 'aiflw_1a2b3c',
-			template: picked(ORDER_UPDATE_EN),
-			templateVariablesMapped: mapped,
-		});
+		const result = await run(
+			[{ phone: '+14155550123', name: 'Ada', order: 'A-1042', total: 42.5 }],
+			{
+				resource: 'aiAgent',
+				operation: 'connectContact',
+				phoneNumber: '={{ $json.phone }}',
+				aiAgentId: 'aiflw_1a2b3c',
+				template: picked(ORDER_UPDATE_EN),
+				templateVariablesMapped: mapped,
+			},
+		);
 		expect(result.error).toBeUndefined();
 		expect(templateReads()).toEqual([`${TEMPLATES}/${ORDER_UPDATE_EN}`]);
 		expect(sentBodies()).toEqual([
@@ -253,7 +366,12 @@ describe('version 2: a template picked, its variables mapped', () => {
 				contact: { phone_number: '+14155550123' },
 				template_message: {
 					chat_template_id: ORDER_UPDATE_EN,
-					liquid_values: { order_number: 'A-1042', first_name: 'Ada', order_status: 'on its way', order_total: '42.5' },
+					liquid_values: {
+						order_number: 'A-1042',
+						first_name: 'Ada',
+						order_status: 'on its way',
+						order_total: '42.5',
+					},
 				},
 				ai_agent: { id: 'aiflw_1a2b3c' },
 			},

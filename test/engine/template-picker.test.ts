@@ -27,7 +27,13 @@ const byId = (value: string) => ({ __rl: true, mode: 'list', value });
 /** Any text an error or answer carries, to prove the key is in none of it. */
 function allText(value: unknown): string {
 	return JSON.stringify(value, (_key, inner) =>
-		inner instanceof Error ? { ...inner, message: inner.message, description: (inner as { description?: unknown }).description } : inner,
+		inner instanceof Error
+			? {
+					...inner,
+					message: inner.message,
+					description: (inner as { description?: unknown }).description,
+				}
+			: inner,
 	);
 }
 
@@ -41,7 +47,9 @@ async function failureOf(promise: Promise<unknown>): Promise<Error & { descripti
 }
 
 /** A small HTTP server standing in for a service that pages (or ignores pages) differently. */
-async function otherService(handler: (url: URL) => { status: number; body?: unknown; headers?: Record<string, string> }) {
+async function otherService(
+	handler: (url: URL) => { status: number; body?: unknown; headers?: Record<string, string> },
+) {
 	const seen: string[] = [];
 	const server: Server = createServer((request, response) => {
 		const url = new URL(request.url ?? '/', 'http://localhost');
@@ -52,7 +60,11 @@ async function otherService(handler: (url: URL) => { status: number; body?: unkn
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
-	return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+	return {
+		url: `http://127.0.0.1:${port}`,
+		seen,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
 }
 
 const template = (id: string, name: string, status = 'approved') => ({
@@ -99,7 +111,9 @@ describe('the template list', () => {
 		expect(results.find((item) => item.value === 'wat_5e6f708192031425')?.description).toBe(
 			'Variables: first_name, invoice_number · document header',
 		);
-		expect(results.find((item) => item.value === 'wat_4d5e6f7081920314')?.description).toBe('No variables');
+		expect(results.find((item) => item.value === 'wat_4d5e6f7081920314')?.description).toBe(
+			'No variables',
+		);
 		// One request, authenticated, asking for the first page; the token leads to the next.
 		expect(service.requests.map((r) => [r.method, r.path, r.query, r.authorized])).toEqual([
 			['GET', '/api/v1/whats_app_templates', { page: '1' }, true],
@@ -113,7 +127,8 @@ describe('the template list', () => {
 	});
 
 	test('search by name, language, category or id, in any case', async () => {
-		const values = async (filter: string) => (await search(filter)).results.map((item) => item.value);
+		const values = async (filter: string) =>
+			(await search(filter)).results.map((item) => item.value);
 		expect(await values('ORDER_')).toEqual(['wat_1a2b3c4d5e6f7081', 'wat_2b3c4d5e6f708192']);
 		expect(await values('pt_br')).toEqual(['wat_b425364758697a8b', 'wat_4d5e6f7081920314']);
 		expect(await values('authentication')).toEqual(['wat_7081920314253647']);
@@ -126,7 +141,11 @@ describe('the template list', () => {
 	});
 
 	test('a service that pages is followed page by page; one that ignores page is not listed twice', async () => {
-		const all = [template('wat_a1', 'alpha'), template('wat_b2', 'beta', 'paused'), template('wat_c3', 'gamma')];
+		const all = [
+			template('wat_a1', 'alpha'),
+			template('wat_b2', 'beta', 'paused'),
+			template('wat_c3', 'gamma'),
+		];
 		const paging = await otherService((url) => {
 			const page = Number(url.searchParams.get('page') ?? '1');
 			return { status: 200, body: all.slice((page - 1) * 2, page * 2) };
@@ -156,9 +175,14 @@ describe('the template list', () => {
 		);
 		try {
 			expect(await search(undefined, undefined, strict.url)).toEqual({
-				results: [{ name: 'alpha (en) · Utility', value: 'wat_a1', description: 'Variables: alpha_value' }],
+				results: [
+					{ name: 'alpha (en) · Utility', value: 'wat_a1', description: 'Variables: alpha_value' },
+				],
 			});
-			expect(strict.seen).toEqual(['/api/v1/whats_app_templates?page=1', '/api/v1/whats_app_templates']);
+			expect(strict.seen).toEqual([
+				'/api/v1/whats_app_templates?page=1',
+				'/api/v1/whats_app_templates',
+			]);
 		} finally {
 			await strict.close();
 		}
@@ -168,17 +192,24 @@ describe('the template list', () => {
 		service.injectFault({ status: 401, body: { message: `invalid key ${API_KEY}` } });
 		const error = await failureOf(search());
 		expect(error.constructor.name).toBe('NodeOperationError');
-		expect(error.message).toBe('The service refused to show the templates (401): invalid key [API key hidden]');
+		expect(error.message).toBe(
+			'The service refused to show the templates (401): invalid key [API key hidden]',
+		);
 		expect(error.description).toMatch(/Check the Chat Messaging API credential/);
 		expect(allText(error)).not.toContain(API_KEY);
 	});
 
 	test('a redirect is not followed: the key does not travel to another host', async () => {
 		const elsewhere = await otherService(() => ({ status: 200, body: [] }));
-		const redirecting = await otherService(() => ({ status: 302, headers: { location: `${elsewhere.url}/api/v1/whats_app_templates` } }));
+		const redirecting = await otherService(() => ({
+			status: 302,
+			headers: { location: `${elsewhere.url}/api/v1/whats_app_templates` },
+		}));
 		try {
 			const error = await failureOf(search(undefined, undefined, redirecting.url));
-			expect(error.message).toBe('The service answered the templates with a redirect (302), which is not followed');
+			expect(error.message).toBe(
+				'The service answered the templates with a redirect (302), which is not followed',
+			);
 			expect(elsewhere.seen).toEqual([]);
 		} finally {
 			await elsewhere.close();
@@ -214,13 +245,20 @@ describe('the template list', () => {
 	test.each([
 		['a query', (url: string) => `${url}?tenant=1`, /has a query \(\?\) or fragment \(#\)/],
 		['a fragment', (url: string) => `${url}#x`, /has a query \(\?\) or fragment \(#\)/],
-		['another scheme', (url: string) => url.replace(/^http:/, 'ftp:'), /must start with https:\/\/ or http:\/\/, not ftp:/],
-	])('a Base URL with %s is refused as for every request, and nothing is requested', async (_case, baseUrl, reason) => {
-		const error = await failureOf(search(undefined, undefined, baseUrl(service.url)));
-		expect(error.message).toMatch(reason);
-		expect(error.description).toMatch(/correct its Base URL\. Nothing was requested\./);
-		expect(service.requests).toHaveLength(0);
-	});
+		[
+			'another scheme',
+			(url: string) => url.replace(/^http:/, 'ftp:'),
+			/must start with https:\/\/ or http:\/\/, not ftp:/,
+		],
+	])(
+		'a Base URL with %s is refused as for every request, and nothing is requested',
+		async (_case, baseUrl, reason) => {
+			const error = await failureOf(search(undefined, undefined, baseUrl(service.url)));
+			expect(error.message).toMatch(reason);
+			expect(error.description).toMatch(/correct its Base URL\. Nothing was requested\./);
+			expect(service.requests).toHaveLength(0);
+		},
+	);
 });
 
 describe('the template variables', () => {
@@ -267,9 +305,20 @@ describe('the template variables', () => {
 					language: 'en',
 					category: 'UTILITY',
 					components_attributes: [
-						{ component_type: 'buttons', sub_type: 'url', data_type: 'text', value: 'https://x.example/{{in_button}}', index: 0 },
+						{
+							component_type: 'buttons',
+							sub_type: 'url',
+							data_type: 'text',
+							value: 'https://x.example/{{in_button}}',
+							index: 0,
+						},
 						{ component_type: 'footer', data_type: 'text', value: 'Ref {{in_footer}}', index: 0 },
-						{ component_type: 'body', data_type: 'text', value: "{{in_body | example: 'b'}} {{in_header}}", index: 0 },
+						{
+							component_type: 'body',
+							data_type: 'text',
+							value: "{{in_body | example: 'b'}} {{in_header}}",
+							index: 0,
+						},
 						{ component_type: 'header', data_type: 'text', value: '{{in_header}}', index: 0 },
 					],
 				},
@@ -280,7 +329,9 @@ describe('the template variables', () => {
 		const answer = await variablesOf(byId(id));
 		expect(ids(answer)).toEqual(['in_header', 'in_body', 'in_footer', 'in_button']);
 		// A draft is read as it is, with a word that it cannot be sent yet.
-		expect(answer.emptyFieldsNotice).toBe('The template is draft: the service sends only approved templates.');
+		expect(answer.emptyFieldsNotice).toBe(
+			'The template is draft: the service sends only approved templates.',
+		);
 	});
 
 	test('a media header adds its link as a required field; a document also its file name', async () => {
@@ -322,7 +373,9 @@ describe('the template variables', () => {
 	test('a template that is not approved still lists its variables, with a word that it cannot be sent', async () => {
 		const answer = await variablesOf(byId('wat_6f70819203142536'));
 		expect(ids(answer)).toEqual(['first_name', 'product_name', 'header_media']);
-		expect(answer.emptyFieldsNotice).toBe('The template is paused: the service sends only approved templates.');
+		expect(answer.emptyFieldsNotice).toBe(
+			'The template is paused: the service sends only approved templates.',
+		);
 	});
 
 	describe('when the template cannot be read, the panel keeps working and points to the manual fields', () => {
@@ -337,7 +390,11 @@ describe('the template variables', () => {
 		});
 
 		test('an expression: nothing is asked', async () => {
-			const answer = await variablesOf({ __rl: true, mode: 'id', value: '={{ $json.templateId }}' });
+			const answer = await variablesOf({
+				__rl: true,
+				mode: 'id',
+				value: '={{ $json.templateId }}',
+			});
 			expect(answer.fields).toEqual([]);
 			expect(answer.emptyFieldsNotice).toMatch(/set by an expression/);
 			expect(answer.emptyFieldsNotice).toMatch(manual);
@@ -347,19 +404,28 @@ describe('the template variables', () => {
 		test('an unknown template, no permission, the service down', async () => {
 			const unknown = await variablesOf(byId('wat_doesnotexist'));
 			expect(unknown.fields).toEqual([]);
-			expect(unknown.emptyFieldsNotice).toMatch(/^The template's variables could not be read: The service does not know the template wat_doesnotexist \(404\)/);
+			expect(unknown.emptyFieldsNotice).toMatch(
+				/^The template's variables could not be read: The service does not know the template wat_doesnotexist \(404\)/,
+			);
 			expect(unknown.emptyFieldsNotice).toMatch(manual);
 
-			service.injectFault({ status: 403, body: { message: `key ${API_KEY} may not read templates` } });
+			service.injectFault({
+				status: 403,
+				body: { message: `key ${API_KEY} may not read templates` },
+			});
 			const forbidden = await variablesOf(byId('wat_1a2b3c4d5e6f7081'));
 			expect(forbidden.fields).toEqual([]);
-			expect(forbidden.emptyFieldsNotice).toMatch(/refused to show the template wat_1a2b3c4d5e6f7081 \(403\)/);
+			expect(forbidden.emptyFieldsNotice).toMatch(
+				/refused to show the template wat_1a2b3c4d5e6f7081 \(403\)/,
+			);
 			expect(allText(forbidden)).not.toContain(API_KEY);
 
 			service.injectFault({ status: 503 });
 			const down = await variablesOf(byId('wat_1a2b3c4d5e6f7081'));
 			expect(down.fields).toEqual([]);
-			expect(down.emptyFieldsNotice).toMatch(/could not show the template wat_1a2b3c4d5e6f7081 \(503\)/);
+			expect(down.emptyFieldsNotice).toMatch(
+				/could not show the template wat_1a2b3c4d5e6f7081 \(503\)/,
+			);
 		});
 
 		test('no credential on the node yet', async () => {

@@ -18,9 +18,16 @@ afterEach(() => {
 
 const phone = (index: number) => `+1415555${String(1000 + index).padStart(4, '0')}`;
 
-async function sendTo(count: number, options: Record<string, unknown> = {}, continueOnFail = false) {
+async function sendTo(
+	count: number,
+	options: Record<string, unknown> = {},
+	continueOnFail = false,
+) {
 	return await runChatMessaging({
-		items: Array.from({ length: count }, (_, index) => ({ phone: phone(index), name: `Contact ${index}` })),
+		items: Array.from({ length: count }, (_, index) => ({
+			phone: phone(index),
+			name: `Contact ${index}`,
+		})),
 		parameters: {
 			resource: 'message',
 			operation: 'sendTemplate',
@@ -35,7 +42,8 @@ async function sendTo(count: number, options: Record<string, unknown> = {}, cont
 	});
 }
 
-const sends = (): RecordedRequest[] => service.requests.filter((request) => request.path === '/api/v1/events');
+const sends = (): RecordedRequest[] =>
+	service.requests.filter((request) => request.path === '/api/v1/events');
 
 test('a window of 429s: in flight at the service drops from 4 to 2, then climbs back to 4', async () => {
 	// Every request is held 150 ms, so the service sees the node's concurrency; the 11th and 12th
@@ -55,7 +63,12 @@ test('a window of 429s: in flight at the service drops from 4 to 2, then climbs 
 		status: request.status,
 		peak: request.peakInFlight,
 	}));
-	expect(arrivals.map((arrival) => arrival.status)).toEqual([...new Array(10).fill(201), 429, 429, ...new Array(22).fill(201)]);
+	expect(arrivals.map((arrival) => arrival.status)).toEqual([
+		...new Array(10).fill(201),
+		429,
+		429,
+		...new Array(22).fill(201),
+	]);
 	// 4 at once until the 429s…
 	expect(arrivals.slice(0, 8).map((arrival) => arrival.peak)).toEqual(new Array(8).fill(4));
 	// …then the two throttled requests come back after their second, alone: the limit is 2 (one
@@ -85,13 +98,21 @@ test('the token bucket: every item delivered once, none failed, none sent twice,
 	expect(counts.accepted).toBe(count);
 	expect(counts.duplicates).toBe(0);
 	expect(counts.throttled).toBeGreaterThan(0);
-	const accepted = new Set(service.acceptedSends('/api/v1/events').map((request) => (request.body as { contact: { phone_number: string } }).contact.phone_number));
+	const accepted = new Set(
+		service
+			.acceptedSends('/api/v1/events')
+			.map(
+				(request) => (request.body as { contact: { phone_number: string } }).contact.phone_number,
+			),
+	);
 	expect(accepted.size).toBe(count);
 
 	// Observed at the service: 4 at once before the first 429, fewer right after it, 4 again later.
 	const arrivals = sends();
 	const firstThrottled = arrivals.findIndex((request) => request.throttled === true);
-	expect(Math.max(...arrivals.slice(0, firstThrottled).map((request) => request.peakInFlight ?? 0))).toBe(4);
+	expect(
+		Math.max(...arrivals.slice(0, firstThrottled).map((request) => request.peakInFlight ?? 0)),
+	).toBe(4);
 	const throttledAt = Date.parse(arrivals[firstThrottled].receivedAt);
 	// While the first 429's Retry-After (1 s) runs, the throttled requests wait in their slots and
 	// the limit is halved: the service holds at most 2 (here: none, every slot is waiting).
@@ -101,7 +122,9 @@ test('the token bucket: every item delivered once, none failed, none sent twice,
 	});
 	expect(duringWait.filter((request) => (request.peakInFlight ?? 0) > 2)).toEqual([]);
 	// Once requests are accepted again, 4 at once again.
-	expect(Math.max(...arrivals.slice(firstThrottled + 4).map((request) => request.peakInFlight ?? 0))).toBe(4);
+	expect(
+		Math.max(...arrivals.slice(firstThrottled + 4).map((request) => request.peakInFlight ?? 0)),
+	).toBe(4);
 });
 
 test('at its defaults the node waits out a long throttle for every item rather than failing one', async () => {

@@ -39,7 +39,12 @@ beforeEach(() => {
 	received.length = 0;
 });
 
-const sendTemplate = { resource: 'message', operation: 'sendTemplate', phoneNumber: '+14155550123', templateId: 'wat_welcome' };
+const sendTemplate = {
+	resource: 'message',
+	operation: 'sendTemplate',
+	phoneNumber: '+14155550123',
+	templateId: 'wat_welcome',
+};
 
 describe.each([
 	['a query', (url: string) => `${url}/?next=`],
@@ -47,7 +52,12 @@ describe.each([
 	['a fragment after a path', (url: string) => `${url}/v2#section`],
 ])('a Base URL with %s', (_case, makeBaseUrl) => {
 	test('sends nothing, and says the Base URL hides the path', async () => {
-		const result = await runChatMessaging({ items: [{}], parameters: sendTemplate as never, baseUrl: makeBaseUrl(baseUrl), apiKey: API_KEY });
+		const result = await runChatMessaging({
+			items: [{}],
+			parameters: sendTemplate as never,
+			baseUrl: makeBaseUrl(baseUrl),
+			apiKey: API_KEY,
+		});
 		const error = result.error as unknown as { message: string; description?: string };
 		expect(error.message).toMatch(/Base URL has a query \(\?\) or fragment \(#\)/);
 		expect(error.message).toContain('not sent');
@@ -57,13 +67,25 @@ describe.each([
 });
 
 test('a Base URL that is not http(s): nothing sent', async () => {
-	const result = await runChatMessaging({ items: [{}], parameters: sendTemplate as never, baseUrl: 'ftp://127.0.0.1', apiKey: API_KEY });
-	expect((result.error as unknown as { message: string }).message).toMatch(/must start with https:\/\/ or http:\/\//);
+	const result = await runChatMessaging({
+		items: [{}],
+		parameters: sendTemplate as never,
+		baseUrl: 'ftp://127.0.0.1',
+		apiKey: API_KEY,
+	});
+	expect((result.error as unknown as { message: string }).message).toMatch(
+		/must start with https:\/\/ or http:\/\//,
+	);
 	expect(received).toEqual([]);
 });
 
 test('control: the same server takes the send at a plain Base URL', async () => {
-	const result = await runChatMessaging({ items: [{}], parameters: sendTemplate as never, baseUrl, apiKey: API_KEY });
+	const result = await runChatMessaging({
+		items: [{}],
+		parameters: sendTemplate as never,
+		baseUrl,
+		apiKey: API_KEY,
+	});
 	expect(result.error).toBeUndefined();
 	expect(received).toEqual(['POST /api/v1/events']);
 });
@@ -80,15 +102,20 @@ describe('serviceUrl', () => {
 		['api/v1/events'],
 	])('refuses %s before anything is sent', (path) => {
 		const address = serviceUrl('https://api.example.com', path);
-		expect(address).toEqual({ refused: expect.objectContaining({ outcome: 'not sent', retries: 0 }) });
+		expect(address).toEqual({
+			refused: expect.objectContaining({ outcome: 'not sent', retries: 0 }),
+		});
 	});
 
 	it.each([
 		['/api/v1/events', 'https://api.example.com/api/v1/events'],
 		['/api/v1/contacts/%2B14155550123', 'https://api.example.com/api/v1/contacts/%2B14155550123'],
-		['/api/v1/orders/wa_ord_1.2/refunds', 'https://api.example.com/api/v1/orders/wa_ord_1.2/refunds'],
+		[
+			'/api/v1/orders/wa_ord_1.2/refunds',
+			'https://api.example.com/api/v1/orders/wa_ord_1.2/refunds',
+		],
 		['/subscribers', 'https://api.example.com/subscribers'],
-	])('keeps %s on the credential\'s host', (path, url) => {
+	])("keeps %s on the credential's host", (path, url) => {
 		expect(serviceUrl('https://api.example.com', path)).toEqual({ url });
 	});
 });

@@ -28,10 +28,18 @@ const credentialType = new ChatMessagingApi();
 
 /** The value at a dotted path, as lodash's get (which the tester uses) reads a rule's `key`. */
 function valueAt(data: unknown, key: string): unknown {
-	return key.split('.').reduce<unknown>((value, part) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined), data);
+	return key
+		.split('.')
+		.reduce<unknown>(
+			(value, part) =>
+				value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined,
+			data,
+		);
 }
 
-export async function testCredential(data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+export async function testCredential(
+	data: ICredentialDataDecryptedObject,
+): Promise<INodeCredentialTestResult> {
 	const test = credentialType.test;
 	const nodeType: INodeType = {
 		description: {
@@ -44,7 +52,15 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 			inputs: [],
 			outputs: [],
 			credentials: [{ name: credentialType.name, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: test.request },
+					default: '',
+				},
+			],
 		},
 	};
 	const nodeTypes: INodeTypes = {
@@ -52,7 +68,12 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 		getByNameAndVersion: () => NodeHelpers.getVersionedNodeType(nodeType),
 		getKnownTypes: () => ({}),
 	};
-	const credentials: ICredentialsDecrypted = { id: 'tested', name: 'Tested', type: credentialType.name, data };
+	const credentials: ICredentialsDecrypted = {
+		id: 'tested',
+		name: 'Tested',
+		type: credentialType.name,
+		data,
+	};
 	const node: INode = {
 		id: 'temp',
 		name: 'Temp-Node',
@@ -86,20 +107,28 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 	try {
 		response = await new RoutingNode(context, nodeType, credentials).runNode();
 	} catch (caught) {
-		const error = caught as { message: string; cause?: { code?: string; response?: { status: number; statusText?: string } } };
+		const error = caught as {
+			message: string;
+			cause?: { code?: string; response?: { status: number; statusText?: string } };
+		};
 		if (error.cause?.response) {
 			const { status, statusText } = error.cause.response;
 			for (const rule of test.rules ?? []) {
-				if (rule.type === 'responseCode' && rule.properties.value === status) return { status: 'Error', message: rule.properties.message };
+				if (rule.type === 'responseCode' && rule.properties.value === status)
+					return { status: 'Error', message: rule.properties.message };
 			}
-			if (status < 199 || status > 299) return { status: 'Error', message: statusText || `Received HTTP status code: ${status}` };
+			if (status < 199 || status > 299)
+				return { status: 'Error', message: statusText || `Received HTTP status code: ${status}` };
 		} else if (error.cause?.code) {
 			return { status: 'Error', message: error.cause.code };
 		}
 		return { status: 'Error', message: String(error.message) };
 	}
 	for (const rule of test.rules ?? []) {
-		if (rule.type === 'responseSuccessBody' && valueAt(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value) {
+		if (
+			rule.type === 'responseSuccessBody' &&
+			valueAt(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value
+		) {
 			return { status: 'Error', message: rule.properties.message };
 		}
 	}

@@ -15,17 +15,20 @@ const API_KEY = 'credential-test-key-SECRET-e19b';
 const service = useStandInService({ apiKey: API_KEY });
 
 test('the right key: connection successful, and nothing was sent', async () => {
-	expect(await testCredential({ apiKey: API_KEY, baseUrl: `${service.url}/` })).toEqual({ status: 'OK', message: 'Connection successful!' });
+	expect(await testCredential({ apiKey: API_KEY, baseUrl: `${service.url}/` })).toEqual({
+		status: 'OK',
+		message: 'Connection successful!',
+	});
 	expect(service.acceptedSends()).toHaveLength(0);
 });
 
-test('a wrong key: the 401 rule\'s words', async () => {
+test("a wrong key: the 401 rule's words", async () => {
 	const outcome = await testCredential({ apiKey: 'not-the-key', baseUrl: service.url });
 	expect(outcome).toMatchObject({ status: 'Error' });
 	expect(outcome.message).toMatch(/rejected this API key \(401 Unauthorized\)/);
 });
 
-test('a Base URL with /api/v1: the 404 rule\'s words', async () => {
+test("a Base URL with /api/v1: the 404 rule's words", async () => {
 	const outcome = await testCredential({ apiKey: API_KEY, baseUrl: `${service.url}/api/v1` });
 	expect(outcome.message).toMatch(/without \/api\/v1/);
 });
@@ -44,6 +47,10 @@ test('nothing listening at the Base URL: n8n shows only the code, and the field 
 
 	const outcome = await testCredential({ apiKey: API_KEY, baseUrl: `http://127.0.0.1:${port}` });
 	expect(outcome).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
-	const baseUrlField = new ChatMessagingApi().properties.find((property) => property.name === 'baseUrl');
-	expect(baseUrlField?.description).toMatch(/ECONNREFUSED, ENOTFOUND or ETIMEDOUT.*n8n's server could not reach this address/);
+	const baseUrlField = new ChatMessagingApi().properties.find(
+		(property) => property.name === 'baseUrl',
+	);
+	expect(baseUrlField?.description).toMatch(
+		/ECONNREFUSED, ENOTFOUND or ETIMEDOUT.*n8n's server could not reach this address/,
+	);
 });

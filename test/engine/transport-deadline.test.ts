@@ -11,7 +11,12 @@ const API_KEY = 'deadline-test-key-SECRET-c40d';
 const service = useStandInService({ apiKey: API_KEY });
 const EVENTS = '/api/v1/events';
 
-const sendTemplate = { resource: 'message', operation: 'sendTemplate', phoneNumber: '+14155550123', templateId: 'wat_welcome' };
+const sendTemplate = {
+	resource: 'message',
+	operation: 'sendTemplate',
+	phoneNumber: '+14155550123',
+	templateId: 'wat_welcome',
+};
 
 test('headers at once, then a byte a second: the node gives up at Timeout, "may have been sent", not repeated', async () => {
 	service.injectFaults({ drip: true, path: EVENTS });
@@ -32,7 +37,7 @@ test('headers at once, then a byte a second: the node gives up at Timeout, "may 
 	expect(result.everything()).not.toContain(API_KEY);
 }, 40_000);
 
-test('with Continue On Fail the next item still goes, after the first one\'s deadline', async () => {
+test("with Continue On Fail the next item still goes, after the first one's deadline", async () => {
 	// A byte every 300 ms: well inside the client's idle timeout, so only the deadline ends it.
 	service.injectFaults({ drip: true, dripIntervalMs: 300, path: EVENTS });
 	const result = await runChatMessaging({
@@ -42,6 +47,9 @@ test('with Continue On Fail the next item still goes, after the first one\'s dea
 		apiKey: API_KEY,
 		continueOnFail: true,
 	});
-	expect(result.output?.map((item) => item.json.outcome ?? 'sent')).toEqual(['may have been sent', 'sent']);
+	expect(result.output?.map((item) => item.json.outcome ?? 'sent')).toEqual([
+		'may have been sent',
+		'sent',
+	]);
 	expect(result.output?.[1].json).toMatchObject({ queued: true });
 }, 40_000);

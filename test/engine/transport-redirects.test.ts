@@ -19,7 +19,9 @@ interface Received {
 	authorization: string | undefined;
 }
 
-async function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
+async function listen(
+	handler: http.RequestListener,
+): Promise<{ server: http.Server; url: string }> {
 	const server = http.createServer(handler);
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -33,7 +35,11 @@ let redirectStatus = 302;
 beforeAll(async () => {
 	// The Location's host answers like the service would, so a followed redirect would "succeed".
 	elsewhere = await listen((request, response) => {
-		receivedElsewhere.push({ method: request.method ?? '', path: request.url ?? '', authorization: request.headers.authorization });
+		receivedElsewhere.push({
+			method: request.method ?? '',
+			path: request.url ?? '',
+			authorization: request.headers.authorization,
+		});
 		request.resume();
 		request.on('end', () => {
 			response.writeHead(201, { 'content-type': 'application/json' });
@@ -43,7 +49,10 @@ beforeAll(async () => {
 	redirecting = await listen((request, response) => {
 		request.resume();
 		request.on('end', () => {
-			response.writeHead(redirectStatus, { location: `${elsewhere.url}${request.url ?? '/'}`, 'content-length': '0' });
+			response.writeHead(redirectStatus, {
+				location: `${elsewhere.url}${request.url ?? '/'}`,
+				'content-length': '0',
+			});
 			response.end();
 		});
 	});
@@ -60,7 +69,12 @@ beforeEach(() => {
 	receivedElsewhere.length = 0;
 });
 
-const sendTemplate = { resource: 'message', operation: 'sendTemplate', phoneNumber: '+14155550123', templateId: 'wat_welcome' };
+const sendTemplate = {
+	resource: 'message',
+	operation: 'sendTemplate',
+	phoneNumber: '+14155550123',
+	templateId: 'wat_welcome',
+};
 
 describe.each([301, 302, 303, 307, 308])('the Base URL answers %i', (status) => {
 	beforeEach(() => {
@@ -74,7 +88,11 @@ describe.each([301, 302, 303, 307, 308])('the Base URL answers %i', (status) => 
 			baseUrl: redirecting.url,
 			apiKey: API_KEY,
 		});
-		const error = result.error as unknown as { message: string; description?: string; httpCode?: string };
+		const error = result.error as unknown as {
+			message: string;
+			description?: string;
+			httpCode?: string;
+		};
 		expect(error).toBeDefined();
 		expect(error.message).toContain(`redirect (${status === 303 ? '303 See Other' : status})`);
 		expect(error.message).toContain(`${elsewhere.url}/api/v1/events`);
@@ -115,12 +133,20 @@ test('a hostile redirect that puts the key it received into the Location: the ke
 	const hostile = await listen((request, response) => {
 		request.resume();
 		request.on('end', () => {
-			response.writeHead(307, { location: `${elsewhere.url}/collect?key=${request.headers.authorization ?? ''}`, 'content-length': '0' });
+			response.writeHead(307, {
+				location: `${elsewhere.url}/collect?key=${request.headers.authorization ?? ''}`,
+				'content-length': '0',
+			});
 			response.end();
 		});
 	});
 	try {
-		const result = await runChatMessaging({ items: [{}], parameters: sendTemplate as never, baseUrl: hostile.url, apiKey: API_KEY });
+		const result = await runChatMessaging({
+			items: [{}],
+			parameters: sendTemplate as never,
+			baseUrl: hostile.url,
+			apiKey: API_KEY,
+		});
 		const error = result.error as unknown as { message: string };
 		expect(error.message).toContain(`${elsewhere.url}/collect?key=[API key hidden]`);
 		expect(result.everything()).not.toContain(API_KEY);
@@ -133,6 +159,13 @@ test('a hostile redirect that puts the key it received into the Location: the ke
 
 test('control: without the redirect, the same Location host would have taken the key', async () => {
 	// Proves the recorder above works: a direct call arrives there with the Authorization header.
-	await runChatMessaging({ items: [{}], parameters: sendTemplate as never, baseUrl: elsewhere.url, apiKey: API_KEY });
-	expect(receivedElsewhere).toEqual([{ method: 'POST', path: '/api/v1/events', authorization: API_KEY }]);
+	await runChatMessaging({
+		items: [{}],
+		parameters: sendTemplate as never,
+		baseUrl: elsewhere.url,
+		apiKey: API_KEY,
+	});
+	expect(receivedElsewhere).toEqual([
+		{ method: 'POST', path: '/api/v1/events', authorization: API_KEY },
+	]);
 });

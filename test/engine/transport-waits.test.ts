@@ -14,8 +14,14 @@ const EVENTS = '/api/v1/events';
 
 const events = () => service.requests.filter((request) => request.path === EVENTS);
 const phoneOf = (index: number) => `+1415555${1000 + index}`;
-const people = (count: number) => Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
-const sendTemplate = { resource: 'message', operation: 'sendTemplate', phoneNumber: '={{ $json.phone }}', templateId: 'wat_welcome' };
+const people = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({ phone: phoneOf(index) }));
+const sendTemplate = {
+	resource: 'message',
+	operation: 'sendTemplate',
+	phoneNumber: '={{ $json.phone }}',
+	templateId: 'wat_welcome',
+};
 
 async function until(condition: () => boolean): Promise<void> {
 	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -27,7 +33,10 @@ describe('cancelling the execution during a Retry-After wait', () => {
 		let execution: { cancel(): void } | undefined;
 		const running = runChatMessaging({
 			items: people(3),
-			parameters: { ...sendTemplate, options: { requestsInParallel: 1, maxTotalWaitSeconds: 600 } } as never,
+			parameters: {
+				...sendTemplate,
+				options: { requestsInParallel: 1, maxTotalWaitSeconds: 600 },
+			} as never,
 			baseUrl: service.url,
 			apiKey: API_KEY,
 			onStarted: (started) => {
@@ -55,7 +64,10 @@ describe('Maximum Total Wait is one budget for the run', () => {
 			service.injectFaults({ status: 429, retryAfter: 1, count: 1000, path: EVENTS });
 			const result = await runChatMessaging({
 				items: people(8),
-				parameters: { ...sendTemplate, options: { requestsInParallel, maxRetries: 10, maxTotalWaitSeconds: 3 } } as never,
+				parameters: {
+					...sendTemplate,
+					options: { requestsInParallel, maxRetries: 10, maxTotalWaitSeconds: 3 },
+				} as never,
 				baseUrl: service.url,
 				apiKey: API_KEY,
 				continueOnFail: true,
@@ -67,13 +79,21 @@ describe('Maximum Total Wait is one budget for the run', () => {
 			expect(events().length).toBeLessThanOrEqual(8 + 3 * requestsInParallel);
 			expect(result.error).toBeUndefined();
 			const output = result.output ?? [];
-			expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+			expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([
+				0, 1, 2, 3, 4, 5, 6, 7,
+			]);
 			for (const item of output) {
 				expect(item.json).toMatchObject({ outcome: 'not sent', statusCode: 429 });
 				expect(String(item.json.error)).toMatch(/rate limiting/);
 			}
 			// At least one item was told the run's budget, not its own retries, stopped it.
-			expect(output.some((item) => /wait budget \(Maximum Total Wait, shared by all items\)/.test(String(item.json.description)))).toBe(true);
+			expect(
+				output.some((item) =>
+					/wait budget \(Maximum Total Wait, shared by all items\)/.test(
+						String(item.json.description),
+					),
+				),
+			).toBe(true);
 			expect(service.acceptedSends()).toHaveLength(0);
 		},
 		60_000,
@@ -100,7 +120,9 @@ describe('Retry Until is checked again before every attempt', () => {
 		expect(result.output).toHaveLength(1);
 		expect(result.output?.[0].json).toMatchObject({ outcome: 'not sent', retries: 2 });
 		expect(String(result.output?.[0].json.error)).toContain('Retry Until (');
-		expect(String(result.output?.[0].json.error)).toMatch(/passed before the message could be sent/);
+		expect(String(result.output?.[0].json.error)).toMatch(
+			/passed before the message could be sent/,
+		);
 		expect(events()).toHaveLength(2);
 		expect(service.acceptedSends()).toHaveLength(0);
 	}, 30_000);

@@ -28,12 +28,20 @@ async function refused(parameters: INodeParameters, secret: string | undefined, 
 describe('publishing or listening with settings that would refuse every call', () => {
 	it('a secret shorter than 16 characters', async () => {
 		for (const authentication of ['headerSecret', 'hmac']) {
-			await refused({ authentication }, 'too-short', /Too short: this webhook secret has 9 characters.*at least 16/);
+			await refused(
+				{ authentication },
+				'too-short',
+				/Too short: this webhook secret has 9 characters.*at least 16/,
+			);
 		}
 	});
 
 	it('a secret that is only spaces around too few characters', async () => {
-		await refused({ authentication: 'headerSecret' }, `   ${'a'.repeat(10)}   `, /too short.*10 characters/i);
+		await refused(
+			{ authentication: 'headerSecret' },
+			`   ${'a'.repeat(10)}   `,
+			/too short.*10 characters/i,
+		);
 	});
 
 	it('a secret with characters a header cannot carry', async () => {
@@ -45,7 +53,11 @@ describe('publishing or listening with settings that would refuse every call', (
 	});
 
 	it('no credential while Authentication needs one', async () => {
-		await refused({ authentication: 'headerSecret' }, undefined, /Chat Messaging Webhook credential/);
+		await refused(
+			{ authentication: 'headerSecret' },
+			undefined,
+			/Chat Messaging Webhook credential/,
+		);
 	});
 
 	it('a Tolerance that is not a positive number', async () => {

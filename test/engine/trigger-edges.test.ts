@@ -120,7 +120,9 @@ describe('13: a Tolerance that is not a positive number fails closed', () => {
 			{ authentication: 'hmac', requireTimestamp: true, timestampToleranceSeconds: '={{ 60 }}' },
 			SECRET,
 		);
-		expectStarted(await send(h, order(), { mode: 'hmac', secret: SECRET, timestamp: nowSeconds() }));
+		expectStarted(
+			await send(h, order(), { mode: 'hmac', secret: SECRET, timestamp: nowSeconds() }),
+		);
 		expectRefused(
 			await send(h, order(), { mode: 'hmac', secret: SECRET, timestamp: nowSeconds() - 120 }),
 			403,
@@ -258,7 +260,10 @@ describe('15: encodings', () => {
 describe('16: size and the secret length', () => {
 	it(`answers 413 to a body over ${MAX_BODY_BYTES} bytes, before authentication`, async () => {
 		const signed = await harness({ authentication: 'hmac' }, SECRET);
-		const raw = JSON.stringify({ type: 'order.completed', data: { pad: 'x'.repeat(MAX_BODY_BYTES) } });
+		const raw = JSON.stringify({
+			type: 'order.completed',
+			data: { pad: 'x'.repeat(MAX_BODY_BYTES) },
+		});
 		expectRefused(await signed.post(raw), 413, `body is larger than ${MAX_BODY_BYTES} bytes`);
 	});
 
@@ -298,13 +303,20 @@ describe('adversarial: configuration the trigger cannot trust fails closed', () 
 
 	it('an Authentication the node does not know', async () => {
 		const h = await harness({ authentication: '={{ "basicAuth" }}' }, SECRET);
-		expectRefused(await send(h, order()), 500, /Authentication "basicAuth" is not one the trigger knows/);
+		expectRefused(
+			await send(h, order()),
+			500,
+			/Authentication "basicAuth" is not one the trigger knows/,
+		);
 		const signedCall = await send(h, order(), { mode: 'hmac', secret: SECRET });
 		expectRefused(signedCall, 500, /Authentication "basicAuth" is not one the trigger knows/);
 	});
 
 	it('a Signature Encoding the node does not know', async () => {
-		const h = await harness({ authentication: 'hmac', signatureEncoding: '={{ "base32" }}' }, SECRET);
+		const h = await harness(
+			{ authentication: 'hmac', signatureEncoding: '={{ "base32" }}' },
+			SECRET,
+		);
 		expectRefused(
 			await send(h, order(), { mode: 'hmac', secret: SECRET, encoding: 'base64' }),
 			500,
@@ -364,16 +376,26 @@ describe('adversarial: calls the trigger cannot trust', () => {
 	it('a signature or timestamp header sent twice is refused', async () => {
 		const h = await harness({ authentication: 'hmac', requireTimestamp: true }, SECRET);
 		const raw = JSON.stringify(order());
-		const signed = webhookAuthHeaders(raw, { mode: 'hmac', secret: SECRET, timestamp: nowSeconds() });
+		const signed = webhookAuthHeaders(raw, {
+			mode: 'hmac',
+			secret: SECRET,
+			timestamp: nowSeconds(),
+		});
 		const signature = signed['X-Signature-256'];
 		const timestamp = signed['X-Signature-Timestamp'];
 		expectRefused(
-			await h.postRaw(raw, { 'X-Signature-256': [signature, signature], 'X-Signature-Timestamp': timestamp }),
+			await h.postRaw(raw, {
+				'X-Signature-256': [signature, signature],
+				'X-Signature-Timestamp': timestamp,
+			}),
 			401,
 			'signature header sent more than once',
 		);
 		expectRefused(
-			await h.postRaw(raw, { 'X-Signature-256': signature, 'X-Signature-Timestamp': [timestamp, timestamp] }),
+			await h.postRaw(raw, {
+				'X-Signature-256': signature,
+				'X-Signature-Timestamp': [timestamp, timestamp],
+			}),
 			401,
 			'timestamp header sent more than once',
 		);
@@ -393,7 +415,11 @@ describe('adversarial: calls the trigger cannot trust', () => {
 			return { ...headers, 'X-Signature-Timestamp': timestamp };
 		};
 		for (const junk of ['1e9', '0x10', ' 12 34', '-5', '17000000000000', 'NaN']) {
-			expectRefused(await h.post(raw, signedAt(junk)), 401, /timestamp is not in unix seconds|signature does not match/);
+			expectRefused(
+				await h.post(raw, signedAt(junk)),
+				401,
+				/timestamp is not in unix seconds|signature does not match/,
+			);
 		}
 		const farFuture = nowSeconds() + 10 * 365 * 86_400;
 		expectRefused(
@@ -406,9 +432,14 @@ describe('adversarial: calls the trigger cannot trust', () => {
 	it('an empty body, and multipart forms, are refused with what to send instead', async () => {
 		const h = await harness();
 		for (const type of [undefined, 'application/json', 'text/plain']) {
-			expectRefused(await h.postRaw('', type ? { 'Content-Type': type } : {}), 400, 'body is empty');
+			expectRefused(
+				await h.postRaw('', type ? { 'Content-Type': type } : {}),
+				400,
+				'body is empty',
+			);
 		}
-		const form = '--x\r\nContent-Disposition: form-data; name="type"\r\n\r\norder.completed\r\n--x--\r\n';
+		const form =
+			'--x\r\nContent-Disposition: form-data; name="type"\r\n\r\norder.completed\r\n--x--\r\n';
 		expectRefused(
 			await h.postRaw(form, { 'Content-Type': 'multipart/form-data; boundary=x' }),
 			415,

@@ -245,7 +245,9 @@ async function prepareRequest(req: WebhookRequest, res: ServerResponse): Promise
 		const charset = parameters
 			.map((parameter) => parameter.split('='))
 			.find(([name]) => name.trim().toLowerCase() === 'charset')?.[1];
-		req.encoding = (charset?.trim().replace(/^"|"$/g, '') ?? 'utf-8').toLowerCase() as BufferEncoding;
+		req.encoding = (
+			charset?.trim().replace(/^"|"$/g, '') ?? 'utf-8'
+		).toLowerCase() as BufferEncoding;
 	}
 	if (req.contentType?.startsWith('multipart/')) {
 		req.body = {};
@@ -313,7 +315,11 @@ export async function startTriggerHarness(
 		parameters: options.parameters ?? {},
 		...(options.secret === undefined
 			? {}
-			: { credentials: { [WEBHOOK_CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Chat Messaging Webhook' } } }),
+			: {
+					credentials: {
+						[WEBHOOK_CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Chat Messaging Webhook' },
+					},
+				}),
 	};
 	const workflow = new Workflow({
 		id: 'wf-chat-trigger',
@@ -534,7 +540,11 @@ export async function checkActivation(options: ActivationOptions = {}): Promise<
 		parameters: options.parameters ?? {},
 		...(options.secret === undefined
 			? {}
-			: { credentials: { [WEBHOOK_CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Chat Messaging Webhook' } } }),
+			: {
+					credentials: {
+						[WEBHOOK_CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Chat Messaging Webhook' },
+					},
+				}),
 	};
 	const workflow = new Workflow({
 		id: 'wf-chat-trigger-activation',

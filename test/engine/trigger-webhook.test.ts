@@ -216,9 +216,10 @@ describe('caller authentication', () => {
 		});
 
 		it('refuses a wrong secret', async () => {
-			refused(401, 'secret does not match')(
-				await send(h, order(), { mode: 'headerSecret', secret: 'not-the-secret' }),
-			);
+			refused(
+				401,
+				'secret does not match',
+			)(await send(h, order(), { mode: 'headerSecret', secret: 'not-the-secret' }));
 		});
 
 		it('refuses a missing header', async () => {
@@ -226,9 +227,10 @@ describe('caller authentication', () => {
 		});
 
 		it('refuses the secret in another header', async () => {
-			refused(401, 'secret header missing')(
-				await send(h, order(), { mode: 'headerSecret', secret: SECRET, headerName: 'X-Token' }),
-			);
+			refused(
+				401,
+				'secret header missing',
+			)(await send(h, order(), { mode: 'headerSecret', secret: SECRET, headerName: 'X-Token' }));
 		});
 
 		it('uses a custom header name', async () => {
@@ -263,12 +265,14 @@ describe('caller authentication', () => {
 		});
 
 		it('refuses hex where base64 is expected, and base64 where hex is', async () => {
-			refused(401, 'signature is not a base64 SHA-256 digest')(
-				await send(base64, order(), { mode: 'hmac', secret: SECRET, encoding: 'hex' }),
-			);
-			refused(401, 'signature is not a hex SHA-256 digest')(
-				await send(hex, order(), { mode: 'hmac', secret: SECRET, encoding: 'base64' }),
-			);
+			refused(
+				401,
+				'signature is not a base64 SHA-256 digest',
+			)(await send(base64, order(), { mode: 'hmac', secret: SECRET, encoding: 'hex' }));
+			refused(
+				401,
+				'signature is not a hex SHA-256 digest',
+			)(await send(hex, order(), { mode: 'hmac', secret: SECRET, encoding: 'base64' }));
 		});
 
 		it('refuses a tampered body', async () => {
@@ -279,9 +283,10 @@ describe('caller authentication', () => {
 		});
 
 		it('refuses a wrong secret and a missing signature', async () => {
-			refused(401, 'signature does not match')(
-				await send(hex, order(), { mode: 'hmac', secret: 'another-secret-entirely' }),
-			);
+			refused(
+				401,
+				'signature does not match',
+			)(await send(hex, order(), { mode: 'hmac', secret: 'another-secret-entirely' }));
 			refused(401, 'signature header missing')(await send(hex, order()));
 		});
 
@@ -297,7 +302,10 @@ describe('caller authentication', () => {
 		});
 
 		it('answers 403 to a stale timestamp', async () => {
-			refused(403, 'timestamp outside the tolerance window')(
+			refused(
+				403,
+				'timestamp outside the tolerance window',
+			)(
 				await send(timestamped, order(), {
 					mode: 'hmac',
 					secret: SECRET,
@@ -307,18 +315,20 @@ describe('caller authentication', () => {
 		});
 
 		it('refuses a missing timestamp and a signature made without it', async () => {
-			refused(401, 'timestamp header missing')(
-				await send(timestamped, order(), { mode: 'hmac', secret: SECRET }),
-			);
+			refused(
+				401,
+				'timestamp header missing',
+			)(await send(timestamped, order(), { mode: 'hmac', secret: SECRET }));
 		});
 	});
 
 	it('refuses every caller when the node has no credential', async () => {
 		// 500, not 401: the trigger is not set up, and the caller may retry once it is (issue 9).
 		const h = await harness({ authentication: 'headerSecret' });
-		refused(500, 'trigger is not set up: no Chat Messaging Webhook credential could be read')(
-			await send(h, order(), { mode: 'headerSecret', secret: '' }),
-		);
+		refused(
+			500,
+			'trigger is not set up: no Chat Messaging Webhook credential could be read',
+		)(await send(h, order(), { mode: 'headerSecret', secret: '' }));
 		expect(h.logs.some((entry) => entry.level === 'warn')).toBe(true);
 	});
 
@@ -345,12 +355,14 @@ describe('bad input', () => {
 	});
 
 	it('answers 400 to a body that is not JSON', async () => {
-		refused(400, 'body is not valid JSON')(
-			await h.post('type=order.completed', { 'Content-Type': 'text/plain' }),
-		);
-		refused(400, 'body is not valid JSON')(
-			await h.post('<order/>', { 'Content-Type': 'application/octet-stream' }),
-		);
+		refused(
+			400,
+			'body is not valid JSON',
+		)(await h.post('type=order.completed', { 'Content-Type': 'text/plain' }));
+		refused(
+			400,
+			'body is not valid JSON',
+		)(await h.post('<order/>', { 'Content-Type': 'application/octet-stream' }));
 	});
 
 	it('leaves a body labelled JSON that does not parse to n8n, which answers 422', async () => {
@@ -360,9 +372,10 @@ describe('bad input', () => {
 	});
 
 	it('answers 400 to an array, a string, a number and null', async () => {
-		refused(400, 'body must be a JSON object, not an array')(
-			await h.post(JSON.stringify([buildWebhookBody('order', 'completed')])),
-		);
+		refused(
+			400,
+			'body must be a JSON object, not an array',
+		)(await h.post(JSON.stringify([buildWebhookBody('order', 'completed')])));
 		for (const raw of ['"order.completed"', '42', 'null']) {
 			refused(400, 'body must be a JSON object')(await h.post(raw));
 		}

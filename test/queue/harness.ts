@@ -37,7 +37,12 @@ export async function startTestCluster(log: (line: string) => void): Promise<Que
 	return await startQueueCluster({
 		folder,
 		postgresCluster: 'test',
-		database: { name: 'n8n_queue_test', user: 'n8n_queue_test', password: randomBytes(12).toString('hex'), fresh: true },
+		database: {
+			name: 'n8n_queue_test',
+			user: 'n8n_queue_test',
+			password: randomBytes(12).toString('hex'),
+			fresh: true,
+		},
 		ports,
 		encryptionKey: randomBytes(24).toString('hex'),
 		owner: QUEUE_OWNER,
@@ -59,7 +64,11 @@ export function phoneFor(n: number): string {
 }
 
 /** At most `limit` tasks under way at any moment. */
-export async function inPool<T, R>(tasks: T[], limit: number, worker: (task: T) => Promise<R>): Promise<R[]> {
+export async function inPool<T, R>(
+	tasks: T[],
+	limit: number,
+	worker: (task: T) => Promise<R>,
+): Promise<R[]> {
 	const results: R[] = new Array(tasks.length);
 	let next = 0;
 	await Promise.all(
@@ -74,30 +83,48 @@ export async function inPool<T, R>(tasks: T[], limit: number, worker: (task: T) 
 }
 
 /** Every execution of the workflow (the public API pages at 100; these suites stay below). */
-export async function allExecutions(main: RealN8n, workflowId: string): Promise<ExecutionSummary[]> {
+export async function allExecutions(
+	main: RealN8n,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
 	return await main.executions(workflowId);
 }
 
 const UNFINISHED = ['new', 'running', 'waiting'];
 
 /** Waits until the workflow has `count` executions and none is unfinished. */
-export async function waitForSettled(main: RealN8n, workflowId: string, count: number, timeoutMs: number) {
+export async function waitForSettled(
+	main: RealN8n,
+	workflowId: string,
+	count: number,
+	timeoutMs: number,
+) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const all = await allExecutions(main, workflowId);
 		if (all.length >= count && all.every((e) => !UNFINISHED.includes(e.status))) return all;
 		if (Date.now() > deadline) {
 			const statuses = all.map((e) => `${e.id}:${e.status}`).join(' ');
-			throw new Error(`expected ${count} settled executions of ${workflowId}, have ${all.length}: ${statuses}`);
+			throw new Error(
+				`expected ${count} settled executions of ${workflowId}, have ${all.length}: ${statuses}`,
+			);
 		}
 		await sleep(500);
 	}
 }
 
 /** Execution ids a process logged as started / finished by a worker ("Worker started execution 5 (job 5)"). */
-export function workerLogged(process: N8nProcess, what: 'started' | 'finished', since = 0): Set<string> {
+export function workerLogged(
+	process: N8nProcess,
+	what: 'started' | 'finished',
+	since = 0,
+): Set<string> {
 	const text = process.log().slice(since);
-	return new Set([...text.matchAll(new RegExp(`Worker ${what} execution (\\d+) \\(job \\d+\\)`, 'g'))].map((m) => m[1]));
+	return new Set(
+		[...text.matchAll(new RegExp(`Worker ${what} execution (\\d+) \\(job \\d+\\)`, 'g'))].map(
+			(m) => m[1],
+		),
+	);
 }
 
 /** Execution ids the webhook processor put on the queue ("Enqueued execution 5 (job 5)"). */
@@ -107,7 +134,11 @@ export function enqueued(process: N8nProcess, since = 0): Set<string> {
 }
 
 /** Resolves once `predicate` holds, polling. */
-export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
+export async function until(
+	predicate: () => boolean | Promise<boolean>,
+	timeoutMs: number,
+	what: string,
+) {
 	const deadline = Date.now() + timeoutMs;
 	while (!(await predicate())) {
 		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

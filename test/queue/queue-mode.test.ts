@@ -49,7 +49,10 @@ beforeAll(async () => {
 	cluster = await timed('cluster boot (s)', () => startTestCluster(log));
 	standIn = await startStandInService({ apiKey, port: 0 });
 	credential = {
-		id: await cluster.main.upsertCredential('Queue account', 'chatMessagingApi', { apiKey, baseUrl: standIn.url }),
+		id: await cluster.main.upsertCredential('Queue account', 'chatMessagingApi', {
+			apiKey,
+			baseUrl: standIn.url,
+		}),
 		name: 'Queue account',
 	};
 }, 400_000);
@@ -58,7 +61,10 @@ afterAll(async () => {
 	await cluster?.stop();
 	await standIn?.close();
 	mkdirSync(join(PROJECT_ROOT, 'test-output'), { recursive: true });
-	writeFileSync(join(PROJECT_ROOT, 'test-output', 'queue-timings.json'), JSON.stringify({ timings, observed }, null, 2));
+	writeFileSync(
+		join(PROJECT_ROOT, 'test-output', 'queue-timings.json'),
+		JSON.stringify({ timings, observed }, null, 2),
+	);
 }, 120_000);
 
 afterEach(() => {
@@ -69,17 +75,19 @@ afterEach(() => {
 /** Imports and activates a Webhook → Send Template workflow; resolves once the webhook processor serves it. */
 async function activeSendWorkflow(name: string) {
 	const path = `queue-${randomBytes(6).toString('hex')}`;
-	const id = await cluster.main.upsertWorkflow(webhookToSendWorkflow(name, {
-		path,
-		credential,
-		send: {
-			phoneNumber: '={{ $json.body.phone }}',
-			templateId: 'wat_welcome',
-			templateVariablesInput: 'fields',
-			templateVariables: { variable: [{ name: 'first_name', value: '={{ $json.body.ref }}' }] },
-			additionalFields: { contactName: '={{ $json.body.ref }}' },
-		},
-	}));
+	const id = await cluster.main.upsertWorkflow(
+		webhookToSendWorkflow(name, {
+			path,
+			credential,
+			send: {
+				phoneNumber: '={{ $json.body.phone }}',
+				templateId: 'wat_welcome',
+				templateVariablesInput: 'fields',
+				templateVariables: { variable: [{ name: 'first_name', value: '={{ $json.body.ref }}' }] },
+				additionalFields: { contactName: '={{ $json.body.ref }}' },
+			},
+		}),
+	);
 	await cluster.main.activateWorkflow(id);
 	const url = `${cluster.webhookUrl}/webhook/${path}`;
 	await waitForWebhookRoute(url, cluster.editorUrl);
@@ -92,7 +100,10 @@ interface Call {
 }
 
 function calls(prefix: string, count: number): Call[] {
-	return Array.from({ length: count }, (_, n) => ({ ref: `${prefix}-${n}-${randomBytes(3).toString('hex')}`, phone: phoneFor(n) }));
+	return Array.from({ length: count }, (_, n) => ({
+		ref: `${prefix}-${n}-${randomBytes(3).toString('hex')}`,
+		phone: phoneFor(n),
+	}));
 }
 
 async function post(url: string, call: Call): Promise<number> {
@@ -107,7 +118,9 @@ async function post(url: string, call: Call): Promise<number> {
 
 /** The refs of the template sends the stand-in accepted: its request log is the proof of sending. */
 function sentRefs(): string[] {
-	return standIn.acceptedSends(EVENTS_PATH).map((request) => (request.body as { contact: { name: string } }).contact.name);
+	return standIn
+		.acceptedSends(EVENTS_PATH)
+		.map((request) => (request.body as { contact: { name: string } }).contact.name);
 }
 
 /** The stand-in's events requests, processed or still in a delay. */
@@ -123,7 +136,12 @@ function refOf(execution: ExecutionSummary): string {
 test('a webhook-started send runs on the worker: enqueued by the webhook processor, never run by main', async () => {
 	const workflow = await activeSendWorkflow('Queue: webhook to send (queue e2e)');
 	// Main serves no production webhooks in this setup.
-	expect(await post(`${cluster.editorUrl}/webhook/${workflow.path}`, { ref: 'main', phone: phoneFor(0) })).toBe(404);
+	expect(
+		await post(`${cluster.editorUrl}/webhook/${workflow.path}`, {
+			ref: 'main',
+			phone: phoneFor(0),
+		}),
+	).toBe(404);
 
 	const [call] = calls('single', 1);
 	expect(await post(workflow.url, call)).toBe(200);
@@ -131,7 +149,11 @@ test('a webhook-started send runs on the worker: enqueued by the webhook process
 	expect(execution).toMatchObject({ status: 'success', mode: 'webhook' });
 
 	const { main, worker, webhook } = cluster.processes;
-	await until(() => workerLogged(worker, 'finished').has(execution.id), 10_000, 'the worker log line');
+	await until(
+		() => workerLogged(worker, 'finished').has(execution.id),
+		10_000,
+		'the worker log line',
+	);
 	expect(workerLogged(worker, 'started').has(execution.id)).toBe(true);
 	expect(enqueued(webhook).has(execution.id)).toBe(true);
 	for (const other of [main, webhook]) {
@@ -140,7 +162,10 @@ test('a webhook-started send runs on the worker: enqueued by the webhook process
 	}
 	expect(sentRefs()).toEqual([call.ref]);
 	const [sent] = standIn.acceptedSends(EVENTS_PATH);
-	expect(sent.body).toMatchObject({ contact: { phone_number: call.phone, name: call.ref }, template_message: { chat_template_id: 'wat_welcome' } });
+	expect(sent.body).toMatchObject({
+		contact: { phone_number: call.phone, name: call.ref },
+		template_message: { chat_template_id: 'wat_welcome' },
+	});
 	const output = execution.data?.resultData.runData['Send Template']?.[0]?.data?.main[0]?.[0]?.json;
 	expect(JSON.stringify(output)).toContain(String(sent.messageId));
 }, 90_000);
@@ -149,10 +174,14 @@ test('many concurrent webhook calls: exactly one send each, every run on the wor
 	const COUNT = 60;
 	const workflow = await activeSendWorkflow('Queue: concurrent sends (queue e2e)');
 	const burst = calls('burst', COUNT);
-	const statuses = await timed(`${COUNT} concurrent calls answered (s)`, () => inPool(burst, 20, (call) => post(workflow.url, call)));
+	const statuses = await timed(`${COUNT} concurrent calls answered (s)`, () =>
+		inPool(burst, 20, (call) => post(workflow.url, call)),
+	);
 	expect(statuses.every((status) => status === 200)).toBe(true);
 
-	const executions = await timed(`${COUNT} executions settled after the burst (s)`, () => waitForSettled(cluster.main, workflow.id, COUNT, 120_000));
+	const executions = await timed(`${COUNT} executions settled after the burst (s)`, () =>
+		waitForSettled(cluster.main, workflow.id, COUNT, 120_000),
+	);
 	// Give a stray duplicate a moment to show up.
 	await sleep(1000);
 	expect(await cluster.main.executions(workflow.id)).toHaveLength(COUNT);
@@ -170,7 +199,9 @@ test('many concurrent webhook calls: exactly one send each, every run on the wor
 test('Chat Messaging Trigger on the webhook processor: the four kinds start runs on the worker, filters and caller auth hold', async () => {
 	const secret = randomBytes(24).toString('hex');
 	const secretCredential = {
-		id: await cluster.main.upsertCredential('Queue trigger secret', 'chatMessagingWebhookApi', { secret }),
+		id: await cluster.main.upsertCredential('Queue trigger secret', 'chatMessagingWebhookApi', {
+			secret,
+		}),
 		name: 'Queue trigger secret',
 	};
 	const webhookId = randomUUID();
@@ -186,35 +217,74 @@ test('Chat Messaging Trigger on the webhook processor: the four kinds start runs
 	const url = `${cluster.webhookUrl}/webhook/${webhookId}/webhook`;
 	await waitForWebhookRoute(url, cluster.editorUrl);
 
-	const send = async (type: string, data: Record<string, unknown>, givenSecret = secret, target = url) => {
+	const send = async (
+		type: string,
+		data: Record<string, unknown>,
+		givenSecret = secret,
+		target = url,
+	) => {
 		const response = await fetch(target, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json', [SECRET_HEADER]: givenSecret },
 			body: JSON.stringify({ type, data }),
 		});
 		const text = await response.text();
-		return { status: response.status, body: text.startsWith('{') ? (JSON.parse(text) as unknown) : text };
+		return {
+			status: response.status,
+			body: text.startsWith('{') ? (JSON.parse(text) as unknown) : text,
+		};
 	};
 	const contact = { phone_number: '+14155550123' };
 	const started = { status: 200, body: { received: true, started: true } };
 
-	expect(await send('message_delivery.delivered', { message: { id: 'cmsg_q1', status: 'delivered' }, contact })).toEqual(started);
-	expect(await send('order.completed', { id: 'order-q1', status: 'completed', contact })).toEqual(started);
-	expect(await send('flow_execution.completed', { id: 'flow-q1', status: 'completed', contact })).toEqual(started);
-	expect(await send('ai_agent_execution.completed', { id: 'agent-q1', status: 'completed', contact })).toEqual(started);
+	expect(
+		await send('message_delivery.delivered', {
+			message: { id: 'cmsg_q1', status: 'delivered' },
+			contact,
+		}),
+	).toEqual(started);
+	expect(await send('order.completed', { id: 'order-q1', status: 'completed', contact })).toEqual(
+		started,
+	);
+	expect(
+		await send('flow_execution.completed', { id: 'flow-q1', status: 'completed', contact }),
+	).toEqual(started);
+	expect(
+		await send('ai_agent_execution.completed', { id: 'agent-q1', status: 'completed', contact }),
+	).toEqual(started);
 	// Filters: a delivery status that is not selected, and an event kind that is not selected.
-	expect(await send('message_delivery.sent', { message: { id: 'cmsg_q2', status: 'sent' }, contact })).toMatchObject({
+	expect(
+		await send('message_delivery.sent', { message: { id: 'cmsg_q2', status: 'sent' }, contact }),
+	).toMatchObject({
 		status: 200,
 		body: { received: true, started: false },
 	});
-	expect(await send('survey.answered', { id: 'x' })).toMatchObject({ status: 200, body: { received: true, started: false } });
+	expect(await send('survey.answered', { id: 'x' })).toMatchObject({
+		status: 200,
+		body: { received: true, started: false },
+	});
 	// Caller auth: a wrong secret is refused by the webhook processor and starts nothing.
-	expect(await send('order.completed', { id: 'order-q2', status: 'completed', contact }, `${secret.slice(0, -2)}00`)).toEqual({
+	expect(
+		await send(
+			'order.completed',
+			{ id: 'order-q2', status: 'completed', contact },
+			`${secret.slice(0, -2)}00`,
+		),
+	).toEqual({
 		status: 401,
 		body: { received: false, started: false, error: 'secret does not match' },
 	});
 	// Main does not serve the production URL.
-	expect((await send('order.completed', { id: 'order-q3', status: 'completed', contact }, secret, `${cluster.editorUrl}/webhook/${webhookId}/webhook`)).status).toBe(404);
+	expect(
+		(
+			await send(
+				'order.completed',
+				{ id: 'order-q3', status: 'completed', contact },
+				secret,
+				`${cluster.editorUrl}/webhook/${webhookId}/webhook`,
+			)
+		).status,
+	).toBe(404);
 
 	const executions = await waitForSettled(cluster.main, workflowId, 4, 30_000);
 	await sleep(1500);
@@ -231,9 +301,15 @@ test('Chat Messaging Trigger on the webhook processor: the four kinds start runs
 
 test('main: the credential test and the editor panels work against main', async () => {
 	const main = cluster.main;
-	const ok = await main.testCredential({ ...credential, type: 'chatMessagingApi' }, { apiKey, baseUrl: standIn.url });
+	const ok = await main.testCredential(
+		{ ...credential, type: 'chatMessagingApi' },
+		{ apiKey, baseUrl: standIn.url },
+	);
 	expect(ok.status).toBe('OK');
-	const wrong = await main.testCredential({ ...credential, type: 'chatMessagingApi' }, { apiKey: 'wrong-key', baseUrl: standIn.url });
+	const wrong = await main.testCredential(
+		{ ...credential, type: 'chatMessagingApi' },
+		{ apiKey: 'wrong-key', baseUrl: standIn.url },
+	);
 	expect(wrong.status).toBe('Error');
 	expect(wrong.message).toContain('401');
 	const secretTest = await main.testCredential(
@@ -243,7 +319,9 @@ test('main: the credential test and the editor panels work against main', async 
 	expect(secretTest.status).toBe('OK');
 
 	// The node panels: the descriptions main serves the editor come from main's installed copy.
-	const types = await main.rest<Array<{ name: string; properties: Array<Record<string, unknown>> }>>('POST', '/node-types', {
+	const types = await main.rest<
+		Array<{ name: string; properties: Array<Record<string, unknown>> }>
+	>('POST', '/node-types', {
 		nodeInfos: [
 			{ name: 'n8n-nodes-chat-messaging.chatMessaging', version: 1 },
 			{ name: 'n8n-nodes-chat-messaging.chatMessagingTrigger', version: 1 },
@@ -252,20 +330,26 @@ test('main: the credential test and the editor panels work against main', async 
 	// n8n answers with the names inside the package.
 	expect(types.map((t) => t.name).sort()).toEqual(['chatMessaging', 'chatMessagingTrigger']);
 	const node = types.find((t) => t.name === 'chatMessaging');
-	expect(node?.properties.map((p) => p.name)).toEqual(expect.arrayContaining(['resource', 'operation', 'phoneNumber', 'templateId']));
+	expect(node?.properties.map((p) => p.name)).toEqual(
+		expect.arrayContaining(['resource', 'operation', 'phoneNumber', 'templateId']),
+	);
 
 	// A panel that asks main to call the service (the template picker), once the node has one.
 	const described = JSON.stringify(node);
 	const method = /"searchListMethod":"(\w+)"/.exec(described)?.[1];
 	observed.editorListSearch = method ?? 'none in this build';
 	if (method) {
-		const result = await main.rest<{ results: Array<{ name: string; value: string }> }>('POST', '/dynamic-node-parameters/resource-locator-results', {
-			path: 'parameters.templateId',
-			nodeTypeAndVersion: { name: 'n8n-nodes-chat-messaging.chatMessaging', version: 1 },
-			methodName: method,
-			currentNodeParameters: { resource: 'message', operation: 'sendTemplate' },
-			credentials: { chatMessagingApi: credential },
-		});
+		const result = await main.rest<{ results: Array<{ name: string; value: string }> }>(
+			'POST',
+			'/dynamic-node-parameters/resource-locator-results',
+			{
+				path: 'parameters.templateId',
+				nodeTypeAndVersion: { name: 'n8n-nodes-chat-messaging.chatMessaging', version: 1 },
+				methodName: method,
+				currentNodeParameters: { resource: 'message', operation: 'sendTemplate' },
+				credentials: { chatMessagingApi: credential },
+			},
+		);
 		expect(result.results.length).toBeGreaterThan(0);
 		expect(standIn.requests.some((r) => r.method === 'GET' && r.authorized)).toBe(true);
 	}
@@ -282,16 +366,24 @@ test('graceful worker stop (SIGTERM) during a burst: every execution finishes, n
 	const statuses = await inPool(burst, COUNT, (call) => post(workflow.url, call));
 	expect(statuses.every((status) => status === 200)).toBe(true);
 
-	await until(() => workerLogged(worker, 'started', since).size >= 5, 30_000, 'the worker to start executions');
+	await until(
+		() => workerLogged(worker, 'started', since).size >= 5,
+		30_000,
+		'the worker to start executions',
+	);
 	const stopAt = Date.now();
 	worker.signal('SIGTERM');
 	await worker.exit(90_000);
-	timings['graceful worker stop, SIGTERM to exit (s)'] = Math.round((Date.now() - stopAt) / 100) / 10;
+	timings['graceful worker stop, SIGTERM to exit (s)'] =
+		Math.round((Date.now() - stopAt) / 100) / 10;
 	const startedByFirst = workerLogged(worker, 'started', since);
 	const finishedByFirst = workerLogged(worker, 'finished', since);
 	// Everything the stopping worker had taken, it finished before it exited.
 	expect([...startedByFirst].filter((id) => !finishedByFirst.has(id))).toEqual([]);
-	observed.gracefulStop = { finishedBeforeExit: finishedByFirst.size, leftQueued: COUNT - finishedByFirst.size };
+	observed.gracefulStop = {
+		finishedBeforeExit: finishedByFirst.size,
+		leftQueued: COUNT - finishedByFirst.size,
+	};
 
 	const afterStop = worker.log().length;
 	await timed('worker restart after SIGTERM (s)', () => worker.start());
@@ -323,7 +415,9 @@ test('worker hard kill (SIGKILL) during a burst: queued executions run after res
 	await sleep(300);
 	await worker.kill();
 	const killedAt = Date.now();
-	const inFlightRefs = eventRequests().map((r) => (r.body as { contact: { name: string } }).contact.name);
+	const inFlightRefs = eventRequests().map(
+		(r) => (r.body as { contact: { name: string } }).contact.name,
+	);
 	const startedBeforeKill = workerLogged(worker, 'started', since);
 	const finishedBeforeKill = workerLogged(worker, 'finished', since);
 	const inFlightIds = [...startedBeforeKill].filter((id) => !finishedBeforeKill.has(id));
@@ -337,26 +431,44 @@ test('worker hard kill (SIGKILL) during a burst: queued executions run after res
 	await timed('worker restart after SIGKILL (s)', () => worker.start());
 	// Queued executions run on the restarted worker; the in-flight ones are never run again.
 	const queuedCount = COUNT - startedBeforeKill.size;
-	await until(async () => workerLogged(worker, 'finished', afterKill).size >= queuedCount, 120_000, 'the queued executions to run');
-	timings['queued executions done after restart (s)'] = Math.round((Date.now() - killedAt) / 100) / 10;
+	await until(
+		async () => workerLogged(worker, 'finished', afterKill).size >= queuedCount,
+		120_000,
+		'the queued executions to run',
+	);
+	timings['queued executions done after restart (s)'] =
+		Math.round((Date.now() - killedAt) / 100) / 10;
 
 	// What n8n records for the in-flight ones, once it has noticed (Bull lock expiry, then n8n).
 	let inFlightStatuses: Record<string, string> = {};
 	const deadline = Date.now() + 90_000;
 	for (;;) {
 		const all = await cluster.main.executions(workflow.id);
-		inFlightStatuses = Object.fromEntries(all.filter((e) => inFlightIds.includes(e.id)).map((e) => [e.id, e.status]));
-		if (Object.values(inFlightStatuses).every((s) => !['new', 'running', 'waiting'].includes(s)) || Date.now() > deadline) break;
+		inFlightStatuses = Object.fromEntries(
+			all.filter((e) => inFlightIds.includes(e.id)).map((e) => [e.id, e.status]),
+		);
+		if (
+			Object.values(inFlightStatuses).every((s) => !['new', 'running', 'waiting'].includes(s)) ||
+			Date.now() > deadline
+		)
+			break;
 		await sleep(1000);
 	}
-	timings['in-flight executions recorded as ended, after the kill (s)'] = Math.round((Date.now() - killedAt) / 100) / 10;
+	timings['in-flight executions recorded as ended, after the kill (s)'] =
+		Math.round((Date.now() - killedAt) / 100) / 10;
 	const all = await cluster.main.executions(workflow.id);
 	const byStatus = counts(all.map((e) => e.status));
 	observed.hardKill = {
 		inFlight: inFlightIds.length,
 		inFlightStatuses: Object.fromEntries(counts(Object.values(inFlightStatuses))),
 		allStatuses: Object.fromEntries(byStatus),
-		inFlightErrors: [...new Set(all.filter((e) => inFlightIds.includes(e.id)).map((e) => e.data?.resultData.error?.message ?? '(none)'))],
+		inFlightErrors: [
+			...new Set(
+				all
+					.filter((e) => inFlightIds.includes(e.id))
+					.map((e) => e.data?.resultData.error?.message ?? '(none)'),
+			),
+		],
 	};
 	log(`hard kill: ${JSON.stringify(observed.hardKill)}`);
 
@@ -371,7 +483,9 @@ test('worker hard kill (SIGKILL) during a burst: queued executions run after res
 	// to be processed too many times and will no longer retry…"). Both were seen here.
 	for (const execution of all.filter((e) => inFlightIds.includes(e.id))) {
 		expect(['crashed', 'error']).toContain(execution.status);
-		expect(execution.data?.resultData.error?.message).toMatch(/did not finish|failed to be processed too many times/);
+		expect(execution.data?.resultData.error?.message).toMatch(
+			/did not finish|failed to be processed too many times/,
+		);
 	}
 
 	// Nothing was sent twice, and every call was sent exactly once.

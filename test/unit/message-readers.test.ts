@@ -48,13 +48,16 @@ describe('readOneId', () => {
 
 	it('names an ID of another kind as what it is, in any letter case', () => {
 		const error = refusal(() => readOneId('WAT_1a2b', 'Event ID', [['wat_', 'a template ID']]));
-		expect(error.reason).toBe('"WAT_1a2b" is a template ID (wat_…), not the ID this field takes: check which field it belongs in');
+		expect(error.reason).toBe(
+			'"WAT_1a2b" is a template ID (wat_…), not the ID this field takes: check which field it belongs in',
+		);
 	});
 });
 
 describe('readMoment', () => {
 	it('is undefined when nothing is given', () => {
-		for (const value of [undefined, null, '', '   ']) expect(readMoment(value, 'Updated Since', 'UTC')).toBeUndefined();
+		for (const value of [undefined, null, '', '   '])
+			expect(readMoment(value, 'Updated Since', 'UTC')).toBeUndefined();
 	});
 
 	it.each([
@@ -71,8 +74,16 @@ describe('readMoment', () => {
 	});
 
 	it('takes a luxon DateTime and a Date as the moment they are', () => {
-		expect(readMoment(DateTime.fromISO('2026-03-01T10:00:00+01:00', { setZone: true }), 'Updated Since', 'UTC')).toBe('2026-03-01T09:00:00Z');
-		expect(readMoment(new Date('2026-03-01T10:00:00Z'), 'Updated Since', 'Asia/Tokyo')).toBe('2026-03-01T10:00:00Z');
+		expect(
+			readMoment(
+				DateTime.fromISO('2026-03-01T10:00:00+01:00', { setZone: true }),
+				'Updated Since',
+				'UTC',
+			),
+		).toBe('2026-03-01T09:00:00Z');
+		expect(readMoment(new Date('2026-03-01T10:00:00Z'), 'Updated Since', 'Asia/Tokyo')).toBe(
+			'2026-03-01T10:00:00Z',
+		);
 	});
 
 	it.each([
@@ -92,11 +103,17 @@ describe('readMoment', () => {
 	});
 
 	it('refuses a time the zone skips or passes twice, unless its offset says which', () => {
-		expect(refusal(() => readMoment('2026-03-29T02:30:00', 'Updated Since', 'Europe/Berlin')).reason).toMatch(/does not exist in Europe\/Berlin/);
-		expect(refusal(() => readMoment('2026-10-25T02:30:00', 'Updated Since', 'Europe/Berlin')).reason).toMatch(
+		expect(
+			refusal(() => readMoment('2026-03-29T02:30:00', 'Updated Since', 'Europe/Berlin')).reason,
+		).toMatch(/does not exist in Europe\/Berlin/);
+		expect(
+			refusal(() => readMoment('2026-10-25T02:30:00', 'Updated Since', 'Europe/Berlin')).reason,
+		).toMatch(
 			/happens twice in Europe\/Berlin .*2026-10-25T02:30:00\+02:00 or 2026-10-25T02:30:00\+01:00/,
 		);
-		expect(readMoment('2026-10-25T02:30:00+01:00', 'Updated Since', 'Europe/Berlin')).toBe('2026-10-25T01:30:00Z');
+		expect(readMoment('2026-10-25T02:30:00+01:00', 'Updated Since', 'Europe/Berlin')).toBe(
+			'2026-10-25T01:30:00Z',
+		);
 	});
 });
 
@@ -106,33 +123,79 @@ describe('eventStatusFields', () => {
 			eventStatusFields({
 				id: 'evt_1',
 				status: 'processed',
-				result: { type: 'template_message', id: 'cmsg_1', status: 'delivered', failure_message: null, liquid_values: {} },
+				result: {
+					type: 'template_message',
+					id: 'cmsg_1',
+					status: 'delivered',
+					failure_message: null,
+					liquid_values: {},
+				},
 			}),
-		).toEqual({ eventId: 'evt_1', status: 'delivered', eventStatus: 'processed', resultType: 'template_message', messageId: 'cmsg_1', failureMessage: null });
+		).toEqual({
+			eventId: 'evt_1',
+			status: 'delivered',
+			eventStatus: 'processed',
+			resultType: 'template_message',
+			messageId: 'cmsg_1',
+			failureMessage: null,
+		});
 	});
 
 	it('a failed template message: failed, with the reason', () => {
 		expect(
-			eventStatusFields({ id: 'evt_1', status: 'failed', result: { type: 'template_message', id: 'cmsg_1', status: 'failed', failure_message: 'Template paused' } }),
+			eventStatusFields({
+				id: 'evt_1',
+				status: 'failed',
+				result: {
+					type: 'template_message',
+					id: 'cmsg_1',
+					status: 'failed',
+					failure_message: 'Template paused',
+				},
+			}),
 		).toMatchObject({ status: 'failed', eventStatus: 'failed', failureMessage: 'Template paused' });
 	});
 
-	it('an event not yet processed, a campaign and a result of another type: the event\'s own status, no message ID', () => {
+	it("an event not yet processed, a campaign and a result of another type: the event's own status, no message ID", () => {
 		expect(eventStatusFields({ id: 'evt_1', status: 'queued', result: null })).toEqual({
-			eventId: 'evt_1', status: 'queued', eventStatus: 'queued', resultType: null, messageId: null, failureMessage: null,
+			eventId: 'evt_1',
+			status: 'queued',
+			eventStatus: 'queued',
+			resultType: null,
+			messageId: null,
+			failureMessage: null,
 		});
-		expect(eventStatusFields({ id: 'evt_2', status: 'processed' })).toMatchObject({ status: 'processed', resultType: null });
-		expect(eventStatusFields({ id: 'evt_3', status: 'processed', result: { type: 'campaign', id: 'cmp_1' } })).toMatchObject({
-			status: 'processed', resultType: 'campaign', messageId: null,
+		expect(eventStatusFields({ id: 'evt_2', status: 'processed' })).toMatchObject({
+			status: 'processed',
+			resultType: null,
 		});
-		expect(eventStatusFields({ id: 'evt_4', status: 'processed', result: { type: 'assign_agent' } })).toMatchObject({
-			status: 'processed', resultType: 'assign_agent', messageId: null,
+		expect(
+			eventStatusFields({
+				id: 'evt_3',
+				status: 'processed',
+				result: { type: 'campaign', id: 'cmp_1' },
+			}),
+		).toMatchObject({
+			status: 'processed',
+			resultType: 'campaign',
+			messageId: null,
+		});
+		expect(
+			eventStatusFields({ id: 'evt_4', status: 'processed', result: { type: 'assign_agent' } }),
+		).toMatchObject({
+			status: 'processed',
+			resultType: 'assign_agent',
+			messageId: null,
 		});
 	});
 
 	it('an empty failure message is no failure message', () => {
 		expect(
-			eventStatusFields({ id: 'e', status: 'processed', result: { type: 'template_message', id: 'c', status: 'sent', failure_message: '' } }).failureMessage,
+			eventStatusFields({
+				id: 'e',
+				status: 'processed',
+				result: { type: 'template_message', id: 'c', status: 'sent', failure_message: '' },
+			}).failureMessage,
 		).toBeNull();
 	});
 });
@@ -140,10 +203,27 @@ describe('eventStatusFields', () => {
 describe('messageFilters', () => {
 	it('sends only the filters that are set, each normalised', () => {
 		expect(messageFilters({})).toEqual({});
-		expect(messageFilters({ phoneNumber: ' ', conversationId: '', businessPhoneNumber: null, direction: '' })).toEqual({});
 		expect(
-			messageFilters({ phoneNumber: '0044 20 7946 0958', conversationId: ' conv_1 ', businessPhoneNumber: '+1 (415) 555-0100', direction: 'inbound' }),
-		).toEqual({ phone_number: '+442079460958', conversation_id: 'conv_1', business_phone_number: '14155550100', direction: 'inbound' });
+			messageFilters({
+				phoneNumber: ' ',
+				conversationId: '',
+				businessPhoneNumber: null,
+				direction: '',
+			}),
+		).toEqual({});
+		expect(
+			messageFilters({
+				phoneNumber: '0044 20 7946 0958',
+				conversationId: ' conv_1 ',
+				businessPhoneNumber: '+1 (415) 555-0100',
+				direction: 'inbound',
+			}),
+		).toEqual({
+			phone_number: '+442079460958',
+			conversation_id: 'conv_1',
+			business_phone_number: '14155550100',
+			direction: 'inbound',
+		});
 	});
 
 	it.each([
@@ -158,7 +238,7 @@ describe('messageFilters', () => {
 	});
 });
 
-describe('the stand-in\'s GET /api/v1/events/{id}', () => {
+describe("the stand-in's GET /api/v1/events/{id}", () => {
 	it('takes no query parameter: any is refused by name', () => {
 		const { call } = sendSide();
 		const answer = call('GET', '/api/v1/events/evt_unknown?status=delivered&page=1');

@@ -57,7 +57,9 @@ function shownInVersion(parameter: INodeProperties, version: number): boolean {
 	const conditions = parameter.displayOptions?.show?.['@version'] as unknown[] | undefined;
 	if (conditions === undefined) return true;
 	return conditions.some((condition) =>
-		typeof condition === 'object' ? version >= (condition as { _cnd: { gte: number } })._cnd.gte : condition === version,
+		typeof condition === 'object'
+			? version >= (condition as { _cnd: { gte: number } })._cnd.gte
+			: condition === version,
 	);
 }
 
@@ -73,7 +75,16 @@ describe('Chat Messaging node description', () => {
 	});
 
 	it('offers the whole service: 33 operations over 8 resources', () => {
-		expect([...resources].sort()).toEqual(['aiAgent', 'broadcast', 'contact', 'conversation', 'media', 'message', 'order', 'template']);
+		expect([...resources].sort()).toEqual([
+			'aiAgent',
+			'broadcast',
+			'contact',
+			'conversation',
+			'media',
+			'message',
+			'order',
+			'template',
+		]);
 		const pairs = resources.flatMap((r) => operationsOf[r].map((o) => `${r}:${String(o.value)}`));
 		expect(pairs.sort()).toEqual([
 			'aiAgent:connectContact',
@@ -151,7 +162,8 @@ describe('Chat Messaging node description', () => {
 					} else if (name === '@version') {
 						// A condition on the node's version names versions it has (or `gte` one of them).
 						for (const value of values as unknown[]) {
-							const version = typeof value === 'object' ? (value as { _cnd: { gte: number } })._cnd.gte : value;
+							const version =
+								typeof value === 'object' ? (value as { _cnd: { gte: number } })._cnd.gte : value;
 							expect(nodeVersions).toContain(version);
 						}
 					} else {

@@ -71,16 +71,22 @@ function controlledRun<Result>(taskCount: number, maxParallel: number, client?: 
 }
 
 describe('runInParallel', () => {
-	it.each([[Number.NaN], [2.5], [Number.POSITIVE_INFINITY]])('treats a limit of %p as one at a time and finishes', async (limit) => {
-		const order: number[] = [];
-		const client: ServiceClient = { baseUrl: 'http://127.0.0.1', policy: { timeoutMs: 1000, maxRetries: 0, maxTotalWaitMs: 0 } };
-		const results = await runInParallel([1, 2, 3], limit, client, async (task) => {
-			order.push(task);
-			return undefined;
-		});
-		expect(order).toEqual([1, 2, 3]);
-		expect(results).toHaveLength(3);
-	});
+	it.each([[Number.NaN], [2.5], [Number.POSITIVE_INFINITY]])(
+		'treats a limit of %p as one at a time and finishes',
+		async (limit) => {
+			const order: number[] = [];
+			const client: ServiceClient = {
+				baseUrl: 'http://127.0.0.1',
+				policy: { timeoutMs: 1000, maxRetries: 0, maxTotalWaitMs: 0 },
+			};
+			const results = await runInParallel([1, 2, 3], limit, client, async (task) => {
+				order.push(task);
+				return undefined;
+			});
+			expect(order).toEqual([1, 2, 3]);
+			expect(results).toHaveLength(3);
+		},
+	);
 
 	it('resolves [] for no tasks without calling the worker', async () => {
 		const worker = jest.fn();
@@ -229,7 +235,8 @@ describe('runInParallel', () => {
 		await run.finish(0);
 		expect(run.started).toHaveLength(9);
 		expect(run.inFlight).toBe(2);
-		for (let index = 5; index < 12; index++) if (index !== 6 && index !== 7) await run.finish(index);
+		for (let index = 5; index < 12; index++)
+			if (index !== 6 && index !== 7) await run.finish(index);
 		await expect(run.outcome).resolves.toHaveLength(12);
 		expect(Math.max(...run.inFlightAtStart.slice(8))).toBeLessThanOrEqual(3);
 	});

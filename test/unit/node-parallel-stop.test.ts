@@ -13,12 +13,17 @@ test('a thrown worker error is raised only after the tasks in flight have finish
 	const started: number[] = [];
 	let settled = false;
 	const failure = new Error('not a service failure');
-	const outcome = runInParallel([0, 1, 2, 3], 2, { baseUrl: 'http://127.0.0.1:1', policy: DEFAULT_RETRY_POLICY }, async (task) => {
-		started.push(task);
-		if (task === 0) throw failure;
-		await new Promise<void>((resolve) => (finishSecond = resolve));
-		return undefined;
-	});
+	const outcome = runInParallel(
+		[0, 1, 2, 3],
+		2,
+		{ baseUrl: 'http://127.0.0.1:1', policy: DEFAULT_RETRY_POLICY },
+		async (task) => {
+			started.push(task);
+			if (task === 0) throw failure;
+			await new Promise<void>((resolve) => (finishSecond = resolve));
+			return undefined;
+		},
+	);
 	outcome.then(
 		() => (settled = true),
 		() => (settled = true),

@@ -1,7 +1,12 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { runInParallel } from '../../nodes/ChatMessaging/actions/run/parallelRequests';
-import { DEFAULT_RETRY_POLICY, WaitBudget, callService, type ServiceClient } from '../../nodes/shared/transport';
+import {
+	DEFAULT_RETRY_POLICY,
+	WaitBudget,
+	callService,
+	type ServiceClient,
+} from '../../nodes/shared/transport';
 
 /*
  * The pool's reaction to throttling, observed where it matters: at the service. Each task makes a
@@ -28,7 +33,12 @@ function fakeService() {
 					held.push({
 						task,
 						answer: (statusCode, headers = {}) =>
-							resolve({ statusCode, headers, body: statusCode === 429 ? '{"message":"Too Many Requests"}' : `{"id":"msg_${task}"}` }),
+							resolve({
+								statusCode,
+								headers,
+								body:
+									statusCode === 429 ? '{"message":"Too Many Requests"}' : `{"id":"msg_${task}"}`,
+							}),
 					});
 				});
 			},
@@ -54,7 +64,11 @@ test('in flight at the service: 4, down to 2 after a window of 429s, back up to 
 	};
 	const tasks = Array.from({ length: 40 }, (_, task) => task);
 	const outcome = runInParallel(tasks, 4, client, async (task, _index, taskClient) => {
-		const answer = await callService.call(service.context, taskClient, { method: 'POST', path: '/api/v1/events', body: { task } });
+		const answer = await callService.call(service.context, taskClient, {
+			method: 'POST',
+			path: '/api/v1/events',
+			body: { task },
+		});
 		expect(answer.statusCode).toBe(201);
 		return undefined;
 	});
@@ -72,7 +86,9 @@ test('in flight at the service: 4, down to 2 after a window of 429s, back up to 
 			const retriesBefore = service.calls.filter((task) => task === oldest.task).length;
 			oldest.answer(429, { 'retry-after': '0' });
 			throttledAt = heldAfter.length;
-			await until(() => service.calls.filter((task) => task === oldest.task).length === retriesBefore + 1);
+			await until(
+				() => service.calls.filter((task) => task === oldest.task).length === retriesBefore + 1,
+			);
 		} else {
 			oldest.answer(201);
 		}

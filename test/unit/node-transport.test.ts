@@ -13,7 +13,11 @@ import {
 	serviceMessage,
 	toNodeApiError,
 } from '../../nodes/shared/transport';
-import { describeCancelled, describeDeadline, withoutSecret } from '../../nodes/shared/transport/failures';
+import {
+	describeCancelled,
+	describeDeadline,
+	withoutSecret,
+} from '../../nodes/shared/transport/failures';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
@@ -34,15 +38,21 @@ describe('retryAfterMs', () => {
 	});
 
 	it.each([
-		[undefined], [''], ['   '], ['soon'], ['1e3'], ['five seconds'],
+		[undefined],
+		[''],
+		['   '],
+		['soon'],
+		['1e3'],
+		['five seconds'],
 		// Date.parse reads these as (past) dates; they are not HTTP dates, so no zero wait results.
-		['-1'], ['abc 2'], ['+5'], ['5,5'], ['9'.repeat(400)],
-	])(
-		'gives undefined for %j',
-		(header) => {
-			expect(retryAfterMs(header, NOW)).toBeUndefined();
-		},
-	);
+		['-1'],
+		['abc 2'],
+		['+5'],
+		['5,5'],
+		['9'.repeat(400)],
+	])('gives undefined for %j', (header) => {
+		expect(retryAfterMs(header, NOW)).toBeUndefined();
+	});
 
 	it('measures an HTTP date from the current clock when none is given', () => {
 		const later = new Date(Date.now() + 3_600_000).toUTCString();
@@ -53,10 +63,15 @@ describe('retryAfterMs', () => {
 });
 
 describe('networkErrorCode', () => {
-	it('looks past the HTTP client\'s ERR_* wrapper to the socket code that decides retrying', () => {
-		const error = Object.assign(new Error('wrap'), { code: 'ERR_BAD_REQUEST', cause: { code: 'ECONNREFUSED' } });
+	it("looks past the HTTP client's ERR_* wrapper to the socket code that decides retrying", () => {
+		const error = Object.assign(new Error('wrap'), {
+			code: 'ERR_BAD_REQUEST',
+			cause: { code: 'ECONNREFUSED' },
+		});
 		expect(networkErrorCode(error)).toBe('ECONNREFUSED');
-		expect(networkErrorCode(Object.assign(new Error('only'), { code: 'ERR_CANCELED' }))).toBe('ERR_CANCELED');
+		expect(networkErrorCode(Object.assign(new Error('only'), { code: 'ERR_CANCELED' }))).toBe(
+			'ERR_CANCELED',
+		);
 	});
 
 	it.each([
@@ -396,11 +411,21 @@ describe('toNodeApiError', () => {
 });
 
 describe('answerFields', () => {
-	const answer = (body: unknown, bodyIsJson: boolean) => ({ statusCode: 201, body, bodyIsJson, headers: {}, retries: 0 });
+	const answer = (body: unknown, bodyIsJson: boolean) => ({
+		statusCode: 201,
+		body,
+		bodyIsJson,
+		headers: {},
+		retries: 0,
+	});
 
 	it.each([
 		['a JSON object, as it is', answer({ id: 'ct_1' }, true), { id: 'ct_1' }],
-		['a JSON list, kept under rawResponse rather than dropped', answer([{ id: 'ct_1' }], true), { rawResponse: [{ id: 'ct_1' }] }],
+		[
+			'a JSON list, kept under rawResponse rather than dropped',
+			answer([{ id: 'ct_1' }], true),
+			{ rawResponse: [{ id: 'ct_1' }] },
+		],
 		['plain text under rawResponse', answer('queued ok', false), { rawResponse: 'queued ok' }],
 		['an empty body as nothing', answer(null, false), {}],
 	])('gives %s', (_case, given, expected) => {
@@ -409,13 +434,18 @@ describe('answerFields', () => {
 });
 
 describe('describeRedirect', () => {
-	it.each([301, 302, 307, 308])('%i: not sent, names the Location, says to correct the Base URL', (status) => {
-		const failure = describeRedirect(status, 'https://api.example.com/api/v1/events', 0);
-		expect(failure).toMatchObject({ outcome: 'not sent', statusCode: status, retries: 0 });
-		expect(failure.message).toBe(`The Base URL answered with a redirect (${status}) to https://api.example.com/api/v1/events, which is not followed`);
-		expect(failure.description).toMatch(/did not process the request/);
-		expect(failure.description).toMatch(/Correct the Base URL/);
-	});
+	it.each([301, 302, 307, 308])(
+		'%i: not sent, names the Location, says to correct the Base URL',
+		(status) => {
+			const failure = describeRedirect(status, 'https://api.example.com/api/v1/events', 0);
+			expect(failure).toMatchObject({ outcome: 'not sent', statusCode: status, retries: 0 });
+			expect(failure.message).toBe(
+				`The Base URL answered with a redirect (${status}) to https://api.example.com/api/v1/events, which is not followed`,
+			);
+			expect(failure.description).toMatch(/did not process the request/);
+			expect(failure.description).toMatch(/Correct the Base URL/);
+		},
+	);
 
 	it('303 See Other may point at the result of a request the server handled: may have been sent', () => {
 		const failure = describeRedirect(303, '/result/1', 0);
@@ -432,7 +462,10 @@ describe('describeRedirect', () => {
 
 describe('deadline and cancellation', () => {
 	it('a deadline: may have been sent, with the Timeout in seconds', () => {
-		expect(describeDeadline(0, 2_000)).toMatchObject({ outcome: 'may have been sent', message: 'The service did not answer within 2 s' });
+		expect(describeDeadline(0, 2_000)).toMatchObject({
+			outcome: 'may have been sent',
+			message: 'The service did not answer within 2 s',
+		});
 	});
 
 	it('cancelled while answering may have been sent; cancelled before sending was not sent', () => {
@@ -445,7 +478,9 @@ describe('withoutSecret', () => {
 	const key = 'k3y-SECRET-abcd';
 
 	it('cuts the key out of text and out of a service body, wherever it is', () => {
-		expect(withoutSecret(`Location: https://x.example/?key=${key}`, key)).toBe('Location: https://x.example/?key=[API key hidden]');
+		expect(withoutSecret(`Location: https://x.example/?key=${key}`, key)).toBe(
+			'Location: https://x.example/?key=[API key hidden]',
+		);
 		const failure: ServiceFailure = {
 			outcome: 'not sent',
 			retries: 0,

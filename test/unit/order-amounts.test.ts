@@ -71,7 +71,11 @@ describe('major units → smallest unit', () => {
 		[0.1 + 0.2, 'USD', /0\.30000000000000004 has more decimals than USD/],
 		['1200.5', 'JPY', /has decimals, but JPY has none/],
 		['1.2345', 'KWD', /more decimals than KWD has \(3\)/],
-		['12,34', 'EUR', /has a comma: write a dot for the decimals and no thousands separator \(e\.g\. 12\.33\)/],
+		[
+			'12,34',
+			'EUR',
+			/has a comma: write a dot for the decimals and no thousands separator \(e\.g\. 12\.33\)/,
+		],
 		['1,234.50', 'USD', /has a comma/],
 		['-5', 'USD', /negative/],
 		['12.', 'USD', /is not an amount/],
@@ -103,7 +107,10 @@ describe('amounts already in the smallest unit', () => {
 	});
 
 	test.each<[unknown, RegExp]>([
-		['12.34', /not a whole number of the currency's smallest unit .* or set Amounts Are In to Major Units/],
+		[
+			'12.34',
+			/not a whole number of the currency's smallest unit .* or set Amounts Are In to Major Units/,
+		],
 		[12.5, /not a whole number/],
 		['1234.00', /not a whole number/],
 		['-1', /negative/],
@@ -124,7 +131,9 @@ describe('currencies and the unit choice', () => {
 	test('decimals per ISO 4217: 2 unless listed', () => {
 		expect(['USD', 'EUR', 'BRL', 'INR', 'GBP'].map(currencyDecimals)).toEqual([2, 2, 2, 2, 2]);
 		expect(['JPY', 'KRW', 'VND', 'CLP', 'ISK'].map(currencyDecimals)).toEqual([0, 0, 0, 0, 0]);
-		expect(['KWD', 'BHD', 'JOD', 'OMR', 'TND', 'IQD', 'LYD'].map(currencyDecimals)).toEqual([3, 3, 3, 3, 3, 3, 3]);
+		expect(['KWD', 'BHD', 'JOD', 'OMR', 'TND', 'IQD', 'LYD'].map(currencyDecimals)).toEqual([
+			3, 3, 3, 3, 3, 3, 3,
+		]);
 	});
 
 	test('a code is written as ISO does; anything else is refused by name', () => {
@@ -132,14 +141,20 @@ describe('currencies and the unit choice', () => {
 		expect(readCurrency('JPY', 'Currency')).toBe('JPY');
 		expect(refusal(() => readCurrency('', 'Currency')).reason).toMatch(/is required/);
 		expect(refusal(() => readCurrency('US$', 'Currency')).reason).toMatch(/not a currency code/);
-		expect(refusal(() => readCurrency('dollars', 'Currency')).reason).toMatch(/not a currency code/);
-		expect(refusal(() => readCurrency('XYZ', 'Currency')).reason).toMatch(/not an ISO 4217 currency code/);
+		expect(refusal(() => readCurrency('dollars', 'Currency')).reason).toMatch(
+			/not a currency code/,
+		);
+		expect(refusal(() => readCurrency('XYZ', 'Currency')).reason).toMatch(
+			/not an ISO 4217 currency code/,
+		);
 		expect(refusal(() => readCurrency(840, 'Currency')).parameter).toBe('Currency');
 	});
 
 	test('Amounts Are In takes only its two values', () => {
 		expect(readAmountUnit('major', 'Amounts Are In')).toBe('major');
 		expect(readAmountUnit('minor', 'Amounts Are In')).toBe('minor');
-		expect(refusal(() => readAmountUnit('cents', 'Amounts Are In')).reason).toMatch(/must be "major" \(12\.34\) or "minor" \(1234\)/);
+		expect(refusal(() => readAmountUnit('cents', 'Amounts Are In')).reason).toMatch(
+			/must be "major" \(12\.34\) or "minor" \(1234\)/,
+		);
 	});
 });

@@ -7,7 +7,12 @@
  */
 import { readEmail, readKeyValues } from '../../nodes/ChatMessaging/actions/fields/contactFields';
 import { readRetryUntil } from '../../nodes/ChatMessaging/actions/message/sendTemplate.operation';
-import { InvalidParameter, optionalText, readIdentifier, requiredText } from '../../nodes/shared/validation';
+import {
+	InvalidParameter,
+	optionalText,
+	readIdentifier,
+	requiredText,
+} from '../../nodes/shared/validation';
 
 function refusal(read: () => unknown): InvalidParameter {
 	try {
@@ -87,7 +92,9 @@ describe('IDs: one token, in the right field', () => {
 	});
 
 	it('refuses a number that has lost digits', () => {
-		expect(refusal(() => readIdentifier(12345678901234567000, 'Some ID', 'template')).reason).toMatch(/exactly/);
+		expect(
+			refusal(() => readIdentifier(12345678901234567000, 'Some ID', 'template')).reason,
+		).toMatch(/exactly/);
 	});
 });
 
@@ -97,9 +104,21 @@ describe('numbers turned into text keep every digit', () => {
 		[() => requiredText(2 ** 64, 'Template ID')],
 		[() => optionalText(1e21, 'Contact Name')],
 		[() => optionalText(-(2 ** 60), 'Contact Name')],
-		[() => readKeyValues({ property: [{ key: 'card', value: 12345678901234567000 }] }, 'Contact Metadata')],
+		[
+			() =>
+				readKeyValues(
+					{ property: [{ key: 'card', value: 12345678901234567000 }] },
+					'Contact Metadata',
+				),
+		],
 		[() => readKeyValues({ property: [{ key: 'score', value: Number.NaN }] }, 'Contact Metadata')],
-		[() => readKeyValues({ property: [{ key: 'score', value: Number.POSITIVE_INFINITY }] }, 'Contact Metadata')],
+		[
+			() =>
+				readKeyValues(
+					{ property: [{ key: 'score', value: Number.POSITIVE_INFINITY }] },
+					'Contact Metadata',
+				),
+		],
 	])('refuses %#', (read) => {
 		expect(() => read()).toThrow(InvalidParameter);
 	});
@@ -107,26 +126,43 @@ describe('numbers turned into text keep every digit', () => {
 	it('still turns exact numbers into their text', () => {
 		expect(requiredText(42, 'Template ID')).toBe('42');
 		expect(optionalText(12.5, 'Contact Name')).toBe('12.5');
-		expect(readKeyValues({ property: [{ key: 'visits', value: 9007199254740991 }] }, 'Contact Metadata')).toEqual({
+		expect(
+			readKeyValues({ property: [{ key: 'visits', value: 9007199254740991 }] }, 'Contact Metadata'),
+		).toEqual({
 			visits: '9007199254740991',
 		});
 	});
 });
 
-describe('contact properties cannot shadow the contact\'s own fields, however they are written', () => {
+describe("contact properties cannot shadow the contact's own fields, however they are written", () => {
 	const reserved = ['phone_number', 'name', 'email'];
-	it.each([['Phone Number'], ['PHONE_NUMBER'], ['phone-number'], ['phoneNumber'], ['Email'], ['E-mail'], ['NAME']])(
-		'refuses the key %j',
-		(key) => {
-			const error = refusal(() => readKeyValues({ property: [{ key, value: 'x' }] }, 'Contact Properties', reserved));
-			expect(error.parameter).toBe('Contact Properties');
-			expect(error.reason).toContain('has its own field');
-		},
-	);
+	it.each([
+		['Phone Number'],
+		['PHONE_NUMBER'],
+		['phone-number'],
+		['phoneNumber'],
+		['Email'],
+		['E-mail'],
+		['NAME'],
+	])('refuses the key %j', (key) => {
+		const error = refusal(() =>
+			readKeyValues({ property: [{ key, value: 'x' }] }, 'Contact Properties', reserved),
+		);
+		expect(error.parameter).toBe('Contact Properties');
+		expect(error.reason).toContain('has its own field');
+	});
 
 	it('refuses two keys that differ only in case or spacing', () => {
 		const error = refusal(() =>
-			readKeyValues({ property: [{ key: 'plan', value: 'a' }, { key: 'Plan', value: 'b' }] }, 'Contact Metadata'),
+			readKeyValues(
+				{
+					property: [
+						{ key: 'plan', value: 'a' },
+						{ key: 'Plan', value: 'b' },
+					],
+				},
+				'Contact Metadata',
+			),
 		);
 		expect(error.reason).toMatch(/given twice|differ only/);
 	});
@@ -144,8 +180,12 @@ describe('Retry Until: a local time that does not exist, or exists twice, is not
 	it('refuses a time that happens twice when clocks go back, unless an offset says which', () => {
 		const error = refusal(() => readRetryUntil('2030-10-27T02:30:00', 'Europe/Berlin', now));
 		expect(error.reason).toMatch(/twice/);
-		expect(readRetryUntil('2030-10-27T02:30:00+01:00', 'Europe/Berlin', now)).toBe('2030-10-27T02:30:00+01:00');
-		expect(readRetryUntil('2030-10-27T02:30:00+02:00', 'Europe/Berlin', now)).toBe('2030-10-27T02:30:00+02:00');
+		expect(readRetryUntil('2030-10-27T02:30:00+01:00', 'Europe/Berlin', now)).toBe(
+			'2030-10-27T02:30:00+01:00',
+		);
+		expect(readRetryUntil('2030-10-27T02:30:00+02:00', 'Europe/Berlin', now)).toBe(
+			'2030-10-27T02:30:00+02:00',
+		);
 	});
 
 	it.each([['18:00'], ['2030'], ['2030-06'], ['2030-W01-1'], ['2030-001']])(

@@ -51,8 +51,14 @@ describe('contact phone number: accepted, one meaning only', () => {
 		['\ufeff+14155550123', '+14155550123'],
 		['+1\u3000415\u3000555\u30000123', '+14155550123'],
 		// Digits of other scripts have one value each.
-		['+\u0669\u0667\u0661 \u0665\u0660 \u0661\u0662\u0663 \u0664\u0665\u0666\u0667', '+971501234567'],
-		['\u06f0\u06f0\u06f9\u06f8 \u06f9\u06f1\u06f2 \u06f3\u06f4\u06f5 \u06f6\u06f7\u06f8\u06f9', '+989123456789'],
+		[
+			'+\u0669\u0667\u0661 \u0665\u0660 \u0661\u0662\u0663 \u0664\u0665\u0666\u0667',
+			'+971501234567',
+		],
+		[
+			'\u06f0\u06f0\u06f9\u06f8 \u06f9\u06f1\u06f2 \u06f3\u06f4\u06f5 \u06f6\u06f7\u06f8\u06f9',
+			'+989123456789',
+		],
 	])('%j is sent as %s', (input, expected) => {
 		expect(normalisePhoneNumber(input, 'Phone Number')).toBe(expected);
 	});
@@ -145,7 +151,12 @@ describe('business phone number: the same rules, sent as digits only', () => {
 	});
 
 	it('reads every international form as the contact number does, without the +', () => {
-		for (const typed of ['+44 (0) 20 7946 0958', '0044 20 7946 0958', 'tel:+1-415-555-0100', '+1 (415) 555-0100']) {
+		for (const typed of [
+			'+44 (0) 20 7946 0958',
+			'0044 20 7946 0958',
+			'tel:+1-415-555-0100',
+			'+1 (415) 555-0100',
+		]) {
 			expect(normaliseBusinessPhoneNumber(typed, 'Business Phone Number')).toBe(
 				normalisePhoneNumber(typed, 'Phone Number').slice(1),
 			);
@@ -157,11 +168,31 @@ describe('properties', () => {
 	/** Mostly plausible numbers (a prefix, digits, decoration), with some noise that must be refused. */
 	const piece = fc.oneof(
 		{ weight: 12, arbitrary: fc.constantFrom(...'0123456789') },
-		{ weight: 4, arbitrary: fc.constantFrom(' ', '-', '.', '(', ')', '/', '\u00a0', '\u200b', '\uff11', '\u0664') },
-		{ weight: 1, arbitrary: fc.constantFrom('(0)', ' (0) ', '+', 'x', '#', ',', ';', '00', 'tel:', '\n') },
+		{
+			weight: 4,
+			arbitrary: fc.constantFrom(
+				' ',
+				'-',
+				'.',
+				'(',
+				')',
+				'/',
+				'\u00a0',
+				'\u200b',
+				'\uff11',
+				'\u0664',
+			),
+		},
+		{
+			weight: 1,
+			arbitrary: fc.constantFrom('(0)', ' (0) ', '+', 'x', '#', ',', ';', '00', 'tel:', '\n'),
+		},
 	);
 	const typed = fc
-		.tuple(fc.constantFrom('+', '00', 'tel:+', '(+', '\uff0b', '', '0', '011', ' + '), fc.array(piece, { minLength: 5, maxLength: 20 }))
+		.tuple(
+			fc.constantFrom('+', '00', 'tel:+', '(+', '\uff0b', '', '0', '011', ' + '),
+			fc.array(piece, { minLength: 5, maxLength: 20 }),
+		)
 		.map(([prefix, pieces]) => `${prefix}${pieces.join('')}`);
 	const asciiDigits = (text: string) =>
 		text

@@ -1,6 +1,11 @@
 import type { IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 
-import { RunParameters, isItemIndependent, isItemIndependentExpression, runParameters } from '../../nodes/ChatMessaging/actions/run/runParameters';
+import {
+	RunParameters,
+	isItemIndependent,
+	isItemIndependentExpression,
+	runParameters,
+} from '../../nodes/ChatMessaging/actions/run/runParameters';
 
 /* Which parameters are read once per run, and that the others are read for every item. */
 
@@ -11,13 +16,16 @@ describe('isItemIndependent', () => {
 		['a boolean', false],
 		['null', null],
 		['an empty collection', {}],
-		['a collection of plain values', { contactName: 'Ada', retryWindow: { window: { startAt: '09:00' } } }],
+		[
+			'a collection of plain values',
+			{ contactName: 'Ada', retryWindow: { window: { startAt: '09:00' } } },
+		],
 		['an expression without {{ }}', '=wat_welcome'],
 		['a literal in an expression', "={{ 'wat_' + 'welcome' }}"],
 		['a variable', '={{ $vars.templateId }}'],
 		['the workflow and execution', '={{ $workflow.name }}-{{ $execution.id }}'],
 		["another node's first item", "={{ $('Config').first().json.templateId }}"],
-		['another node\'s last item, double quotes', '={{ $("Config Node").last().json.id }}'],
+		["another node's last item, double quotes", '={{ $("Config Node").last().json.id }}'],
 		["another node's items, all of them", "={{ $('Config').all().length }}"],
 		['the first input item', '={{ $input.first().json.templateId }}'],
 		['a function of constants', '={{ $ifEmpty($vars.template, "wat_default") }}'],
@@ -47,8 +55,19 @@ describe('isItemIndependent', () => {
 		['Math.random', '={{ Math.random() }}'],
 		['a template literal', '={{ `${$vars.a}` }}'],
 		['an unclosed expression', '={{ $vars.a'],
-		['one per-item row among plain ones', { variable: [{ name: 'first_name', value: '={{ $json.name }}' }, { name: 'x', value: 'y' }] }],
-		['a resource locator by expression', { __rl: true, mode: 'id', value: '={{ $json.templateId }}' }],
+		[
+			'one per-item row among plain ones',
+			{
+				variable: [
+					{ name: 'first_name', value: '={{ $json.name }}' },
+					{ name: 'x', value: 'y' },
+				],
+			},
+		],
+		[
+			'a resource locator by expression',
+			{ __rl: true, mode: 'id', value: '={{ $json.templateId }}' },
+		],
 	])('%s is read per item', (_case, raw) => {
 		expect(isItemIndependent(raw)).toBe(false);
 	});
@@ -66,16 +85,25 @@ function fakeContext(parameters: Record<string, unknown>, items: Array<Record<st
 		if (typeof value === 'string' && value.startsWith('=')) {
 			const match = /\{\{ \$json\.(\w+) \}\}/.exec(value);
 			if (value.includes('explode')) throw new Error(`cannot evaluate for item ${itemIndex}`);
-			return match ? items[itemIndex][match[1]] : value.slice(1).replace(/\{\{.*?\}\}/g, 'constant');
+			return match
+				? items[itemIndex][match[1]]
+				: value.slice(1).replace(/\{\{.*?\}\}/g, 'constant');
 		}
 		if (Array.isArray(value)) return value.map((inner) => evaluate(inner, itemIndex));
 		if (value && typeof value === 'object') {
-			return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, evaluate(inner, itemIndex)]));
+			return Object.fromEntries(
+				Object.entries(value).map(([key, inner]) => [key, evaluate(inner, itemIndex)]),
+			);
 		}
 		return value;
 	};
 	const context = {
-		getNodeParameter(name: string, itemIndex: number, fallback?: unknown, options?: IGetNodeParameterOptions) {
+		getNodeParameter(
+			name: string,
+			itemIndex: number,
+			fallback?: unknown,
+			options?: IGetNodeParameterOptions,
+		) {
 			const value = name in parameters ? parameters[name] : fallback;
 			if (options?.rawExpressions) {
 				raws.push(name);
@@ -93,7 +121,11 @@ describe('RunParameters', () => {
 
 	it('reads a plain value and an item-independent expression once, and the raw form once', () => {
 		const { context, evaluations, raws } = fakeContext(
-			{ templateId: 'wat_welcome', business: '={{ $vars.business }}', options: { requestsInParallel: 4 } },
+			{
+				templateId: 'wat_welcome',
+				business: '={{ $vars.business }}',
+				options: { requestsInParallel: 4 },
+			},
 			items,
 		);
 		const parameters = new RunParameters(context);
@@ -110,14 +142,22 @@ describe('RunParameters', () => {
 	it('evaluates an expression of the item for every item, each its own value', () => {
 		const { context, evaluations } = fakeContext({ phoneNumber: '={{ $json.phone }}' }, items);
 		const parameters = new RunParameters(context);
-		expect(items.map((_item, index) => parameters.get('phoneNumber', index))).toEqual(items.map((item) => item.phone));
+		expect(items.map((_item, index) => parameters.get('phoneNumber', index))).toEqual(
+			items.map((item) => item.phone),
+		);
 		expect(evaluations).toEqual(['phoneNumber@0', 'phoneNumber@1', 'phoneNumber@2']);
 	});
 
 	it('reads a collection per item when any part of it depends on the item', () => {
-		const { context, evaluations } = fakeContext({ additionalFields: { contactName: '={{ $json.phone }}', retryUntil: '2030-01-01' } }, items);
+		const { context, evaluations } = fakeContext(
+			{ additionalFields: { contactName: '={{ $json.phone }}', retryUntil: '2030-01-01' } },
+			items,
+		);
 		const parameters = new RunParameters(context);
-		expect(parameters.get('additionalFields', 2, {})).toEqual({ contactName: '+14155550103', retryUntil: '2030-01-01' });
+		expect(parameters.get('additionalFields', 2, {})).toEqual({
+			contactName: '+14155550103',
+			retryUntil: '2030-01-01',
+		});
 		parameters.get('additionalFields', 1, {});
 		expect(evaluations).toEqual(['additionalFields@2', 'additionalFields@1']);
 	});
@@ -131,13 +171,20 @@ describe('RunParameters', () => {
 	});
 
 	it('freezes a reused object, so no item can change what the next one reads', () => {
-		const { context } = fakeContext({ additionalFields: { retryWindow: { window: { startAt: '09:00' } } } }, items);
+		const { context } = fakeContext(
+			{ additionalFields: { retryWindow: { window: { startAt: '09:00' } } } },
+			items,
+		);
 		const parameters = new RunParameters(context);
-		const first = parameters.get('additionalFields', 0, {}) as { retryWindow: { window: { startAt: string } } };
+		const first = parameters.get('additionalFields', 0, {}) as {
+			retryWindow: { window: { startAt: string } };
+		};
 		expect(() => {
 			first.retryWindow.window.startAt = '10:00';
 		}).toThrow(TypeError);
-		expect(parameters.get('additionalFields', 1, {})).toEqual({ retryWindow: { window: { startAt: '09:00' } } });
+		expect(parameters.get('additionalFields', 1, {})).toEqual({
+			retryWindow: { window: { startAt: '09:00' } },
+		});
 	});
 
 	it('after a failed evaluation, evaluates again for each item, so each reports its own error', () => {

@@ -66,7 +66,9 @@ describe('POST /api/v1/contacts (create or update)', () => {
 	});
 
 	it('refuses more than 1000 contacts in one call (413)', () => {
-		const many = Array.from({ length: 1001 }, (_, i) => ({ phone_number: `+1415555${String(i).padStart(4, '0')}` }));
+		const many = Array.from({ length: 1001 }, (_, i) => ({
+			phone_number: `+1415555${String(i).padStart(4, '0')}`,
+		}));
 		expect(accountSide().call('POST', '/api/v1/contacts', many).status).toBe(413);
 	});
 
@@ -76,7 +78,10 @@ describe('POST /api/v1/contacts (create or update)', () => {
 		[{ phone_number: '+14155550123', email: 'not-an-address' }, ['email']],
 		[{ phone_number: '+14155550123', timezone: 'CET' }, ['timezone']],
 		[{ phone_number: '+14155550123', timezone: 'Mars/Olympus' }, ['timezone']],
-		[{ phone_number: '+14155550123', communication_preference: 'never' }, ['communication_preference']],
+		[
+			{ phone_number: '+14155550123', communication_preference: 'never' },
+			['communication_preference'],
+		],
 		[{ phone_number: '+14155550123', opted_out: 'yes' }, ['opted_out']],
 		[{ phone_number: '+14155550123', metadata: { visits: 3 } }, ['metadata.visits']],
 		[{ phone_number: '+14155550123', tags: [''] }, ['tags[0]']],
@@ -91,7 +96,10 @@ describe('GET /api/v1/contacts/:phone_number', () => {
 	it('finds a seeded contact by its URL-encoded number, and by a raw +', () => {
 		const h = accountSide();
 		const encoded = h.call('GET', `/api/v1/contacts/${ADA}`);
-		expect(encoded).toMatchObject({ status: 200, body: { phone_number: '+14155550123', name: 'Ada Lovelace' } });
+		expect(encoded).toMatchObject({
+			status: 200,
+			body: { phone_number: '+14155550123', name: 'Ada Lovelace' },
+		});
 		expect(h.call('GET', '/api/v1/contacts/+14155550123').body).toEqual(encoded.body);
 	});
 
@@ -99,14 +107,19 @@ describe('GET /api/v1/contacts/:phone_number', () => {
 		const h = accountSide();
 		expect(h.call('GET', '/api/v1/contacts/%2B14155559999').status).toBe(404);
 		expect(refusedFields(h.call('GET', '/api/v1/contacts/14155550123'))).toEqual(['phone_number']);
-		expect(refusedFields(h.call('GET', '/api/v1/contacts/%20%2B14155550123'))).toEqual(['phone_number']);
+		expect(refusedFields(h.call('GET', '/api/v1/contacts/%20%2B14155550123'))).toEqual([
+			'phone_number',
+		]);
 	});
 });
 
 describe('PATCH /api/v1/contacts/:phone_number', () => {
 	it('changes only what is sent', () => {
 		const h = accountSide();
-		const { status, body } = h.call('PATCH', `/api/v1/contacts/${ADA}`, { email: 'ada@example.com', metadata: { tier: 'a' } });
+		const { status, body } = h.call('PATCH', `/api/v1/contacts/${ADA}`, {
+			email: 'ada@example.com',
+			metadata: { tier: 'a' },
+		});
 		expect(status).toBe(200);
 		expect(body).toMatchObject({
 			name: 'Ada Lovelace',
@@ -116,7 +129,9 @@ describe('PATCH /api/v1/contacts/:phone_number', () => {
 	});
 
 	it('answers 404 for an unknown contact, even with a good body', () => {
-		expect(accountSide().call('PATCH', '/api/v1/contacts/%2B14155559999', { name: 'X' }).status).toBe(404);
+		expect(
+			accountSide().call('PATCH', '/api/v1/contacts/%2B14155559999', { name: 'X' }).status,
+		).toBe(404);
 	});
 
 	it.each([
@@ -125,7 +140,9 @@ describe('PATCH /api/v1/contacts/:phone_number', () => {
 		[{ name: '' }, ['name']],
 		[{ email: null }, ['email']],
 	])('refuses %j', (body, fields) => {
-		expect(refusedFields(accountSide().call('PATCH', `/api/v1/contacts/${ADA}`, body))).toEqual(fields);
+		expect(refusedFields(accountSide().call('PATCH', `/api/v1/contacts/${ADA}`, body))).toEqual(
+			fields,
+		);
 	});
 });
 
@@ -144,20 +161,28 @@ describe('POST /api/v1/contacts/bulk_update_communication_preferences', () => {
 			updated: ['+14155550123', '+14155550124'],
 			not_found: ['+14155559999'],
 		});
-		expect(h.call('GET', '/api/v1/contacts/%2B14155550124').body.communication_preference).toBe('disallow_marketing');
+		expect(h.call('GET', '/api/v1/contacts/%2B14155550124').body.communication_preference).toBe(
+			'disallow_marketing',
+		);
 	});
 
 	it.each([
 		[{ phone_numbers: [], communication_preference: 'mute_all' }, ['phone_numbers']],
 		[{ phone_numbers: ['+14155550123'] }, ['communication_preference']],
 		[{ phone_numbers: ['4155550123'], communication_preference: 'mute_all' }, ['phone_numbers[0]']],
-		[{ phone_numbers: ['+14155550123'], communication_preference: 'mute_all', dry_run: true }, ['(body)']],
+		[
+			{ phone_numbers: ['+14155550123'], communication_preference: 'mute_all', dry_run: true },
+			['(body)'],
+		],
 	])('refuses %j', (body, fields) => {
 		expect(refusedFields(accountSide().call('POST', path, body))).toEqual(fields);
 	});
 
 	it('refuses more than 1000 numbers in one call', () => {
-		const body = { phone_numbers: Array(1001).fill('+14155550123'), communication_preference: 'mute_all' };
+		const body = {
+			phone_numbers: Array(1001).fill('+14155550123'),
+			communication_preference: 'mute_all',
+		};
 		expect(refusedFields(accountSide().call('POST', path, body))).toEqual(['phone_numbers']);
 	});
 });

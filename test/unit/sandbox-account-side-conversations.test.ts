@@ -66,7 +66,9 @@ describe('GET /api/v1/conversations', () => {
 		['limit=10', 'limit'],
 		['status=open&status=closed', 'status'],
 	])('refuses %s, naming %s', (query, field) => {
-		expect(refusedFields(accountSide().call('GET', `/api/v1/conversations?${query}`))).toEqual([field]);
+		expect(refusedFields(accountSide().call('GET', `/api/v1/conversations?${query}`))).toEqual([
+			field,
+		]);
 	});
 });
 
@@ -74,7 +76,9 @@ describe('PATCH /api/v1/conversations/:id', () => {
 	it('changes the status; the change is the latest activity', () => {
 		const h = accountSide();
 		h.advance(5000);
-		const { status, body } = h.call('PATCH', `/api/v1/conversations/${ADA_CONVERSATION}`, { status: 'pending' });
+		const { status, body } = h.call('PATCH', `/api/v1/conversations/${ADA_CONVERSATION}`, {
+			status: 'pending',
+		});
 		expect(status).toBe(200);
 		expect(body).toMatchObject({
 			id: ADA_CONVERSATION,
@@ -86,7 +90,10 @@ describe('PATCH /api/v1/conversations/:id', () => {
 	});
 
 	it('answers 404 for an unknown conversation', () => {
-		expect(accountSide().call('PATCH', '/api/v1/conversations/conv_0000000000000000', { status: 'open' }).status).toBe(404);
+		expect(
+			accountSide().call('PATCH', '/api/v1/conversations/conv_0000000000000000', { status: 'open' })
+				.status,
+		).toBe(404);
 	});
 
 	it.each([
@@ -95,7 +102,9 @@ describe('PATCH /api/v1/conversations/:id', () => {
 		[{ status: 'open', note: 'x' }, ['(body)']],
 		[undefined, ['(body)']],
 	])('refuses %j', (body, fields) => {
-		expect(refusedFields(accountSide().call('PATCH', `/api/v1/conversations/${ADA_CONVERSATION}`, body))).toEqual(fields);
+		expect(
+			refusedFields(accountSide().call('PATCH', `/api/v1/conversations/${ADA_CONVERSATION}`, body)),
+		).toEqual(fields);
 	});
 });
 
@@ -132,12 +141,16 @@ describe('close_conversation (POST /api/v1/events)', () => {
 		[{ name: 'Ada', phone_number: '14155550123' }, ['contact.phone_number']],
 		[{ name: 'Ada', phone_number: '+14155550123', email: 'ada@example.com' }, ['contact']],
 	])('refuses contact %j', (contact, fields) => {
-		expect(refusedFields(accountSide().event({ event_type: 'close_conversation', contact })!)).toEqual(fields);
+		expect(
+			refusedFields(accountSide().event({ event_type: 'close_conversation', contact })!),
+		).toEqual(fields);
 	});
 
 	it('refuses a field beside contact, and leaves other event types to the send side', () => {
 		const h = accountSide();
-		expect(refusedFields(h.event({ ...close('+14155550123'), conversation_id: 'conv_1' })!)).toEqual(['(body)']);
+		expect(
+			refusedFields(h.event({ ...close('+14155550123'), conversation_id: 'conv_1' })!),
+		).toEqual(['(body)']);
 		expect(h.event({ event_type: 'assign_agent' })).toBeUndefined();
 		expect(h.service.eventTypes).toEqual(['close_conversation']);
 	});

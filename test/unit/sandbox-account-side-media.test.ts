@@ -4,15 +4,21 @@ import { accountSide, T0, type AccountHarness, type Answer } from '../standInHar
 
 /* The stand-in's media: base64 upload, direct upload, list, delete, and the upload refusal shape. */
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+const PNG = Buffer.from(
+	'89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489',
+	'hex',
+);
 const IMAGE_LIMIT = 5_242_880;
 
 /** The link a CDN would give: http(s), on the stand-in, an unguessable key, then the file name. */
 const mediaLink = (filename: string) =>
-	expect.stringMatching(new RegExp(`^http://stand-in\\.invalid/media/[0-9a-f]{28}/${filename.replace('.', '\\.')}$`));
+	expect.stringMatching(
+		new RegExp(`^http://stand-in\\.invalid/media/[0-9a-f]{28}/${filename.replace('.', '\\.')}$`),
+	);
 const pathOf = (link: string) => new URL(link).pathname;
 
-const upload = (h: AccountHarness, media: Record<string, unknown>) => h.call('POST', '/api/v1/medias', { media });
+const upload = (h: AccountHarness, media: Record<string, unknown>) =>
+	h.call('POST', '/api/v1/medias', { media });
 const png = (changes: Record<string, unknown> = {}) => ({
 	data: PNG.toString('base64'),
 	filename: 'logo.png',
@@ -57,23 +63,35 @@ describe('POST /api/v1/medias (JSON, base64)', () => {
 	it('takes an image of exactly the limit and refuses one byte more', () => {
 		const h = accountSide();
 		const at = Buffer.alloc(IMAGE_LIMIT, 1).toString('base64');
-		expect(upload(h, png({ data: at, content_type: 'image/jpeg', filename: 'big.jpg' })).status).toBe(201);
+		expect(
+			upload(h, png({ data: at, content_type: 'image/jpeg', filename: 'big.jpg' })).status,
+		).toBe(201);
 		const over = Buffer.alloc(IMAGE_LIMIT + 1, 1).toString('base64');
 		const answer = upload(h, png({ data: over }));
 		expect(answer.body.reason).toEqual({
-			'media.data': [`is ${IMAGE_LIMIT + 1} bytes; a image/png file may be at most ${IMAGE_LIMIT} bytes`],
+			'media.data': [
+				`is ${IMAGE_LIMIT + 1} bytes; a image/png file may be at most ${IMAGE_LIMIT} bytes`,
+			],
 		});
 	});
 
 	it('takes a document larger than the image limit', () => {
 		const pdf = Buffer.alloc(IMAGE_LIMIT + 1, 1).toString('base64');
-		const answer = upload(accountSide(), { data: pdf, filename: 'catalogue.pdf', content_type: 'application/pdf' });
+		const answer = upload(accountSide(), {
+			data: pdf,
+			filename: 'catalogue.pdf',
+			content_type: 'application/pdf',
+		});
 		expect(answer.status).toBe(201);
 	});
 
 	it.each([
 		['an unlisted type', png({ content_type: 'image/gif' }), ['media.content_type']],
-		['a data: URL', png({ data: `data:image/png;base64,${PNG.toString('base64')}` }), ['media.data']],
+		[
+			'a data: URL',
+			png({ data: `data:image/png;base64,${PNG.toString('base64')}` }),
+			['media.data'],
+		],
 		['base64 with line breaks', png({ data: 'iVBORw0K\nGgo=' }), ['media.data']],
 		['empty data', png({ data: '' }), ['media.data']],
 		['a path for a file name', png({ filename: '../logo.png' }), ['media.filename']],
@@ -84,7 +102,10 @@ describe('POST /api/v1/medias (JSON, base64)', () => {
 	});
 
 	it('refuses a body without the media wrapper', () => {
-		expect(refusedUpload(accountSide().call('POST', '/api/v1/medias', png()))).toEqual(['(body)', 'media']);
+		expect(refusedUpload(accountSide().call('POST', '/api/v1/medias', png()))).toEqual([
+			'(body)',
+			'media',
+		]);
 	});
 });
 
@@ -92,11 +113,19 @@ describe('GET /api/v1/medias', () => {
 	it('pages newest first and says previous, as the reference does', () => {
 		const h = accountSide();
 		upload(h, png());
-		expect(h.call('GET', '/api/v1/medias?per=2').body).toMatchObject({ count: 3, next: 2, previous: null });
+		expect(h.call('GET', '/api/v1/medias?per=2').body).toMatchObject({
+			count: 3,
+			next: 2,
+			previous: null,
+		});
 		const second = h.call('GET', '/api/v1/medias?per=2&page=2').body;
 		expect(second).toMatchObject({ count: 3, next: null, previous: 1 });
 		expect(second.medias).toEqual([
-			expect.objectContaining({ id: 1, filename: 'welcome.jpg', media_url: mediaLink('welcome.jpg') }),
+			expect.objectContaining({
+				id: 1,
+				filename: 'welcome.jpg',
+				media_url: mediaLink('welcome.jpg'),
+			}),
 		]);
 	});
 
@@ -127,7 +156,13 @@ describe('direct upload: reserve, PUT the bytes, finalize', () => {
 	const checksum = (bytes: Buffer) => createHash('md5').update(bytes).digest('base64');
 	const reserve = (h: AccountHarness, blob: Record<string, unknown> = {}) =>
 		h.call('POST', '/api/v1/medias/direct_uploads', {
-			blob: { filename: 'logo.png', byte_size: PNG.length, checksum: checksum(PNG), content_type: 'image/png', ...blob },
+			blob: {
+				filename: 'logo.png',
+				byte_size: PNG.length,
+				checksum: checksum(PNG),
+				content_type: 'image/png',
+				...blob,
+			},
 		});
 
 	it('ends in a media item like the base64 upload, finalized once however often it is asked', () => {
@@ -135,20 +170,37 @@ describe('direct upload: reserve, PUT the bytes, finalize', () => {
 		const reserved = reserve(h);
 		expect(reserved).toMatchObject({
 			status: 200,
-			body: { byte_size: PNG.length, checksum: checksum(PNG), direct_upload: { url: expect.stringMatching(/^\/uploads\//) } },
+			body: {
+				byte_size: PNG.length,
+				checksum: checksum(PNG),
+				direct_upload: { url: expect.stringMatching(/^\/uploads\//) },
+			},
 		});
 		const { signed_id, direct_upload } = reserved.body;
 		expect(h.upload(direct_upload.url, direct_upload.headers, PNG)).toEqual({ status: 204 });
 		const finalized = h.call('POST', '/api/v1/medias/finalize', { signed_id });
 		expect(finalized).toMatchObject({
 			status: 201,
-			body: { id: 3, filename: 'logo.png', content_type: 'image/png', media_url: mediaLink('logo.png'), signed_id },
+			body: {
+				id: 3,
+				filename: 'logo.png',
+				content_type: 'image/png',
+				media_url: mediaLink('logo.png'),
+				signed_id,
+			},
 		});
-		expect((h.call('GET', pathOf(finalized.body.media_url)) as { bytes?: Buffer }).bytes?.equals(PNG)).toBe(true);
-		expect(h.call('POST', '/api/v1/medias/finalize', { signed_id })).toEqual({ status: 200, body: finalized.body });
+		expect(
+			(h.call('GET', pathOf(finalized.body.media_url)) as { bytes?: Buffer }).bytes?.equals(PNG),
+		).toBe(true);
+		expect(h.call('POST', '/api/v1/medias/finalize', { signed_id })).toEqual({
+			status: 200,
+			body: finalized.body,
+		});
 		expect(h.call('GET', '/api/v1/medias').body.count).toBe(3);
 		h.call('DELETE', '/api/v1/medias/3');
-		expect(refusedUpload(h.call('POST', '/api/v1/medias/finalize', { signed_id }))).toEqual(['signed_id']);
+		expect(refusedUpload(h.call('POST', '/api/v1/medias/finalize', { signed_id }))).toEqual([
+			'signed_id',
+		]);
 	});
 
 	it.each([
@@ -159,8 +211,12 @@ describe('direct upload: reserve, PUT the bytes, finalize', () => {
 	])('refuses the PUT with %s', (_, headers, bytes, status) => {
 		const h = accountSide();
 		const { direct_upload, signed_id } = reserve(h).body;
-		expect(h.upload(direct_upload.url, { ...direct_upload.headers, ...headers }, bytes).status).toBe(status);
-		expect(refusedUpload(h.call('POST', '/api/v1/medias/finalize', { signed_id }))).toEqual(['signed_id']);
+		expect(
+			h.upload(direct_upload.url, { ...direct_upload.headers, ...headers }, bytes).status,
+		).toBe(status);
+		expect(refusedUpload(h.call('POST', '/api/v1/medias/finalize', { signed_id }))).toEqual([
+			'signed_id',
+		]);
 	});
 
 	it('refuses a PUT after the URL expired (403) or to an unknown URL (404)', () => {
@@ -174,13 +230,19 @@ describe('direct upload: reserve, PUT the bytes, finalize', () => {
 	it.each([
 		['an image over the limit', { byte_size: IMAGE_LIMIT + 1 }, ['blob.byte_size']],
 		['an unlisted type', { content_type: 'application/zip' }, ['blob.content_type']],
-		['a hex checksum', { checksum: createHash('md5').update(PNG).digest('hex') }, ['blob.checksum']],
+		[
+			'a hex checksum',
+			{ checksum: createHash('md5').update(PNG).digest('hex') },
+			['blob.checksum'],
+		],
 		['no size', { byte_size: undefined }, ['blob.byte_size']],
 	])('refuses to reserve %s', (_, blob, fields) => {
 		expect(refusedUpload(reserve(accountSide(), blob))).toEqual(fields);
 	});
 
 	it('refuses to finalize an unknown signed_id', () => {
-		expect(refusedUpload(accountSide().call('POST', '/api/v1/medias/finalize', { signed_id: 'nope' }))).toEqual(['signed_id']);
+		expect(
+			refusedUpload(accountSide().call('POST', '/api/v1/medias/finalize', { signed_id: 'nope' })),
+		).toEqual(['signed_id']);
 	});
 });

@@ -25,7 +25,8 @@ function create(h: AccountHarness, changes: Record<string, unknown> = {}) {
 	return answer.body;
 }
 
-const refund = (h: AccountHarness, id: string, body: unknown) => h.call('POST', `/api/v1/orders/${id}/refunds`, body);
+const refund = (h: AccountHarness, id: string, body: unknown) =>
+	h.call('POST', `/api/v1/orders/${id}/refunds`, body);
 const usd = (value: number) => ({ currency: 'USD', value });
 
 describe('POST /api/v1/orders', () => {
@@ -45,7 +46,13 @@ describe('POST /api/v1/orders', () => {
 			refunded_amount: 0,
 			created_at: new Date(T0).toISOString(),
 		});
-		expect(order.items[1]).toMatchObject({ name: 'Pencil', quantity: 4, amount: 250, sale_amount: 200, currency: 'USD' });
+		expect(order.items[1]).toMatchObject({
+			name: 'Pencil',
+			quantity: 4,
+			amount: 250,
+			sale_amount: 200,
+			currency: 'USD',
+		});
 	});
 
 	it('refuses a second order under the same reference, so a retried create makes no twin', () => {
@@ -55,22 +62,60 @@ describe('POST /api/v1/orders', () => {
 	});
 
 	it.each([
-		['a fractional amount', { items: [{ name: 'Pen', amount: 120.5, quantity: 1 }] }, ['items[0].amount']],
-		['an amount as text', { items: [{ name: 'Pen', amount: '12000', quantity: 1 }] }, ['items[0].amount']],
-		['a negative amount', { items: [{ name: 'Pen', amount: -1, quantity: 1 }] }, ['items[0].amount']],
-		['a zero quantity', { items: [{ name: 'Pen', amount: 100, quantity: 0 }] }, ['items[0].quantity']],
-		['a sale above the price', { items: [{ name: 'Pen', amount: 100, quantity: 1, sale_amount: 101 }] }, ['items[0].sale_amount']],
-		['an unknown item field', { items: [{ name: 'Pen', amount: 100, quantity: 1, currency: 'USD' }] }, ['items[0]']],
+		[
+			'a fractional amount',
+			{ items: [{ name: 'Pen', amount: 120.5, quantity: 1 }] },
+			['items[0].amount'],
+		],
+		[
+			'an amount as text',
+			{ items: [{ name: 'Pen', amount: '12000', quantity: 1 }] },
+			['items[0].amount'],
+		],
+		[
+			'a negative amount',
+			{ items: [{ name: 'Pen', amount: -1, quantity: 1 }] },
+			['items[0].amount'],
+		],
+		[
+			'a zero quantity',
+			{ items: [{ name: 'Pen', amount: 100, quantity: 0 }] },
+			['items[0].quantity'],
+		],
+		[
+			'a sale above the price',
+			{ items: [{ name: 'Pen', amount: 100, quantity: 1, sale_amount: 101 }] },
+			['items[0].sale_amount'],
+		],
+		[
+			'an unknown item field',
+			{ items: [{ name: 'Pen', amount: 100, quantity: 1, currency: 'USD' }] },
+			['items[0]'],
+		],
 		['no items', { items: [] }, ['items']],
 		['no reference', { id: undefined }, ['id']],
 		['an unknown type', { type: 'services' }, ['type']],
 		['no contact number', { contact: { name: 'Ada' } }, ['contact.phone_number']],
-		['an expiration in milliseconds, in the past', { expiration: { timestamp: 1_000_000 } }, ['expiration.timestamp']],
-		['a past expiration', { expiration: { timestamp: Math.floor(T0 / 1000) - 1 } }, ['expiration.timestamp']],
+		[
+			'an expiration in milliseconds, in the past',
+			{ expiration: { timestamp: 1_000_000 } },
+			['expiration.timestamp'],
+		],
+		[
+			'a past expiration',
+			{ expiration: { timestamp: Math.floor(T0 / 1000) - 1 } },
+			['expiration.timestamp'],
+		],
 		['a currency for the order', { currency: 'USD' }, ['(body)']],
-		['a total beyond exact numbers', { items: [{ name: 'Gold', amount: Number.MAX_SAFE_INTEGER, quantity: 2 }] }, ['items']],
+		[
+			'a total beyond exact numbers',
+			{ items: [{ name: 'Gold', amount: Number.MAX_SAFE_INTEGER, quantity: 2 }] },
+			['items'],
+		],
 	])('refuses %s', (_, changes, fields) => {
-		expect(refusedFields(accountSide().call('POST', '/api/v1/orders', orderBody(changes)))).toEqual(fields);
+		expect(refusedFields(accountSide().call('POST', '/api/v1/orders', orderBody(changes)))).toEqual(
+			fields,
+		);
 	});
 });
 
@@ -80,12 +125,18 @@ describe('GET /api/v1/orders/:id', () => {
 		const { id } = create(h);
 		expect(h.call('GET', `/api/v1/orders/${id}`).body.status).toBe('pending');
 		h.advance(paymentMs);
-		expect(h.call('GET', `/api/v1/orders/${id}`).body).toMatchObject({ id, status: 'completed', total_amount: 12800 });
+		expect(h.call('GET', `/api/v1/orders/${id}`).body).toMatchObject({
+			id,
+			status: 'completed',
+			total_amount: 12800,
+		});
 	});
 
 	it('cancels an order whose expiration comes before payment', () => {
 		const h = accountSide();
-		const { id } = create(h, { expiration: { timestamp: Math.floor(T0 / 1000) + 1, description: 'Pay today' } });
+		const { id } = create(h, {
+			expiration: { timestamp: Math.floor(T0 / 1000) + 1, description: 'Pay today' },
+		});
 		h.advance(1000);
 		expect(h.call('GET', `/api/v1/orders/${id}`).body).toMatchObject({
 			status: 'canceled',
@@ -107,11 +158,24 @@ describe('POST /api/v1/orders/:id/refunds', () => {
 		const first = refund(h, id, { speed: 'instant', amount: usd(4000) });
 		expect(first).toMatchObject({
 			status: 201,
-			body: { id: expect.stringMatching(/^rfnd_/), order_id: id, speed: 'instant', status: 'processed', amount: usd(4000) },
+			body: {
+				id: expect.stringMatching(/^rfnd_/),
+				order_id: id,
+				speed: 'instant',
+				status: 'processed',
+				amount: usd(4000),
+			},
 		});
-		expect(refund(h, id, { amount: usd(8000) }).body).toMatchObject({ speed: 'normal', status: 'pending' });
+		expect(refund(h, id, { amount: usd(8000) }).body).toMatchObject({
+			speed: 'normal',
+			status: 'pending',
+		});
 		const order = h.call('GET', `/api/v1/orders/${id}`).body;
-		expect(order).toMatchObject({ status: 'refunded', total_amount: 12000, refunded_amount: 12000 });
+		expect(order).toMatchObject({
+			status: 'refunded',
+			total_amount: 12000,
+			refunded_amount: 12000,
+		});
 		expect(order.refunds).toHaveLength(2);
 		expect(refusedFields(refund(h, id, { amount: usd(1) }))).toEqual(['status']);
 	});
@@ -120,7 +184,9 @@ describe('POST /api/v1/orders/:id/refunds', () => {
 		const h = accountSide();
 		expect(refund(h, SEEDED_ORDERS.paid, { amount: usd(10000) }).status).toBe(201);
 		const answer = refund(h, SEEDED_ORDERS.paid, { amount: usd(2001) });
-		expect(answer.body.errors).toEqual({ 'amount.value': ['is more than the 2000 left to refund'] });
+		expect(answer.body.errors).toEqual({
+			'amount.value': ['is more than the 2000 left to refund'],
+		});
 	});
 
 	it('refuses an order that was never paid (invalid_state), and an unknown one (404)', () => {

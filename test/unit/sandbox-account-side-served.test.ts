@@ -10,7 +10,10 @@ import { startStandInService, type StandInService } from '../../sandbox/server';
  * themselves are tested without HTTP in sandbox-account-side-*.test.ts.
  */
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+const PNG = Buffer.from(
+	'89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489',
+	'hex',
+);
 let service: StandInService;
 
 beforeEach(async () => {
@@ -18,7 +21,12 @@ beforeEach(async () => {
 });
 afterEach(() => service.close());
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+	method: string,
+	path: string,
+	body?: unknown,
+	headers: Record<string, string> = {},
+) {
 	const response = await fetch(`${service.url}${path}`, {
 		method,
 		headers: {
@@ -29,7 +37,11 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await response.text();
-	return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+	return {
+		status: response.status,
+		headers: response.headers,
+		body: text === '' ? undefined : JSON.parse(text),
+	};
 }
 
 describe('the service table', () => {
@@ -54,20 +66,34 @@ describe('the service table', () => {
 				'GET /media/:key/:filename (no API key)',
 			]),
 		);
-		const events = service.endpoints.find((endpoint) => endpoint.startsWith('POST /api/v1/events '));
+		const events = service.endpoints.find((endpoint) =>
+			endpoint.startsWith('POST /api/v1/events '),
+		);
 		expect(events).toMatch(/event_type .*send_broadcast.*close_conversation/);
 	});
 });
 
 describe('contacts, conversations and orders over HTTP', () => {
 	it('upserts, gets with a %2B number, patches, and needs the key', async () => {
-		const created = await call('POST', '/api/v1/contacts', { phone_number: '+4915112345678', name: 'Mia' });
-		expect(created).toMatchObject({ status: 201, body: { phone_number: '+4915112345678', name: 'Mia' } });
+		const created = await call('POST', '/api/v1/contacts', {
+			phone_number: '+4915112345678',
+			name: 'Mia',
+		});
+		expect(created).toMatchObject({
+			status: 201,
+			body: { phone_number: '+4915112345678', name: 'Mia' },
+		});
 		const got = await call('GET', '/api/v1/contacts/%2B4915112345678');
 		expect(got).toMatchObject({ status: 200, body: created.body });
 		const patched = await call('PATCH', '/api/v1/contacts/%2B4915112345678', { tags: ['vip'] });
 		expect(patched).toMatchObject({ status: 200, body: { name: 'Mia', tags: ['vip'] } });
-		expect((await call('GET', '/api/v1/contacts/%2B4915112345678', undefined, { authorization: 'wrong' })).status).toBe(401);
+		expect(
+			(
+				await call('GET', '/api/v1/contacts/%2B4915112345678', undefined, {
+					authorization: 'wrong',
+				})
+			).status,
+		).toBe(401);
 	});
 
 	it('answers close_conversation on the events endpoint, and still refuses unknown event types', async () => {
@@ -90,7 +116,9 @@ describe('contacts, conversations and orders over HTTP', () => {
 		};
 		const created = await call('POST', '/api/v1/orders', order);
 		expect(created.status).toBe(201);
-		expect((await call('GET', `/api/v1/orders/${created.body.id}`)).body).toMatchObject({ id: created.body.id });
+		expect((await call('GET', `/api/v1/orders/${created.body.id}`)).body).toMatchObject({
+			id: created.body.id,
+		});
 	});
 });
 
@@ -100,12 +128,19 @@ describe('media over HTTP', () => {
 	it('takes a base64 body above the general limit, and still refuses one elsewhere', async () => {
 		const big = Buffer.alloc(MAX_BODY_BYTES, 7); // base64 makes the body about 6.7 MiB
 		const uploaded = await call('POST', '/api/v1/medias', {
-			media: { data: big.toString('base64'), filename: 'catalogue.pdf', content_type: 'application/pdf' },
+			media: {
+				data: big.toString('base64'),
+				filename: 'catalogue.pdf',
+				content_type: 'application/pdf',
+			},
 		});
 		expect(uploaded.status).toBe(201);
 		const recorded = service.requests.at(-1)!;
 		expect(recorded.bodyBytes).toBeGreaterThan(MAX_BODY_BYTES);
-		const tooLarge = await call('POST', '/api/v1/contacts', { phone_number: '+14155550123', name: 'x'.repeat(MAX_BODY_BYTES) });
+		const tooLarge = await call('POST', '/api/v1/contacts', {
+			phone_number: '+14155550123',
+			name: 'x'.repeat(MAX_BODY_BYTES),
+		});
 		expect(tooLarge).toMatchObject({ status: 413, body: { message: 'Payload Too Large' } });
 	});
 
@@ -125,7 +160,12 @@ describe('media over HTTP', () => {
 
 	it('reserves, takes the raw PUT without the key (logging only its size), and finalizes', async () => {
 		const reserved = await call('POST', '/api/v1/medias/direct_uploads', {
-			blob: { filename: 'logo.png', byte_size: PNG.length, checksum: checksum(PNG), content_type: 'image/png' },
+			blob: {
+				filename: 'logo.png',
+				byte_size: PNG.length,
+				checksum: checksum(PNG),
+				content_type: 'image/png',
+			},
 		});
 		expect(reserved.status).toBe(200);
 		const { direct_upload, signed_id } = reserved.body;
@@ -136,7 +176,12 @@ describe('media over HTTP', () => {
 		});
 		expect(put.status).toBe(204);
 		const logged = service.requests.at(-1)!;
-		expect(logged).toMatchObject({ method: 'PUT', authorized: false, bodyBytes: PNG.length, status: 204 });
+		expect(logged).toMatchObject({
+			method: 'PUT',
+			authorized: false,
+			bodyBytes: PNG.length,
+			status: 204,
+		});
 		expect(logged.body).toBeUndefined();
 		const finalized = await call('POST', '/api/v1/medias/finalize', { signed_id });
 		expect(finalized.status).toBe(201);
@@ -150,7 +195,11 @@ describe('media over HTTP', () => {
 			['POST', '/api/v1/medias/direct_uploads'],
 			['GET', '/api/v1/conversations'],
 		]) {
-			const answer = await fetch(`${service.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
+			const answer = await fetch(`${service.url}${path}`, {
+				method,
+				headers: { 'content-type': 'application/json' },
+				body: method === 'GET' ? undefined : '{}',
+			});
 			expect(answer.status).toBe(401);
 		}
 	});

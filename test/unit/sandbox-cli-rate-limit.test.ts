@@ -14,10 +14,14 @@ afterAll(() => {
 });
 
 function startCli(env: Record<string, string>) {
-	const child = spawn(process.execPath, ['--require', 'ts-node/register/transpile-only', 'sandbox/cli.ts'], {
-		cwd: root,
-		env: { ...process.env, SANDBOX_PORT: '0', ...env },
-	});
+	const child = spawn(
+		process.execPath,
+		['--require', 'ts-node/register/transpile-only', 'sandbox/cli.ts'],
+		{
+			cwd: root,
+			env: { ...process.env, SANDBOX_PORT: '0', ...env },
+		},
+	);
 	started.push(child);
 	let output = '';
 	child.stdout.on('data', (chunk: Buffer) => {
@@ -35,7 +39,9 @@ function startCli(env: Record<string, string>) {
 				resolve(line);
 			};
 			child.on('output', check);
-			child.once('exit', (code) => reject(new Error(`the CLI exited (${code}): ${output}${errors}`)));
+			child.once('exit', (code) =>
+				reject(new Error(`the CLI exited (${code}): ${output}${errors}`)),
+			);
 			check();
 		});
 	return { child, lineMatching, errors: () => errors };
@@ -44,12 +50,18 @@ function startCli(env: Record<string, string>) {
 it('SANDBOX_RATE_LIMIT and SANDBOX_RATE_BURST: announced, then 429 with Retry-After beyond the bucket', async () => {
 	const { child, lineMatching } = startCli({ SANDBOX_RATE_LIMIT: '0.01', SANDBOX_RATE_BURST: '1' });
 	const url = /listening on (\S+)/.exec(await lineMatching(/^Stand-in service listening on/))![1];
-	expect(await lineMatching(/^Rate limit:/)).toBe('Rate limit: 0.01 requests/s, bursts of 1; beyond it 429 with Retry-After');
+	expect(await lineMatching(/^Rate limit:/)).toBe(
+		'Rate limit: 0.01 requests/s, bursts of 1; beyond it 429 with Retry-After',
+	);
 	const send = () =>
 		fetch(`${url}/api/v1/events`, {
 			method: 'POST',
 			headers: { authorization: 'sandbox-api-key', 'content-type': 'application/json' },
-			body: JSON.stringify({ event_type: 'send_template_message', contact: { phone_number: '+14155550123' }, template_message: { chat_template_id: 'wat_1' } }),
+			body: JSON.stringify({
+				event_type: 'send_template_message',
+				contact: { phone_number: '+14155550123' },
+				template_message: { chat_template_id: 'wat_1' },
+			}),
 		});
 	expect((await send()).status).toBe(201);
 	const throttled = await send();

@@ -113,8 +113,12 @@ describe('status faults', () => {
 	});
 
 	it('refuses faults that make no sense', () => {
-		expect(() => service.injectFaults({})).toThrow(/at least one of status, delayMs, reset: true, redirect or drip: true/);
-		expect(() => service.injectFaults({ redirect: 'https://x.example', status: 200 })).toThrow(/3xx status with redirect/);
+		expect(() => service.injectFaults({})).toThrow(
+			/at least one of status, delayMs, reset: true, redirect or drip: true/,
+		);
+		expect(() => service.injectFaults({ redirect: 'https://x.example', status: 200 })).toThrow(
+			/3xx status with redirect/,
+		);
 		expect(() => service.injectFaults({ drip: true, status: 500 })).toThrow(/cannot be combined/);
 		expect(() => service.injectFaults({ dripIntervalMs: 10 })).toThrow(/only for drip/);
 		expect(() => service.injectFaults({ status: 500, reset: true })).toThrow(/cannot be combined/);
@@ -199,7 +203,11 @@ describe('redirects', () => {
 
 	it.each([301, 303, 307, 308])('answers %i when asked', async (status) => {
 		service.injectFaults({ redirect: '/elsewhere', status });
-		const response = await fetch(`${service.url}/api/v1/events`, { method: 'POST', redirect: 'manual', body: '{}' });
+		const response = await fetch(`${service.url}/api/v1/events`, {
+			method: 'POST',
+			redirect: 'manual',
+			body: '{}',
+		});
 		expect(response.status).toBe(status);
 		expect(response.headers.get('location')).toBe('/elsewhere');
 	});
@@ -214,7 +222,8 @@ describe('drip', () => {
 		expect(response.headers.get('x-message-id')).toMatch(/^cmsg_/);
 		const reader = response.body!.getReader();
 		const chunks: number[] = [];
-		for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value.length);
+		for (let next = await reader.read(); !next.done; next = await reader.read())
+			chunks.push(next.value.length);
 		// One byte at a time, and the whole answer in the end.
 		expect(Math.max(...chunks)).toBe(1);
 		expect(chunks.length).toBe(Number(response.headers.get('content-length')));

@@ -23,7 +23,11 @@ describe('RateLimiter (token bucket, hand-moved clock)', () => {
 
 	it('lets a full bucket through, then answers the whole seconds until the next token', () => {
 		const limiter = new RateLimiter({ requestsPerSecond: 2, burst: 3 }, clock);
-		expect([limiter.take(), limiter.take(), limiter.take()]).toEqual([undefined, undefined, undefined]);
+		expect([limiter.take(), limiter.take(), limiter.take()]).toEqual([
+			undefined,
+			undefined,
+			undefined,
+		]);
 		expect(limiter.take()).toBe(1);
 		now += 499;
 		expect(limiter.take()).toBe(1); // 0.998 of a token: not yet
@@ -88,11 +92,20 @@ describe('countSends', () => {
 			record(7, { method: 'GET', path: '/api/v1/events/evt_1', status: 200 }),
 			record(8, { method: 'GET', path: '/api/v1/events/evt_1', status: 200 }),
 		]);
-		expect(counts).toEqual({ requests: 8, accepted: 6, throttled: 1, duplicates: 1, maxInFlight: 3 });
+		expect(counts).toEqual({
+			requests: 8,
+			accepted: 6,
+			throttled: 1,
+			duplicates: 1,
+			maxInFlight: 3,
+		});
 	});
 
 	it('counts a processed request whose answer was cut off (reset) as sent', () => {
-		const counts = countSends([record(1, { body: { a: 1 }, reset: true }), record(2, { body: { a: 1 } })]);
+		const counts = countSends([
+			record(1, { body: { a: 1 }, reset: true }),
+			record(2, { body: { a: 1 } }),
+		]);
 		expect(counts.duplicates).toBe(1);
 	});
 });
@@ -132,16 +145,25 @@ describe('the served rate limit', () => {
 	it('is set, shown and turned off through the control API', async () => {
 		expect(await control('GET', '/rate-limit')).toEqual({ status: 200, body: { rateLimit: null } });
 		const set = await control('POST', '/rate-limit', { requestsPerSecond: 0.01, burst: 2 });
-		expect(set).toEqual({ status: 200, body: { rateLimit: { requestsPerSecond: 0.01, burst: 2, tokens: 2, throttled: 0 } } });
+		expect(set).toEqual({
+			status: 200,
+			body: { rateLimit: { requestsPerSecond: 0.01, burst: 2, tokens: 2, throttled: 0 } },
+		});
 		expect((await control('POST', '/rate-limit', { requestsPerSecond: -1 })).status).toBe(400);
-		expect((await control('POST', '/rate-limit', { requestsPerSecond: 1, extra: true })).status).toBe(400);
-		expect(await control('DELETE', '/rate-limit')).toEqual({ status: 200, body: { rateLimit: null } });
+		expect(
+			(await control('POST', '/rate-limit', { requestsPerSecond: 1, extra: true })).status,
+		).toBe(400);
+		expect(await control('DELETE', '/rate-limit')).toEqual({
+			status: 200,
+			body: { rateLimit: null },
+		});
 	});
 
 	it('answers 429 with Retry-After beyond the bucket, processes nothing, and counts it', async () => {
 		service.setRateLimit({ requestsPerSecond: 0.01, burst: 2 });
 		const statuses: number[] = [];
-		for (const phone of ['+14155550101', '+14155550102', '+14155550103']) statuses.push((await send(phone)).status);
+		for (const phone of ['+14155550101', '+14155550102', '+14155550103'])
+			statuses.push((await send(phone)).status);
 		expect(statuses).toEqual([201, 201, 429]);
 		const throttled = await send('+14155550104');
 		expect(throttled.status).toBe(429);
@@ -150,7 +172,12 @@ describe('the served rate limit', () => {
 		expect(throttled.headers.get('x-message-id')).toBeNull();
 		expect(await throttled.json()).toEqual({ message: 'Too Many Requests' });
 		expect(service.acceptedSends()).toHaveLength(2);
-		expect(service.requests.map((request) => request.throttled)).toEqual([undefined, undefined, true, true]);
+		expect(service.requests.map((request) => request.throttled)).toEqual([
+			undefined,
+			undefined,
+			true,
+			true,
+		]);
 		expect(service.rateLimitState()?.throttled).toBe(2);
 		expect((await control('GET', '/counts')).body).toEqual({
 			requests: 4,

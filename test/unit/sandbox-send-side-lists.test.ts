@@ -32,7 +32,9 @@ describe('GET /api/v1/template_messages', () => {
 		const { body } = h.call('GET', '/api/v1/template_messages');
 		// Only the audience broadcast of two hours ago lies inside the window; one of its numbers fails.
 		expect(body).toMatchObject({ count: 6, next: null, prev: null });
-		expect(body.template_messages.every((m: any) => m.broadcast_id === SEEDED_BROADCASTS.orderReminder)).toBe(true);
+		expect(
+			body.template_messages.every((m: any) => m.broadcast_id === SEEDED_BROADCASTS.orderReminder),
+		).toBe(true);
 		expect(body.template_messages.filter((m: any) => m.status === 'failed')).toHaveLength(1);
 		const updates = body.template_messages.map((m: any) => m.updated_at);
 		expect([...updates].sort()).toEqual(updates);
@@ -41,7 +43,10 @@ describe('GET /api/v1/template_messages', () => {
 	it('filters by broadcast and by updated_since', () => {
 		const h = sendSide();
 		const since = encodeURIComponent(new Date(T0 - 4 * DAY).toISOString());
-		const spring = h.call('GET', `/api/v1/template_messages?broadcast_id=${SEEDED_BROADCASTS.springSale}&updated_since=${since}`);
+		const spring = h.call(
+			'GET',
+			`/api/v1/template_messages?broadcast_id=${SEEDED_BROADCASTS.springSale}&updated_since=${since}`,
+		);
 		expect(spring.body.count).toBe(4);
 		expect(h.call('GET', `/api/v1/template_messages?updated_since=${since}`).body.count).toBe(10);
 		expect(h.call('GET', '/api/v1/template_messages?broadcast_id=cmp_none').body.count).toBe(0);
@@ -66,7 +71,9 @@ describe('GET /api/v1/template_messages', () => {
 			chat_template_id: 'wat_4d5e6f7081920314',
 			business_phone_number: '14155550100',
 		});
-		expect(h.call('GET', '/api/v1/template_messages?per=1000').body.template_messages).toHaveLength(66);
+		expect(h.call('GET', '/api/v1/template_messages?per=1000').body.template_messages).toHaveLength(
+			66,
+		);
 	});
 
 	it.each([
@@ -77,7 +84,9 @@ describe('GET /api/v1/template_messages', () => {
 		['broadcast_id=', 'broadcast_id'],
 		['status=sent', 'status'],
 	])('refuses %s, naming %s', (query, field) => {
-		expect(Object.keys(errorsOf(sendSide().call('GET', `/api/v1/template_messages?${query}`)))).toEqual([field]);
+		expect(
+			Object.keys(errorsOf(sendSide().call('GET', `/api/v1/template_messages?${query}`))),
+		).toEqual([field]);
 	});
 });
 
@@ -97,8 +106,15 @@ describe('GET /api/v1/messages', () => {
 		expect(ada.count).toBeGreaterThan(25);
 		expect(ada.messages.every((m: any) => m.phone_number === '+14155550123')).toBe(true);
 		const conversation = ada.messages[0].conversation_id;
-		const inbound = h.call('GET', `/api/v1/messages?conversation_id=${conversation}&direction=inbound`).body;
-		expect(inbound.messages.every((m: any) => m.conversation_id === conversation && m.direction === 'inbound')).toBe(true);
+		const inbound = h.call(
+			'GET',
+			`/api/v1/messages?conversation_id=${conversation}&direction=inbound`,
+		).body;
+		expect(
+			inbound.messages.every(
+				(m: any) => m.conversation_id === conversation && m.direction === 'inbound',
+			),
+		).toBe(true);
 		const spanish = h.call('GET', '/api/v1/messages?business_phone_number=34910000100').body;
 		expect(spanish.messages.every((m: any) => m.phone_number === '+34612345678')).toBe(true);
 	});
@@ -113,7 +129,12 @@ describe('GET /api/v1/messages', () => {
 		const alan = () => h.call('GET', '/api/v1/messages?phone_number=%2B447700900123').body.messages;
 		expect(alan().map((m: any) => m.id)).not.toContain('cmsg_aaaaaaaaaaaaaaaa');
 		h.advance(eventProcessingMs);
-		expect(alan()[0]).toMatchObject({ id: 'cmsg_aaaaaaaaaaaaaaaa', direction: 'outbound', type: 'template', status: 'sent' });
+		expect(alan()[0]).toMatchObject({
+			id: 'cmsg_aaaaaaaaaaaaaaaa',
+			direction: 'outbound',
+			type: 'template',
+			status: 'sent',
+		});
 	});
 
 	it.each([
@@ -123,7 +144,9 @@ describe('GET /api/v1/messages', () => {
 		['business_phone_number=%2B14155550100', 'business_phone_number'],
 		['per=10', 'per'],
 	])('refuses %s, naming %s', (query, field) => {
-		expect(Object.keys(errorsOf(sendSide().call('GET', `/api/v1/messages?${query}`)))).toEqual([field]);
+		expect(Object.keys(errorsOf(sendSide().call('GET', `/api/v1/messages?${query}`)))).toEqual([
+			field,
+		]);
 	});
 });
 
@@ -150,7 +173,11 @@ describe('broadcast launch (send_broadcast)', () => {
 			phone_number: '14155550100',
 			launch_time: new Date(T0 + eventProcessingMs).toISOString(),
 			stats: { total: 2, pending: 2, sent: 0, delivered: 0, failed: 0 },
-			whats_app_template: { id: 'wat_1a2b3c4d5e6f7081', template_name: 'order_update', language: 'en' },
+			whats_app_template: {
+				id: 'wat_1a2b3c4d5e6f7081',
+				template_name: 'order_update',
+				language: 'en',
+			},
 			template_messages_url: `/api/v1/template_messages?broadcast_id=${result.id}`,
 		});
 		const broadcast = () => h.call('GET', `/api/v1/broadcasts/${result.id}`).body;
@@ -160,15 +187,24 @@ describe('broadcast launch (send_broadcast)', () => {
 		expect(broadcast()).toMatchObject({ status: 'sent', stats: { sent: 2, delivered: 0 } });
 		h.advance(deliveryMs);
 		expect(broadcast().stats).toEqual({ total: 2, pending: 0, sent: 2, delivered: 2, failed: 0 });
-		const messages = h.call('GET', `/api/v1/template_messages?broadcast_id=${result.id}`).body.template_messages;
-		expect(messages.map((m: any) => [m.phone_number, m.liquid_values.first_name, m.liquid_values.order_number])).toEqual([
+		const messages = h.call('GET', `/api/v1/template_messages?broadcast_id=${result.id}`).body
+			.template_messages;
+		expect(
+			messages.map((m: any) => [
+				m.phone_number,
+				m.liquid_values.first_name,
+				m.liquid_values.order_number,
+			]),
+		).toEqual([
 			['+14155550123', 'Ada', 'A-7'],
 			['+14155550124', 'Grace', 'A-7'],
 		]);
 	});
 
 	it.each(['instant', 'gradual', 'smart'])('accepts the delivery mode %s', (mode) => {
-		expect(sendSide().service.handleSendBroadcast(launchBody({ delivery_mode: mode })).status).toBe(200);
+		expect(sendSide().service.handleSendBroadcast(launchBody({ delivery_mode: mode })).status).toBe(
+			200,
+		);
 	});
 
 	const twoHundredYearsAgo = new Date(T0 - 200 * 365 * DAY).toISOString();
@@ -177,25 +213,52 @@ describe('broadcast launch (send_broadcast)', () => {
 		['no audience', { contacts: undefined }, 'broadcast.contacts'],
 		['contacts: []', { contacts: [] }, 'broadcast.contacts'],
 		['audience_id: ""', { contacts: undefined, audience_id: '' }, 'broadcast.audience_id'],
-		['an unknown audience', { contacts: undefined, audience_id: 'aud_nobody' }, 'broadcast.audience_id'],
+		[
+			'an unknown audience',
+			{ contacts: undefined, audience_id: 'aud_nobody' },
+			'broadcast.audience_id',
+		],
 		['a delivery mode of neither source', { delivery_mode: 'fast' }, 'broadcast.delivery_mode'],
-		['a launch time in the past', { scheduled_launch_time: twoHundredYearsAgo }, 'broadcast.scheduled_launch_time'],
+		[
+			'a launch time in the past',
+			{ scheduled_launch_time: twoHundredYearsAgo },
+			'broadcast.scheduled_launch_time',
+		],
 		['a sending number with +', { phone_number: '+14155550100' }, 'broadcast.phone_number'],
-		['a contact without +', { contacts: [{ phone_number: '14155550123' }] }, 'broadcast.contacts[0].phone_number'],
+		[
+			'a contact without +',
+			{ contacts: [{ phone_number: '14155550123' }] },
+			'broadcast.contacts[0].phone_number',
+		],
 		['an unknown field', { whats_app_template_id: 'wat_1' }, 'broadcast'],
 		['an unknown template', { chat_template_id: 'wat_nope' }, 'broadcast.chat_template_id'],
-		['a paused template', { chat_template_id: 'wat_6f70819203142536' }, 'broadcast.chat_template_id'],
-		['a draft template', { chat_template_id: 'wat_9203142536475869' }, 'broadcast.chat_template_id'],
+		[
+			'a paused template',
+			{ chat_template_id: 'wat_6f70819203142536' },
+			'broadcast.chat_template_id',
+		],
+		[
+			'a draft template',
+			{ chat_template_id: 'wat_9203142536475869' },
+			'broadcast.chat_template_id',
+		],
 	])('refuses %s', (_case, changes, field) => {
 		const h = sendSide();
-		expect(Object.keys(errorsOf(h.service.handleSendBroadcast(launchBody(changes))))).toEqual([field]);
+		expect(Object.keys(errorsOf(h.service.handleSendBroadcast(launchBody(changes))))).toEqual([
+			field,
+		]);
 		expect(h.call('GET', '/api/v1/broadcasts').body.count).toBe(4);
 	});
 
 	it('refuses missing variables per contact unless told to skip the check', () => {
 		const h = sendSide();
-		const contacts = [{ phone_number: '+14155550123', liquid_values: { first_name: 'Ada' } }, { phone_number: '+14155550124' }];
-		const answer = h.service.handleSendBroadcast(launchBody({ contacts, liquid_values: { order_number: 'A-1' } }));
+		const contacts = [
+			{ phone_number: '+14155550123', liquid_values: { first_name: 'Ada' } },
+			{ phone_number: '+14155550124' },
+		];
+		const answer = h.service.handleSendBroadcast(
+			launchBody({ contacts, liquid_values: { order_number: 'A-1' } }),
+		);
 		expect(answer).toEqual({
 			status: 422,
 			body: {
@@ -207,12 +270,17 @@ describe('broadcast launch (send_broadcast)', () => {
 				},
 			},
 		});
-		const skipped = launchBody({ contacts, liquid_values: {} }, { skip_liquid_values_validation: true });
+		const skipped = launchBody(
+			{ contacts, liquid_values: {} },
+			{ skip_liquid_values_validation: true },
+		);
 		expect(h.service.handleSendBroadcast(skipped).status).toBe(200);
 	});
 
 	it('lists the first 20 recipients that miss variables, then a count', () => {
-		const contacts = Array.from({ length: 30 }, (_, i) => ({ phone_number: `+1415555${String(1000 + i)}` }));
+		const contacts = Array.from({ length: 30 }, (_, i) => ({
+			phone_number: `+1415555${String(1000 + i)}`,
+		}));
 		const errors = errorsOf(sendSide().service.handleSendBroadcast(launchBody({ contacts })));
 		expect(Object.keys(errors)).toHaveLength(21);
 		expect(errors.broadcast).toEqual(['30 recipients miss variables; the first 20 are listed']);
@@ -220,23 +288,41 @@ describe('broadcast launch (send_broadcast)', () => {
 
 	it('sends to an audience, whose contacts bring their own first names', () => {
 		const h = sendSide();
-		const audience = { contacts: undefined, audience_id: 'aud_vip_customers', chat_template_id: 'wat_3c4d5e6f70819203' };
-		expect(errorsOf(h.service.handleSendBroadcast(launchBody({ ...audience, liquid_values: {} })))['broadcast.liquid_values']).toEqual([
+		const audience = {
+			contacts: undefined,
+			audience_id: 'aud_vip_customers',
+			chat_template_id: 'wat_3c4d5e6f70819203',
+		};
+		expect(
+			errorsOf(h.service.handleSendBroadcast(launchBody({ ...audience, liquid_values: {} })))[
+				'broadcast.liquid_values'
+			],
+		).toEqual([
 			'misses discount, end_date, header_media for audience contact +14155550123',
 			'misses discount, end_date, header_media for audience contact +14155550124',
 			'misses discount, end_date, header_media for audience contact +34612345678',
 		]);
-		const values = { discount: '10%', end_date: 'Friday', header_media: 'https://cdn.example.com/a.jpg' };
-		const { body } = h.service.handleSendBroadcast(launchBody({ ...audience, liquid_values: values })) as { body: any };
+		const values = {
+			discount: '10%',
+			end_date: 'Friday',
+			header_media: 'https://cdn.example.com/a.jpg',
+		};
+		const { body } = h.service.handleSendBroadcast(
+			launchBody({ ...audience, liquid_values: values }),
+		) as { body: any };
 		h.advance(eventProcessingMs);
-		expect(h.call('GET', `/api/v1/events/${body.event_id}`).body.result).toMatchObject({ audience_count: 3, audience_id: 'aud_vip_customers' });
+		expect(h.call('GET', `/api/v1/events/${body.event_id}`).body.result).toMatchObject({
+			audience_count: 3,
+			audience_id: 'aud_vip_customers',
+		});
 	});
 });
 
 describe('broadcasts: list, get, cancel, archive', () => {
 	it('lists the seeded broadcasts newest first, by status, and pages to the end', () => {
 		const h = sendSide();
-		const ids = (query = '') => h.call('GET', `/api/v1/broadcasts${query}`).body.broadcasts.map((b: any) => b.id);
+		const ids = (query = '') =>
+			h.call('GET', `/api/v1/broadcasts${query}`).body.broadcasts.map((b: any) => b.id);
 		const { orderReminder, summerTeaser, springSale, winterClearance } = SEEDED_BROADCASTS;
 		expect(ids()).toEqual([orderReminder, summerTeaser, springSale, winterClearance]);
 		expect(ids('?status=sent')).toEqual([orderReminder, springSale]);
@@ -250,8 +336,14 @@ describe('broadcasts: list, get, cancel, archive', () => {
 		expect(walk(h, '/api/v1/broadcasts', 'broadcasts')).toHaveLength(34);
 	});
 
-	it.each([['status=canceled', 'status'], ['per=5', 'per'], ['page=x', 'page']])('refuses %s', (query, field) => {
-		expect(Object.keys(errorsOf(sendSide().call('GET', `/api/v1/broadcasts?${query}`)))).toEqual([field]);
+	it.each([
+		['status=canceled', 'status'],
+		['per=5', 'per'],
+		['page=x', 'page'],
+	])('refuses %s', (query, field) => {
+		expect(Object.keys(errorsOf(sendSide().call('GET', `/api/v1/broadcasts?${query}`)))).toEqual([
+			field,
+		]);
 	});
 
 	it('cancels a scheduled broadcast back to a draft that sends nothing, then archives it', () => {
@@ -260,33 +352,53 @@ describe('broadcasts: list, get, cancel, archive', () => {
 		const event = (h.service.handleSendBroadcast(scheduled).body as any).event_id;
 		h.advance(HOUR / 2);
 		const id = h.call('GET', `/api/v1/events/${event}`).body.result.id;
-		expect(h.call('GET', `/api/v1/broadcasts/${id}`).body).toMatchObject({ status: 'queued', launch_time: new Date(T0 + HOUR).toISOString() });
+		expect(h.call('GET', `/api/v1/broadcasts/${id}`).body).toMatchObject({
+			status: 'queued',
+			launch_time: new Date(T0 + HOUR).toISOString(),
+		});
 		expect(h.call('PATCH', `/api/v1/broadcasts/${id}/cancel`, { reason: 'x' }).status).toBe(422);
-		expect(h.call('PATCH', `/api/v1/broadcasts/${id}/cancel`).body).toMatchObject({ status: 'draft', launch_time: null, scheduled_launch_time: null });
+		expect(h.call('PATCH', `/api/v1/broadcasts/${id}/cancel`).body).toMatchObject({
+			status: 'draft',
+			launch_time: null,
+			scheduled_launch_time: null,
+		});
 		h.advance(HOUR);
 		expect(h.call('GET', `/api/v1/template_messages?broadcast_id=${id}`).body.count).toBe(0);
 		expect(errorsOf(h.call('PATCH', `/api/v1/broadcasts/${id}/cancel`)).status).toEqual([
 			'cannot cancel a broadcast that is draft (only while queued or scheduled)',
 		]);
 		expect(h.call('PATCH', `/api/v1/broadcasts/${id}/archive`, {}).body.status).toBe('archived');
-		expect(errorsOf(h.call('PATCH', `/api/v1/broadcasts/${id}/archive`)).status[0]).toContain('archived');
+		expect(errorsOf(h.call('PATCH', `/api/v1/broadcasts/${id}/archive`)).status[0]).toContain(
+			'archived',
+		);
 	});
 
 	it('refuses to cancel once sending, and to archive before it is sent', () => {
 		const h = sendSide();
-		const event = (h.service.handleSendBroadcast(launchBody({ delivery_mode: 'gradual' })).body as any).event_id;
+		const event = (
+			h.service.handleSendBroadcast(launchBody({ delivery_mode: 'gradual' })).body as any
+		).event_id;
 		h.advance(eventProcessingMs);
 		const id = h.call('GET', `/api/v1/events/${event}`).body.result.id;
 		expect(h.call('PATCH', `/api/v1/broadcasts/${id}/cancel`).body.code).toBe('invalid_state');
-		expect(errorsOf(h.call('PATCH', `/api/v1/broadcasts/${id}/archive`)).status[0]).toContain('sending');
+		expect(errorsOf(h.call('PATCH', `/api/v1/broadcasts/${id}/archive`)).status[0]).toContain(
+			'sending',
+		);
 		h.advance(2 * DEFAULT_TIMINGS.broadcastIntervalMs.gradual);
 		expect(h.call('PATCH', `/api/v1/broadcasts/${id}/archive`).body.status).toBe('archived');
 	});
 
 	it('answers 404 for an unknown broadcast', () => {
 		const h = sendSide();
-		for (const [method, path] of [['GET', ''], ['PATCH', '/cancel'], ['PATCH', '/archive']]) {
-			expect(h.call(method, `/api/v1/broadcasts/cmp_nope${path}`)).toEqual({ status: 404, body: { message: 'Not Found' } });
+		for (const [method, path] of [
+			['GET', ''],
+			['PATCH', '/cancel'],
+			['PATCH', '/archive'],
+		]) {
+			expect(h.call(method, `/api/v1/broadcasts/cmp_nope${path}`)).toEqual({
+				status: 404,
+				body: { message: 'Not Found' },
+			});
 		}
 	});
 });

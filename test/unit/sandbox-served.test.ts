@@ -21,7 +21,12 @@ beforeEach(async () => {
 });
 afterEach(() => service.close());
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+	method: string,
+	path: string,
+	body?: unknown,
+	headers: Record<string, string> = {},
+) {
 	const response = await fetch(`${service.url}${path}`, {
 		method,
 		headers: {
@@ -32,7 +37,11 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await response.text();
-	return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+	return {
+		status: response.status,
+		headers: response.headers,
+		body: text === '' ? undefined : JSON.parse(text),
+	};
 }
 
 const send = {
@@ -40,7 +49,12 @@ const send = {
 	contact: { phone_number: '+14155550123', name: 'Ada' },
 	template_message: {
 		chat_template_id: ORDER_UPDATE_EN,
-		liquid_values: { first_name: 'Ada', order_number: 'A-7', order_status: 'shipped', order_total: '10.00' },
+		liquid_values: {
+			first_name: 'Ada',
+			order_number: 'A-7',
+			order_status: 'shipped',
+			order_total: '10.00',
+		},
 	},
 };
 
@@ -49,7 +63,10 @@ describe('bodies', () => {
 		const listed = await call('GET', '/api/v1/whats_app_templates?status=approved');
 		expect(listed.status).toBe(200);
 		expect(Array.isArray(listed.body)).toBe(true);
-		expect((await call('GET', '/api/v1/whats_app_templates', undefined, { authorization: 'wrong' })).status).toBe(401);
+		expect(
+			(await call('GET', '/api/v1/whats_app_templates', undefined, { authorization: 'wrong' }))
+				.status,
+		).toBe(401);
 	});
 
 	it('serves an action PATCH without a body, and refuses a PATCH body that is not JSON', async () => {
@@ -66,7 +83,9 @@ describe('bodies', () => {
 
 	it('keeps POST strictly JSON, even without a body', async () => {
 		expect((await call('POST', '/api/v1/whats_app_templates')).status).toBe(415);
-		const empty = await call('POST', '/api/v1/events', undefined, { 'content-type': 'application/json' });
+		const empty = await call('POST', '/api/v1/events', undefined, {
+			'content-type': 'application/json',
+		});
 		expect(empty).toMatchObject({ status: 400, body: { message: 'Body is not JSON' } });
 	});
 
@@ -110,9 +129,15 @@ describe('accepted commands become events', () => {
 		expect(assigned).toMatchObject({ status: 200, body: {} });
 		clock += DEFAULT_TIMINGS.eventProcessingMs;
 		const connectEvent = await call('GET', `/api/v1/events/${connected.body.event_id}`);
-		expect(connectEvent.body).toMatchObject({ id: connected.body.event_id, result: { type: 'template_message' } });
+		expect(connectEvent.body).toMatchObject({
+			id: connected.body.event_id,
+			result: { type: 'template_message' },
+		});
 		const assignEvent = await call('GET', assigned.headers.get('location')!);
-		expect(assignEvent.body).toMatchObject({ status: 'processed', result: { type: 'assign_agent' } });
+		expect(assignEvent.body).toMatchObject({
+			status: 'processed',
+			result: { type: 'assign_agent' },
+		});
 	});
 
 	it('launches a broadcast on the events endpoint and polls it', async () => {
@@ -145,8 +170,12 @@ describe('the route table', () => {
 
 	it('refuses two parts answering the same endpoint or event type', () => {
 		const route = { method: 'GET', pattern: '/x', handler: () => ({ status: 200 }) };
-		expect(() => serviceTable([{ routes: [route] }, { routes: [route] }])).toThrow('two parts answer GET /x');
+		expect(() => serviceTable([{ routes: [route] }, { routes: [route] }])).toThrow(
+			'two parts answer GET /x',
+		);
 		const events = { ping: () => ({ status: 200 }) };
-		expect(() => serviceTable([{ events }, { events }])).toThrow('two parts answer event_type ping');
+		expect(() => serviceTable([{ events }, { events }])).toThrow(
+			'two parts answer event_type ping',
+		);
 	});
 });

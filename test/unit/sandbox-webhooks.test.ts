@@ -206,13 +206,21 @@ describe('POST /_sandbox/webhooks without url or auth: the configured trigger an
 		});
 		await control('POST', '/webhooks', { url: receiver.url, kind: 'order', event: 'completed' });
 		const [posted] = receiver.received;
-		const expected = createHmac('sha256', 'configured-hmac-secret').update(posted.raw).digest('hex');
+		const expected = createHmac('sha256', 'configured-hmac-secret')
+			.update(posted.raw)
+			.digest('hex');
 		expect(posted.headers['x-signature-256']).toBe(expected);
 	});
 
 	it('sends no secret when the caller asks for none', async () => {
-		service.setWebhookTarget(receiver.url, { auth: { mode: 'headerSecret', secret: 'not-this-one-1234' } });
-		await control('POST', '/webhooks', { kind: 'order', event: 'completed', auth: { mode: 'none' } });
+		service.setWebhookTarget(receiver.url, {
+			auth: { mode: 'headerSecret', secret: 'not-this-one-1234' },
+		});
+		await control('POST', '/webhooks', {
+			kind: 'order',
+			event: 'completed',
+			auth: { mode: 'none' },
+		});
 		expect(receiver.received[0].headers['x-webhook-secret']).toBeUndefined();
 	});
 

@@ -85,7 +85,9 @@ describe('REPORT_TO', () => {
 	});
 
 	it('refuses anything else, naming what was given', () => {
-		expect(() => parseReportTo('tset')).toThrow('REPORT_TO must be "production" or "test", not "tset"');
+		expect(() => parseReportTo('tset')).toThrow(
+			'REPORT_TO must be "production" or "test", not "tset"',
+		);
 	});
 });
 
@@ -106,14 +108,18 @@ describe('the printed summary', () => {
 
 	it('says production reports are listed under Executions, and how to see them in the editor', () => {
 		const text = startSummary(info());
-		expect(text).toMatch(/to the PRODUCTION URL: the runs appear under Executions, not in the editor/);
+		expect(text).toMatch(
+			/to the PRODUCTION URL: the runs appear under Executions, not in the editor/,
+		);
 		expect(text).toContain('REPORT_TO=test npm start');
 		expect(text).toContain('Send delivery reports to the Test URL from now on');
 	});
 
 	it('says test reports show in the editor only while the trigger listens', () => {
 		const text = startSummary(info({ reportTo: 'test' }));
-		expect(text).toMatch(/to the TEST URL \(REPORT_TO=test\): the run shows in the editor while the/);
+		expect(text).toMatch(
+			/to the TEST URL \(REPORT_TO=test\): the run shows in the editor while the/,
+		);
 		expect(text).toContain('Send delivery reports to the Production URL from now on');
 	});
 });

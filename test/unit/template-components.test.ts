@@ -40,13 +40,25 @@ describe('readTemplateVariables', () => {
 
 	it('lists a name once, with every component it sits in, in reading order', () => {
 		const { variables } = readTemplateVariables([
-			{ component_type: 'buttons', data_type: 'text', sub_type: 'url', index: 0, value: 'https://x.example/{{order | example: "A-9"}}' },
+			{
+				component_type: 'buttons',
+				data_type: 'text',
+				sub_type: 'url',
+				index: 0,
+				value: 'https://x.example/{{order | example: "A-9"}}',
+			},
 			body('Order {{order}} for {{name}}'),
 			{ component_type: 'header', data_type: 'text', index: 0, value: 'Order {{order}}' },
 			{ component_type: 'footer', data_type: 'text', index: 0, value: 'Bye {{name}}' },
 		]);
 		expect(variables).toEqual([
-			{ name: 'order', example: 'A-9', component: 'header', components: ['header', 'body', 'buttons'], required: true },
+			{
+				name: 'order',
+				example: 'A-9',
+				component: 'header',
+				components: ['header', 'body', 'buttons'],
+				required: true,
+			},
 			{ name: 'name', component: 'body', components: ['body', 'footer'], required: true },
 		]);
 	});
@@ -73,7 +85,12 @@ describe('readTemplateVariables', () => {
 		'gives the media type of a %s header and does not read its sample value',
 		(type) => {
 			const result = readTemplateVariables([
-				{ component_type: 'header', data_type: type, index: 0, value: 'https://cdn.example.com/{{not_a_variable}}' },
+				{
+					component_type: 'header',
+					data_type: type,
+					index: 0,
+					value: 'https://cdn.example.com/{{not_a_variable}}',
+				},
 				body('Hi {{name}}'),
 			]);
 			expect(result.headerMediaType).toBe(type);
@@ -82,7 +99,9 @@ describe('readTemplateVariables', () => {
 	);
 
 	it('has no header media type for a text header or no header', () => {
-		expect(readTemplateVariables([{ component_type: 'header', data_type: 'text', value: 'Hello' }])).toEqual({
+		expect(
+			readTemplateVariables([{ component_type: 'header', data_type: 'text', value: 'Hello' }]),
+		).toEqual({
 			variables: [],
 			problems: [],
 		});
@@ -90,7 +109,9 @@ describe('readTemplateVariables', () => {
 	});
 
 	it('reads a template without variables, and none at all', () => {
-		expect(readTemplateVariables([body('Thanks for your order. {single braces} stay text.')])).toEqual({
+		expect(
+			readTemplateVariables([body('Thanks for your order. {single braces} stay text.')]),
+		).toEqual({
 			variables: [],
 			problems: [],
 		});
@@ -99,7 +120,10 @@ describe('readTemplateVariables', () => {
 	});
 
 	it('reports a component of an unknown type and reads the others', () => {
-		const result = readTemplateVariables([{ component_type: 'carousel', value: '{{x}}' }, body('{{y}}')]);
+		const result = readTemplateVariables([
+			{ component_type: 'carousel', value: '{{x}}' },
+			body('{{y}}'),
+		]);
 		expect(result.variables.map((v) => v.name)).toEqual(['y']);
 		expect(result.problems).toEqual([
 			'component 0 has the type "carousel", not header, body, footer or buttons',
@@ -108,7 +132,10 @@ describe('readTemplateVariables', () => {
 
 	it('skips values that are not text without failing', () => {
 		expect(
-			readTemplateVariables([{ component_type: 'body', value: null }, { component_type: 'footer', value: 42 }]),
+			readTemplateVariables([
+				{ component_type: 'body', value: null },
+				{ component_type: 'footer', value: 42 },
+			]),
 		).toEqual({ variables: [], problems: [] });
 	});
 });
@@ -159,62 +186,100 @@ describe('properties', () => {
 		)
 		.map(([first, rest]) => first + rest);
 	const example = fc.option(
-		fc.tuple(fc.constantFrom("'", '"'), fc.stringOf(fc.constantFrom(...'Ada 42.5%-:|é'), { maxLength: 10 })),
+		fc.tuple(
+			fc.constantFrom("'", '"'),
+			fc.stringOf(fc.constantFrom(...'Ada 42.5%-:|é'), { maxLength: 10 }),
+		),
 		{ nil: undefined },
 	);
 	const space = fc.constantFrom('', ' ', '  ');
 	const placeholder = fc.record({ name, example, a: space, b: space, c: space });
-	const plainText = fc.stringOf(fc.constantFrom(...'Hello, world! 123 {} ü'), { maxLength: 15 }).map((t) =>
-		// single braces are text, but two in a row would open or close a placeholder
-		t.replace(/\{(?=\{)|\}(?=\})/g, ' ').replace(/[{}]$/, ' '),
-	);
-	const write = (p: { name: string; example?: [string, string]; a: string; b: string; c: string }) =>
+	const plainText = fc
+		.stringOf(fc.constantFrom(...'Hello, world! 123 {} ü'), { maxLength: 15 })
+		.map((t) =>
+			// single braces are text, but two in a row would open or close a placeholder
+			t.replace(/\{(?=\{)|\}(?=\})/g, ' ').replace(/[{}]$/, ' '),
+		);
+	const write = (p: {
+		name: string;
+		example?: [string, string];
+		a: string;
+		b: string;
+		c: string;
+	}) =>
 		`{{${p.a}${p.name}${p.example ? `${p.b}|${p.c}example:${p.b}${p.example[0]}${p.example[1]}${p.example[0]}` : ''}${p.c}}}`;
 
 	it('reads back exactly the placeholders written, each name once, first example kept', () => {
 		fc.assert(
-			fc.property(fc.array(fc.tuple(plainText, placeholder), { maxLength: 8 }), plainText, (parts, tail) => {
-				const text = parts.map(([t, p]) => `${t.replace(/\{$/, ' ')}${write(p)}`).join('') + tail;
-				const { variables, problems } = readTemplateVariables([body(text)]);
-				expect(problems).toEqual([]);
-				const expected = new Map<string, string | undefined>();
-				for (const [, p] of parts) {
-					if (!expected.has(p.name) || expected.get(p.name) === undefined) {
-						expected.set(p.name, p.example?.[1] ?? expected.get(p.name));
+			fc.property(
+				fc.array(fc.tuple(plainText, placeholder), { maxLength: 8 }),
+				plainText,
+				(parts, tail) => {
+					const text = parts.map(([t, p]) => `${t.replace(/\{$/, ' ')}${write(p)}`).join('') + tail;
+					const { variables, problems } = readTemplateVariables([body(text)]);
+					expect(problems).toEqual([]);
+					const expected = new Map<string, string | undefined>();
+					for (const [, p] of parts) {
+						if (!expected.has(p.name) || expected.get(p.name) === undefined) {
+							expected.set(p.name, p.example?.[1] ?? expected.get(p.name));
+						}
 					}
-				}
-				expect(variables.map((v) => [v.name, v.example])).toEqual([...expected.entries()]);
-			}),
+					expect(variables.map((v) => [v.name, v.example])).toEqual([...expected.entries()]);
+				},
+			),
 		);
 	});
 
 	it('never throws, and every name it gives is a clean name written in the text', () => {
-		const noisy = fc.stringOf(fc.constantFrom('{', '}', '{{', '}}', '|', 'example:', "'", '"', ' ', 'a', 'b_1', '-'), {
-			maxLength: 60,
-		});
+		const noisy = fc.stringOf(
+			fc.constantFrom('{', '}', '{{', '}}', '|', 'example:', "'", '"', ' ', 'a', 'b_1', '-'),
+			{
+				maxLength: 60,
+			},
+		);
 		fc.assert(
-			fc.property(fc.array(fc.record({ component_type: fc.constantFrom('header', 'body', 'footer', 'buttons', 'x'), value: noisy })), (components) => {
-				const { variables, problems } = readTemplateVariables(components);
-				expect(Array.isArray(problems)).toBe(true);
-				for (const v of variables) {
-					expect(v.name).toMatch(/^[A-Za-z_][A-Za-z0-9_]*$/);
-					expect(components.some((c) => c.value.includes(v.name))).toBe(true);
-				}
-			}),
+			fc.property(
+				fc.array(
+					fc.record({
+						component_type: fc.constantFrom('header', 'body', 'footer', 'buttons', 'x'),
+						value: noisy,
+					}),
+				),
+				(components) => {
+					const { variables, problems } = readTemplateVariables(components);
+					expect(Array.isArray(problems)).toBe(true);
+					for (const v of variables) {
+						expect(v.name).toMatch(/^[A-Za-z_][A-Za-z0-9_]*$/);
+						expect(components.some((c) => c.value.includes(v.name))).toBe(true);
+					}
+				},
+			),
 		);
 	});
 
 	it('a malformed placeholder adds a problem and no variable', () => {
-		const malformed = fc.constantFrom('{{}}', '{{a b}}', '{{x {{y}} }}', '{{-z}}', "{{q | example: r}}", '{{q | nope}}');
+		const malformed = fc.constantFrom(
+			'{{}}',
+			'{{a b}}',
+			'{{x {{y}} }}',
+			'{{-z}}',
+			'{{q | example: r}}',
+			'{{q | nope}}',
+		);
 		fc.assert(
-			fc.property(fc.array(placeholder, { maxLength: 5 }), malformed, fc.nat(5), (clean, bad, at) => {
-				const pieces = clean.map(write);
-				const before = readTemplateVariables([body(pieces.join(' '))]);
-				pieces.splice(Math.min(at, pieces.length), 0, bad);
-				const after = readTemplateVariables([body(pieces.join(' '))]);
-				expect(after.variables).toEqual(before.variables);
-				expect(after.problems.length).toBe(before.problems.length + 1);
-			}),
+			fc.property(
+				fc.array(placeholder, { maxLength: 5 }),
+				malformed,
+				fc.nat(5),
+				(clean, bad, at) => {
+					const pieces = clean.map(write);
+					const before = readTemplateVariables([body(pieces.join(' '))]);
+					pieces.splice(Math.min(at, pieces.length), 0, bad);
+					const after = readTemplateVariables([body(pieces.join(' '))]);
+					expect(after.variables).toEqual(before.variables);
+					expect(after.problems.length).toBe(before.problems.length + 1);
+				},
+			),
 		);
 	});
 });

@@ -15,8 +15,20 @@ const { description } = nodeType;
 
 /** The parameters n8n keeps for a node of this version with these values set (defaults filled in). */
 function resolved(typeVersion: number, parameters: INodeParameters): INodeParameters {
-	const node = { name: 'Chat Messaging', type: 'n8n-nodes-chat-messaging.chatMessaging', typeVersion, parameters } as unknown as INode;
-	return NodeHelpers.getNodeParameters(description.properties, parameters, true, false, node, description as INodeTypeDescription)!;
+	const node = {
+		name: 'Chat Messaging',
+		type: 'n8n-nodes-chat-messaging.chatMessaging',
+		typeVersion,
+		parameters,
+	} as unknown as INode;
+	return NodeHelpers.getNodeParameters(
+		description.properties,
+		parameters,
+		true,
+		false,
+		node,
+		description as INodeTypeDescription,
+	)!;
 }
 
 describe('the two versions of the node', () => {
@@ -28,45 +40,75 @@ describe('the two versions of the node', () => {
 	test.each([
 		['message', 'sendTemplate'],
 		['aiAgent', 'connectContact'],
-	])('%s → %s, version 1: Template ID and the variables typed in, as before', (resource, operation) => {
-		const parameters = resolved(1, { resource, operation });
-		expect(parameters).toHaveProperty('templateId', '');
-		expect(parameters).toHaveProperty('templateVariablesInput', 'fields');
-		expect(parameters).toHaveProperty('templateVariables');
-		expect(parameters).not.toHaveProperty('template');
-		expect(parameters).not.toHaveProperty('templateVariablesMapped');
-	});
+	])(
+		'%s → %s, version 1: Template ID and the variables typed in, as before',
+		(resource, operation) => {
+			const parameters = resolved(1, { resource, operation });
+			expect(parameters).toHaveProperty('templateId', '');
+			expect(parameters).toHaveProperty('templateVariablesInput', 'fields');
+			expect(parameters).toHaveProperty('templateVariables');
+			expect(parameters).not.toHaveProperty('template');
+			expect(parameters).not.toHaveProperty('templateVariablesMapped');
+		},
+	);
 
 	test.each([
 		['message', 'sendTemplate'],
 		['aiAgent', 'connectContact'],
-	])('%s → %s, version 2: Template picked From List, its variables mapped', (resource, operation) => {
-		const parameters = resolved(2, { resource, operation });
-		expect(parameters.template).toEqual({ __rl: true, mode: 'list', value: '' });
-		expect(parameters.templateVariablesInput).toBe('mapper');
-		expect(parameters.templateVariablesMapped).toEqual({ mappingMode: 'defineBelow', value: null });
-		expect(parameters).not.toHaveProperty('templateId');
-		expect(parameters).not.toHaveProperty('templateVariables');
-	});
+	])(
+		'%s → %s, version 2: Template picked From List, its variables mapped',
+		(resource, operation) => {
+			const parameters = resolved(2, { resource, operation });
+			expect(parameters.template).toEqual({ __rl: true, mode: 'list', value: '' });
+			expect(parameters.templateVariablesInput).toBe('mapper');
+			expect(parameters.templateVariablesMapped).toEqual({
+				mappingMode: 'defineBelow',
+				value: null,
+			});
+			expect(parameters).not.toHaveProperty('templateId');
+			expect(parameters).not.toHaveProperty('templateVariables');
+		},
+	);
 
 	test('version 2 keeps the typed-in ways: choosing one shows its fields instead of the mapper', () => {
-		const rows = resolved(2, { resource: 'message', operation: 'sendTemplate', templateVariablesInput: 'fields' });
+		const rows = resolved(2, {
+			resource: 'message',
+			operation: 'sendTemplate',
+			templateVariablesInput: 'fields',
+		});
 		expect(rows).toHaveProperty('templateVariables');
 		expect(rows).not.toHaveProperty('templateVariablesMapped');
-		const json = resolved(2, { resource: 'message', operation: 'sendTemplate', templateVariablesInput: 'json' });
+		const json = resolved(2, {
+			resource: 'message',
+			operation: 'sendTemplate',
+			templateVariablesInput: 'json',
+		});
 		expect(json).toHaveProperty('templateVariablesJson', '{}');
 	});
 
-	test('Send Template: the Header Media fields go with the typed-in ways; with the mapper the header\'s link is a mapped field', () => {
-		expect(resolved(1, { resource: 'message', operation: 'sendTemplate' })).toHaveProperty('headerMedia', 'none');
-		expect(resolved(2, { resource: 'message', operation: 'sendTemplate', templateVariablesInput: 'fields' })).toHaveProperty('headerMedia', 'none');
-		expect(resolved(2, { resource: 'message', operation: 'sendTemplate' })).not.toHaveProperty('headerMedia');
+	test("Send Template: the Header Media fields go with the typed-in ways; with the mapper the header's link is a mapped field", () => {
+		expect(resolved(1, { resource: 'message', operation: 'sendTemplate' })).toHaveProperty(
+			'headerMedia',
+			'none',
+		);
+		expect(
+			resolved(2, {
+				resource: 'message',
+				operation: 'sendTemplate',
+				templateVariablesInput: 'fields',
+			}),
+		).toHaveProperty('headerMedia', 'none');
+		expect(resolved(2, { resource: 'message', operation: 'sendTemplate' })).not.toHaveProperty(
+			'headerMedia',
+		);
 	});
 
 	test('the picker and the mapper name methods the node registers', () => {
 		const locator = description.properties.find((p) => p.name === 'template')!;
 		const listMode = locator.modes!.find((mode) => mode.name === 'list')!;
-		expect(Object.keys(nodeType.methods.listSearch)).toContain(listMode.typeOptions!.searchListMethod);
+		expect(Object.keys(nodeType.methods.listSearch)).toContain(
+			listMode.typeOptions!.searchListMethod,
+		);
 		const mapper = description.properties.find((p) => p.name === 'templateVariablesMapped')!;
 		expect(Object.keys(nodeType.methods.resourceMapping)).toContain(
 			mapper.typeOptions!.resourceMapper!.resourceMapperMethod,
@@ -75,17 +117,20 @@ describe('the two versions of the node', () => {
 		expect(mapper.typeOptions!.loadOptionsDependsOn).toEqual(['template.value']);
 	});
 
-	test('By ID accepts only the service\'s wat_ IDs', () => {
+	test("By ID accepts only the service's wat_ IDs", () => {
 		const locator = description.properties.find((p) => p.name === 'template')!;
 		const byId = locator.modes!.find((mode) => mode.name === 'id')!;
-		const pattern = new RegExp((byId.validation![0] as unknown as { properties: { regex: string } }).properties.regex);
+		const pattern = new RegExp(
+			(byId.validation![0] as unknown as { properties: { regex: string } }).properties.regex,
+		);
 		expect(pattern.test('wat_1a2b3c4d5e6f7081')).toBe(true);
-		for (const wrong of ['order_update', 'wat_', 'WAT_1', 'wat_1 2', ' wat_1']) expect(pattern.test(wrong)).toBe(false);
+		for (const wrong of ['order_update', 'wat_', 'WAT_1', 'wat_1 2', ' wat_1'])
+			expect(pattern.test(wrong)).toBe(false);
 	});
 });
 
-describe('a mapper field\'s label', () => {
-	test('the name first, then the template\'s example; a long example is cut short', () => {
+describe("a mapper field's label", () => {
+	test("the name first, then the template's example; a long example is cut short", () => {
 		expect(withExample('first_name', 'Ada')).toBe('first_name (e.g. Ada)');
 		expect(withExample('first_name', undefined)).toBe('first_name');
 		expect(withExample('first_name', '  ')).toBe('first_name');

@@ -18,7 +18,12 @@ import {
 } from '../../nodes/ChatMessaging/methods/templates';
 import { readTemplateVariables } from '../../nodes/shared/templateComponents';
 
-const summary = (name: string, status = 'approved', language = 'en', id = `wat_${name}_${language}`): TemplateSummary => ({
+const summary = (
+	name: string,
+	status = 'approved',
+	language = 'en',
+	id = `wat_${name}_${language}`,
+): TemplateSummary => ({
 	id,
 	name,
 	language,
@@ -29,13 +34,29 @@ const summary = (name: string, status = 'approved', language = 'en', id = `wat_$
 describe('reading answers', () => {
 	test('a bare array, or an array under a known key; entries without id or name are left out', () => {
 		const raw = [
-			{ id: 'wat_1', template_name: 'a', status: 'APPROVED', language: 'en', category: 'UTILITY', components: [] },
+			{
+				id: 'wat_1',
+				template_name: 'a',
+				status: 'APPROVED',
+				language: 'en',
+				category: 'UTILITY',
+				components: [],
+			},
 			{ id: 'wat_2', status: 'approved' },
 			{ template_name: 'no_id' },
 			'text',
 			null,
 		];
-		const expected = [{ id: 'wat_1', name: 'a', status: 'approved', language: 'en', category: 'UTILITY', components: [] }];
+		const expected = [
+			{
+				id: 'wat_1',
+				name: 'a',
+				status: 'approved',
+				language: 'en',
+				category: 'UTILITY',
+				components: [],
+			},
+		];
 		expect(readTemplateList(raw)).toEqual(expected);
 		expect(readTemplateList({ whats_app_templates: raw })).toEqual(expected);
 		expect(readTemplateList({ data: raw })).toEqual(expected);
@@ -51,7 +72,9 @@ describe('reading answers', () => {
 			language: undefined,
 			category: undefined,
 		});
-		expect(toListItem(readTemplate({ id: 'wat_1', template_name: 'a' })!).name).toBe('a — unknown: cannot be sent');
+		expect(toListItem(readTemplate({ id: 'wat_1', template_name: 'a' })!).name).toBe(
+			'a — unknown: cannot be sent',
+		);
 	});
 });
 
@@ -74,7 +97,10 @@ describe('order and search', () => {
 	});
 
 	test('search text matches name, id, language or category in words, in any case, trimmed', () => {
-		const t = { ...summary('order_update', 'approved', 'pt_BR', 'wat_9f'), category: 'AUTHENTICATION' };
+		const t = {
+			...summary('order_update', 'approved', 'pt_BR', 'wat_9f'),
+			category: 'AUTHENTICATION',
+		};
 		for (const text of ['ORDER', ' update ', 'wat_9', 'pt_br', 'authent', 'Authentication', '']) {
 			expect(matchesSearch(t, text)).toBe(true);
 		}
@@ -82,18 +108,19 @@ describe('order and search', () => {
 		expect(matchesSearch(t, 'marketing')).toBe(false);
 	});
 
-	test('template ids follow the service\'s wat_ form', () => {
+	test("template ids follow the service's wat_ form", () => {
 		expect(TEMPLATE_ID_REGEX.test('wat_1a2b3c4d5e6f7081')).toBe(true);
-		for (const bad of ['1a2b3c', 'wat_', 'WAT_1', 'wat_1 2', ' wat_1']) expect(TEMPLATE_ID_REGEX.test(bad)).toBe(false);
+		for (const bad of ['1a2b3c', 'wat_', 'WAT_1', 'wat_1 2', ' wat_1'])
+			expect(TEMPLATE_ID_REGEX.test(bad)).toBe(false);
 	});
 });
 
 describe('list entries', () => {
 	test('name with language and category; unknown categories and statuses as written', () => {
 		expect(toListItem({ ...summary('a'), category: 'SERVICE' }).name).toBe('a (en) · SERVICE');
-		expect(toListItem({ ...summary('a', 'in_appeal'), category: undefined, language: undefined }).name).toBe(
-			'a — in_appeal: cannot be sent',
-		);
+		expect(
+			toListItem({ ...summary('a', 'in_appeal'), category: undefined, language: undefined }).name,
+		).toBe('a — in_appeal: cannot be sent');
 	});
 
 	test('the description lists the variables and a media header; a malformed placeholder is not listed', () => {
@@ -101,7 +128,11 @@ describe('list entries', () => {
 			...summary('a'),
 			components: [
 				{ component_type: 'header', data_type: 'video', value: 'https://x.example/v.mp4' },
-				{ component_type: 'body', data_type: 'text', value: 'Hi {{name}}, {{bad name}} {{ code | example: "1" }}' },
+				{
+					component_type: 'body',
+					data_type: 'text',
+					value: 'Hi {{name}}, {{bad name}} {{ code | example: "1" }}',
+				},
 			],
 		});
 		expect(item.description).toBe('Variables: name, code · video header');
@@ -116,7 +147,12 @@ describe('mapper fields', () => {
 		expect(
 			fieldsOf([
 				{ component_type: 'buttons', sub_type: 'url', value: 'https://x.example/{{b}}', index: 1 },
-				{ component_type: 'buttons', sub_type: 'url', value: 'https://x.example/{{a_button}}', index: 0 },
+				{
+					component_type: 'buttons',
+					sub_type: 'url',
+					value: 'https://x.example/{{a_button}}',
+					index: 0,
+				},
 				{ component_type: 'footer', value: '{{f}}' },
 				{ component_type: 'body', value: "{{ body_1 | example: 'x' }} {{h}}" },
 				{ component_type: 'header', data_type: 'text', value: '{{h}}' },
@@ -131,7 +167,11 @@ describe('mapper fields', () => {
 	});
 
 	test('a media header adds its link, required; a document also an optional file name; no clash with a variable', () => {
-		const header = (type: string) => ({ component_type: 'header', data_type: type, value: 'https://x.example/f' });
+		const header = (type: string) => ({
+			component_type: 'header',
+			data_type: type,
+			value: 'https://x.example/f',
+		});
 		const body = { component_type: 'body', value: 'Hi {{name}}' };
 		expect(fieldsOf([header('image'), body])).toEqual([
 			['name', 'name', true],
@@ -143,36 +183,60 @@ describe('mapper fields', () => {
 			['header_media_filename', 'header_media_filename (shown to the contact)', false],
 		]);
 		// A template that names its own variable header_media keeps it once, as the variable.
-		expect(fieldsOf([header('video'), { component_type: 'body', value: '{{header_media}}' }])).toEqual([
-			['header_media', 'header_media', true],
-		]);
+		expect(
+			fieldsOf([header('video'), { component_type: 'body', value: '{{header_media}}' }]),
+		).toEqual([['header_media', 'header_media', true]]);
 	});
 
 	test('no components, no variables: no fields, and the notice says there is nothing to fill', () => {
 		expect(fieldsOf(undefined)).toEqual([]);
-		expect(mapperNotice(summary('a'), readTemplateVariables([{ component_type: 'body', value: 'Hello' }]))).toBe(
-			'This template has no variables: nothing to fill.',
-		);
+		expect(
+			mapperNotice(
+				summary('a'),
+				readTemplateVariables([{ component_type: 'body', value: 'Hello' }]),
+			),
+		).toBe('This template has no variables: nothing to fill.');
 	});
 
 	test('malformed placeholders are named in the notice, never guessed into fields', () => {
-		const read = readTemplateVariables([{ component_type: 'body', value: 'Hi {{first name}} {{ok}} {{x | default: 1}} {{open' }]);
+		const read = readTemplateVariables([
+			{ component_type: 'body', value: 'Hi {{first name}} {{ok}} {{x | default: 1}} {{open' },
+		]);
 		expect(toMapperFields(read).map((f) => f.id)).toEqual(['ok']);
 		const notice = mapperNotice(summary('a', 'rejected'), read)!;
-		expect(notice).toMatch(/^The template is rejected: the service sends only approved templates\. Some placeholders/);
+		expect(notice).toMatch(
+			/^The template is rejected: the service sends only approved templates\. Some placeholders/,
+		);
 		expect(notice).toContain('"{{first name}}"');
 		expect(notice).toContain('"{{x | default: 1}}"');
 		expect(notice).toContain('never closed');
-		expect(mapperNotice(summary('a'), readTemplateVariables([{ component_type: 'body', value: '{{ok}}' }]))).toBeUndefined();
+		expect(
+			mapperNotice(
+				summary('a'),
+				readTemplateVariables([{ component_type: 'body', value: '{{ok}}' }]),
+			),
+		).toBeUndefined();
 	});
 });
 
 describe('the template locator and the panel text', () => {
 	test('a locator, a plain string, or nothing chosen', () => {
-		expect(readLocator({ __rl: true, mode: 'list', value: ' wat_1 ', cachedResultName: 'a' })).toEqual({ mode: 'list', value: 'wat_1' });
-		expect(readLocator({ __rl: true, mode: 'name', value: 'order_update' })).toEqual({ mode: 'name', value: 'order_update' });
+		expect(
+			readLocator({ __rl: true, mode: 'list', value: ' wat_1 ', cachedResultName: 'a' }),
+		).toEqual({ mode: 'list', value: 'wat_1' });
+		expect(readLocator({ __rl: true, mode: 'name', value: 'order_update' })).toEqual({
+			mode: 'name',
+			value: 'order_update',
+		});
 		expect(readLocator('wat_1')).toEqual({ mode: 'id', value: 'wat_1' });
-		for (const nothing of [undefined, null, '', '  ', { __rl: true, mode: 'list', value: '' }, { value: 3 }]) {
+		for (const nothing of [
+			undefined,
+			null,
+			'',
+			'  ',
+			{ __rl: true, mode: 'list', value: '' },
+			{ value: 3 },
+		]) {
 			expect(readLocator(nothing)).toBeUndefined();
 		}
 		expect(isExpression('={{ $json.id }}')).toBe(true);
@@ -181,7 +245,9 @@ describe('the template locator and the panel text', () => {
 	});
 
 	test('the key is hidden wherever it appears; short or missing secrets change nothing', () => {
-		expect(withoutSecret('bad key abc123 and abc123', 'abc123')).toBe('bad key [API key hidden] and [API key hidden]');
+		expect(withoutSecret('bad key abc123 and abc123', 'abc123')).toBe(
+			'bad key [API key hidden] and [API key hidden]',
+		);
 		expect(withoutSecret('a b c', 'a')).toBe('a b c');
 		expect(withoutSecret('text', undefined)).toBe('text');
 	});

@@ -28,9 +28,17 @@ function item(parameters: Record<string, unknown>): IExecuteFunctions {
 	} as unknown as IExecuteFunctions;
 }
 const fromRows = (rows: Array<Record<string, unknown>>, numbersAllowed = true) =>
-	readTemplateVariables.call(item({ templateVariablesInput: 'fields', 'templateVariables.variable': rows }), 0, numbersAllowed);
+	readTemplateVariables.call(
+		item({ templateVariablesInput: 'fields', 'templateVariables.variable': rows }),
+		0,
+		numbersAllowed,
+	);
 const fromJson = (json: unknown, numbersAllowed = true) =>
-	readTemplateVariables.call(item({ templateVariablesInput: 'json', templateVariablesJson: json }), 0, numbersAllowed);
+	readTemplateVariables.call(
+		item({ templateVariablesInput: 'json', templateVariablesJson: json }),
+		0,
+		numbersAllowed,
+	);
 const asNumber = (value: unknown) => fromRows([{ name: 'total', value, sendAs: 'number' }]);
 
 describe('Send As Number: plain decimal numbers only', () => {
@@ -104,14 +112,20 @@ describe('Send As Number: plain decimal numbers only', () => {
 	});
 
 	it('refuses an inexact number where only text is sent, as its text would have other digits', () => {
-		expect(refusal(() => fromRows([{ name: 'id', value: 12345678901234567000 }], false)).reason).toMatch(/exactly/);
+		expect(
+			refusal(() => fromRows([{ name: 'id', value: 12345678901234567000 }], false)).reason,
+		).toMatch(/exactly/);
 		expect(fromRows([{ name: 'n', value: 42.5 }], false)).toEqual({ n: '42.5' });
 	});
 });
 
 describe('Using JSON: the same rule for numbers', () => {
 	it('sends plain numbers as numbers', () => {
-		expect(fromJson('{"total": 3.50, "count": -12, "zero": 0}')).toEqual({ total: 3.5, count: -12, zero: 0 });
+		expect(fromJson('{"total": 3.50, "count": -12, "zero": 0}')).toEqual({
+			total: 3.5,
+			count: -12,
+			zero: 0,
+		});
 	});
 
 	it.each([
@@ -156,13 +170,19 @@ describe('Using JSON: the same rule for numbers', () => {
 
 describe('header_media given as a template variable', () => {
 	it('accepts the {link, filename} object the spec allows, in the JSON form', () => {
-		expect(fromJson('{"header_media": {"link": "https://example.com/invoice.pdf", "filename": "invoice.pdf"}}')).toEqual({
+		expect(
+			fromJson(
+				'{"header_media": {"link": "https://example.com/invoice.pdf", "filename": "invoice.pdf"}}',
+			),
+		).toEqual({
 			header_media: { link: 'https://example.com/invoice.pdf', filename: 'invoice.pdf' },
 		});
 		expect(fromJson('{"header_media": {"link": "https://example.com/a.pdf"}}')).toEqual({
 			header_media: { link: 'https://example.com/a.pdf' },
 		});
-		expect(fromJson('{"header_media": " https://example.com/a.jpg "}')).toEqual({ header_media: 'https://example.com/a.jpg' });
+		expect(fromJson('{"header_media": " https://example.com/a.jpg "}')).toEqual({
+			header_media: 'https://example.com/a.jpg',
+		});
 	});
 
 	it('accepts the object from an expression in a field named header_media', () => {
@@ -187,7 +207,10 @@ describe('header_media given as a template variable', () => {
 	];
 
 	it.each(notHttp)('refuses %j in the JSON form, named as the Header Media URL', (url) => {
-		for (const json of [JSON.stringify({ header_media: url }), JSON.stringify({ header_media: { link: url, filename: 'a.pdf' } })]) {
+		for (const json of [
+			JSON.stringify({ header_media: url }),
+			JSON.stringify({ header_media: { link: url, filename: 'a.pdf' } }),
+		]) {
 			const error = refusal(() => fromJson(json));
 			expect(error.parameter).toBe('Header Media URL');
 			expect(error.reason).toMatch(/http\(s\) URL/);
@@ -195,21 +218,32 @@ describe('header_media given as a template variable', () => {
 		}
 	});
 
-	it.each(notHttp)('refuses %j in a field named header_media, named as the Header Media URL', (url) => {
-		const error = refusal(() => fromRows([{ name: ' header_media ', value: url }]));
-		expect(error.parameter).toBe('Header Media URL');
-		expect(error.reason).toMatch(/http\(s\) URL/);
-	});
+	it.each(notHttp)(
+		'refuses %j in a field named header_media, named as the Header Media URL',
+		(url) => {
+			const error = refusal(() => fromRows([{ name: ' header_media ', value: url }]));
+			expect(error.parameter).toBe('Header Media URL');
+			expect(error.reason).toMatch(/http\(s\) URL/);
+		},
+	);
 
 	it.each(notHttp)('refuses %j where only text is allowed (Connect Contact)', (url) => {
-		expect(refusal(() => fromJson(JSON.stringify({ header_media: url }), false)).parameter).toBe('Header Media URL');
+		expect(refusal(() => fromJson(JSON.stringify({ header_media: url }), false)).parameter).toBe(
+			'Header Media URL',
+		);
 	});
 
 	it.each([
 		['{"header_media": {"link": "https://example.com/a.pdf", "filename": ""}}', 'File Name'],
-		['{"header_media": {"link": "https://example.com/a.pdf", "filename": "a\\nb.pdf"}}', 'File Name'],
+		[
+			'{"header_media": {"link": "https://example.com/a.pdf", "filename": "a\\nb.pdf"}}',
+			'File Name',
+		],
 		['{"header_media": {"link": "https://example.com/a.pdf", "filename": 5}}', 'File Name'],
-		['{"header_media": {"link": "https://example.com/a.pdf", "size": 5}}', 'Template Variables (JSON)'],
+		[
+			'{"header_media": {"link": "https://example.com/a.pdf", "size": 5}}',
+			'Template Variables (JSON)',
+		],
 		['{"header_media": {"filename": "a.pdf"}}', 'Template Variables (JSON)'],
 		['{"header_media": 42}', 'Template Variables (JSON)'],
 	])('refuses %s, naming %s', (json, parameter) => {
@@ -217,24 +251,35 @@ describe('header_media given as a template variable', () => {
 	});
 
 	it('refuses a document object where the service takes text only', () => {
-		const error = refusal(() => fromJson('{"header_media": {"link": "https://example.com/a.pdf"}}', false));
+		const error = refusal(() =>
+			fromJson('{"header_media": {"link": "https://example.com/a.pdf"}}', false),
+		);
 		expect(error.parameter).toBe('Template Variables (JSON)');
 	});
 
 	it('refuses header_media set to Send As Number', () => {
-		expect(refusal(() => fromRows([{ name: 'header_media', value: '12', sendAs: 'number' }])).parameter).toBe('Template Variables');
+		expect(
+			refusal(() => fromRows([{ name: 'header_media', value: '12', sendAs: 'number' }])).parameter,
+		).toBe('Template Variables');
 	});
 });
 
 describe('the wire schema refuses what the readers refuse, so neither node nor stand-in takes a script link', () => {
-	it.each(['javascript:alert(1)', 'data:image/png;base64,AAAA', 'file:///etc/passwd', 'ftp://example.com/a.jpg'])('%j', (url) => {
+	it.each([
+		'javascript:alert(1)',
+		'data:image/png;base64,AAAA',
+		'file:///etc/passwd',
+		'ftp://example.com/a.jpg',
+	])('%j', (url) => {
 		expect(headerMedia.safeParse(url).success).toBe(false);
 		expect(headerMedia.safeParse({ link: url, filename: 'a.pdf' }).success).toBe(false);
 	});
 
 	it('still takes http(s) links', () => {
 		expect(headerMedia.safeParse('https://example.com/a.jpg').success).toBe(true);
-		expect(headerMedia.safeParse({ link: 'http://example.com/a.pdf', filename: 'a.pdf' }).success).toBe(true);
+		expect(
+			headerMedia.safeParse({ link: 'http://example.com/a.pdf', filename: 'a.pdf' }).success,
+		).toBe(true);
 	});
 });
 
@@ -244,7 +289,12 @@ describe('Send As Number (properties)', () => {
 			fc.double({ noNaN: true }).map(String),
 			fc.integer().map(String),
 			fc.bigInt({ min: -(10n ** 22n), max: 10n ** 22n }).map(String),
-			fc.tuple(fc.integer({ min: -1000, max: 1000 }), fc.stringOf(fc.constantFrom(...'0123456789'), { minLength: 1, maxLength: 20 })).map(([whole, fraction]) => `${whole}.${fraction}`),
+			fc
+				.tuple(
+					fc.integer({ min: -1000, max: 1000 }),
+					fc.stringOf(fc.constantFrom(...'0123456789'), { minLength: 1, maxLength: 20 }),
+				)
+				.map(([whole, fraction]) => `${whole}.${fraction}`),
 			fc.stringOf(fc.constantFrom(...'0123456789.-+eExob_, '), { maxLength: 12 }),
 		);
 		fc.assert(
@@ -257,7 +307,9 @@ describe('Send As Number (properties)', () => {
 					return;
 				}
 				const trimmed = text.trim();
-				const meant = trimmed.includes('.') ? trimmed.replace(/0+$/, '').replace(/\.$/, '') : trimmed;
+				const meant = trimmed.includes('.')
+					? trimmed.replace(/0+$/, '').replace(/\.$/, '')
+					: trimmed;
 				expect(JSON.stringify(sent.total)).toBe(meant);
 				expect(Math.abs(sent.total as number)).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER);
 			}),

@@ -56,7 +56,9 @@ describe('waitUnlessCancelled on each n8n-workflow shape', () => {
 		const sleepWithAbort = jest.fn(async () => undefined);
 		const sleep = jest.fn(async (_ms: number) => undefined);
 		const signal = new AbortController().signal;
-		await (await load({ sleep, sleepWithAbort }))(1_000, signal);
+		await (
+			await load({ sleep, sleepWithAbort })
+		)(1_000, signal);
 		expect(sleepWithAbort).toHaveBeenCalledWith(1_000, signal);
 		expect(sleep).not.toHaveBeenCalled();
 	});
@@ -64,13 +66,16 @@ describe('waitUnlessCancelled on each n8n-workflow shape', () => {
 	it('2.x: hands the signal to sleep, which takes it', async () => {
 		const sleep = jest.fn(async (_ms: number, _signal?: AbortSignal) => undefined);
 		const signal = new AbortController().signal;
-		await (await load({ sleep }))(1_000, signal);
+		await (
+			await load({ sleep })
+		)(1_000, signal);
 		expect(sleep).toHaveBeenCalledWith(1_000, signal);
 	});
 
 	it('older: a sleep without a signal is raced against it, so a cancel still ends the wait', async () => {
 		let finishSleep: () => void = () => undefined;
-		const sleep = async (_ms: number) => await new Promise<void>((resolve) => (finishSleep = resolve));
+		const sleep = async (_ms: number) =>
+			await new Promise<void>((resolve) => (finishSleep = resolve));
 		const cancel = new AbortController();
 		const waiting = (await load({ sleep }))(600_000, cancel.signal);
 		cancel.abort();
@@ -80,13 +85,17 @@ describe('waitUnlessCancelled on each n8n-workflow shape', () => {
 
 	it('older: without a cancel, the plain sleep decides', async () => {
 		const sleep = jest.fn(async (_ms: number) => undefined);
-		await (await load({ sleep }))(5, new AbortController().signal);
+		await (
+			await load({ sleep })
+		)(5, new AbortController().signal);
 		expect(sleep).toHaveBeenCalledWith(5);
 	});
 
 	it('no signal at all (a context that offers none): plain sleep', async () => {
 		const sleep = jest.fn(async (_ms: number) => undefined);
-		await (await load({ sleep, sleepWithAbort: jest.fn() }))(5, undefined);
+		await (
+			await load({ sleep, sleepWithAbort: jest.fn() })
+		)(5, undefined);
 		expect(sleep).toHaveBeenCalledWith(5);
 	});
 });

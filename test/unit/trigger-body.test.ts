@@ -25,10 +25,14 @@ describe('nestingDepthExceeds', () => {
 
 	it('agrees with the real depth of any JSON value', () => {
 		fc.assert(
-			fc.property(fc.jsonValue({ maxDepth: 12 }), fc.integer({ min: 0, max: 14 }), (value, limit) => {
-				const text = JSON.stringify(value);
-				expect(nestingDepthExceeds(text, limit)).toBe(depthOf(value) > limit);
-			}),
+			fc.property(
+				fc.jsonValue({ maxDepth: 12 }),
+				fc.integer({ min: 0, max: 14 }),
+				(value, limit) => {
+					const text = JSON.stringify(value);
+					expect(nestingDepthExceeds(text, limit)).toBe(depthOf(value) > limit);
+				},
+			),
 		);
 	});
 
@@ -83,7 +87,11 @@ describe('readJsonBody', () => {
 
 	it('answers 400 to an empty body and to a body that is only a byte-order mark or spaces', () => {
 		for (const raw of [Buffer.alloc(0), Buffer.from([0xef, 0xbb, 0xbf]), utf8(' \r\n\t')]) {
-			expect(readJsonBody(raw, undefined)).toEqual({ ok: false, status: 400, error: 'body is empty' });
+			expect(readJsonBody(raw, undefined)).toEqual({
+				ok: false,
+				status: 400,
+				error: 'body is empty',
+			});
 		}
 	});
 

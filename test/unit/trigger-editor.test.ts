@@ -62,7 +62,7 @@ describe('trigger panel: how to send a test event, and what a refusal looks like
 	});
 });
 
-describe('canvas subtitle in the user\'s words (point 5)', () => {
+describe("canvas subtitle in the user's words (point 5)", () => {
 	class OneNodeType implements INodeTypes {
 		getByName(): INodeType {
 			return trigger;

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { PromisedAnswer } from '../../shared/schemas';
 import type { ServiceAnswer, ServiceClient, ServiceRequest } from '../../shared/transport';
@@ -31,7 +36,12 @@ export interface PerItemOperation<Body> {
 	 * Throws ServiceRequestFailed saying what was done and what was not. Without it the runner sends
 	 * the prepared request as it is.
 	 */
-	send?(this: IExecuteFunctions, client: ServiceClient, request: PreparedRequest<Body>, itemIndex: number): Promise<ServiceAnswer>;
+	send?(
+		this: IExecuteFunctions,
+		client: ServiceClient,
+		request: PreparedRequest<Body>,
+		itemIndex: number,
+	): Promise<ServiceAnswer>;
 }
 
 /** Where an entry's batch stood in the run: shown on every entry's output. */

@@ -15,7 +15,16 @@ import type { Action } from './operationKinds';
  * description, the router and the names below are all read from it, so an operation exists
  * everywhere once its resource file lists it, and nowhere until then.
  */
-export const resources = [message, aiAgent, conversation, contact, template, order, broadcast, media] as const;
+export const resources = [
+	message,
+	aiAgent,
+	conversation,
+	contact,
+	template,
+	order,
+	broadcast,
+	media,
+] as const;
 
 type Registered = (typeof resources)[number];
 export type ChatMessagingResource = Registered['option']['value'];
@@ -29,7 +38,9 @@ export function findAction(resource: string, operation: string): Action | undefi
 	const found = resources.find((candidate) => candidate.option.value === resource);
 	if (!found) return undefined;
 	const operations: Partial<Record<string, Action>> = found.operations;
-	return Object.prototype.hasOwnProperty.call(operations, operation) ? operations[operation] : undefined;
+	return Object.prototype.hasOwnProperty.call(operations, operation)
+		? operations[operation]
+		: undefined;
 }
 
 /** The Resource parameter, then each resource's Operation parameter, then every operation's parameters. */
@@ -40,7 +51,9 @@ export function nodeProperties(): INodeProperties[] {
 			name: 'resource',
 			type: 'options',
 			noDataExpression: true,
-			options: resources.map((resource) => resource.option).sort((a, b) => a.name.localeCompare(b.name)),
+			options: resources
+				.map((resource) => resource.option)
+				.sort((a, b) => a.name.localeCompare(b.name)),
 			default: 'message',
 		},
 		...resources.map((resource) => resource.operationParameter),

@@ -28,7 +28,10 @@ export interface Resource<Name extends string, Operation extends string> {
 	properties: INodeProperties[];
 }
 
-export function defineResource<const Name extends string, const Operation extends string>(resource: {
+export function defineResource<
+	const Name extends string,
+	const Operation extends string,
+>(resource: {
 	name: string;
 	value: Name;
 	operation: OperationParameter<Operation>;

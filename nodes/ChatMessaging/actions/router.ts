@@ -16,7 +16,10 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const action = findAction(resource, operation);
 	if (!action) {
 		// Only a workflow written by hand or by another version of the node gets here.
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported for "${resource}"`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" is not supported for "${resource}"`,
+		);
 	}
 
 	let policy: RetryPolicy;

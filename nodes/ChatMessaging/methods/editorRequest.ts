@@ -77,12 +77,18 @@ function describeStatus(statusCode: number, body: unknown, what: string): Editor
 	}
 	return new EditorRequestFailed(
 		`The service could not show ${what} (${statusCode})${quoted}`,
-		statusCode >= 500 ? 'The service failed; try again later.' : 'The service did not accept the request.',
+		statusCode >= 500
+			? 'The service failed; try again later.'
+			: 'The service did not accept the request.',
 		statusCode,
 	);
 }
 
-function describeNetwork(code: string | undefined, retried: boolean, pastDeadline: boolean): EditorRequestFailed {
+function describeNetwork(
+	code: string | undefined,
+	retried: boolean,
+	pastDeadline: boolean,
+): EditorRequestFailed {
 	const technical = code ? ` (network error code ${code})` : '';
 	if (code && NEVER_REACHED_CODES.has(code)) {
 		return new EditorRequestFailed(
@@ -107,9 +113,14 @@ function describeNetwork(code: string | undefined, retried: boolean, pastDeadlin
  * context handed to it offers the deadline, everything else is the real context (as the transport
  * does for executions).
  */
-function withDeadline(context: ILoadOptionsFunctions, deadline: AbortSignal | undefined): ILoadOptionsFunctions {
+function withDeadline(
+	context: ILoadOptionsFunctions,
+	deadline: AbortSignal | undefined,
+): ILoadOptionsFunctions {
 	if (deadline === undefined) return context;
-	return Object.create(context, { getExecutionCancelSignal: { value: () => deadline } }) as ILoadOptionsFunctions;
+	return Object.create(context, {
+		getExecutionCancelSignal: { value: () => deadline },
+	}) as ILoadOptionsFunctions;
 }
 
 /**
@@ -125,7 +136,10 @@ export async function editorGet(
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const address = serviceUrl(normaliseBaseUrl(credentials.baseUrl), path);
 	if ('refused' in address) {
-		throw new EditorRequestFailed(address.refused.message, 'Open the Chat Messaging API credential and correct its Base URL. Nothing was requested.');
+		throw new EditorRequestFailed(
+			address.refused.message,
+			'Open the Chat Messaging API credential and correct its Base URL. Nothing was requested.',
+		);
 	}
 	const options: IHttpRequestOptions = {
 		method: 'GET',
@@ -146,7 +160,10 @@ export async function editorGet(
 	for (let attempt = 0; ; attempt++) {
 		// The client's timeout notices only a silent socket; a server that sends a byte a second would
 		// hold the panel open. The deadline bounds the complete answer, as it does for the node's runs.
-		const deadline = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(EDITOR_TIMEOUT_MS) : undefined;
+		const deadline =
+			typeof AbortSignal.timeout === 'function'
+				? AbortSignal.timeout(EDITOR_TIMEOUT_MS)
+				: undefined;
 		try {
 			const response = (await this.helpers.httpRequestWithAuthentication.call(
 				withDeadline(this, deadline),
@@ -157,7 +174,8 @@ export async function editorGet(
 				body: unknown;
 			};
 			const { body } = parseServiceBody(response.body);
-			if (response.statusCode >= 200 && response.statusCode < 300) return { statusCode: response.statusCode, body };
+			if (response.statusCode >= 200 && response.statusCode < 300)
+				return { statusCode: response.statusCode, body };
 			failure = describeStatus(response.statusCode, body, what);
 			break;
 		} catch (error) {
@@ -181,9 +199,11 @@ export async function editorGet(
 export function toPanelError(this: ILoadOptionsFunctions, error: unknown): NodeOperationError {
 	if (error instanceof NodeOperationError) return error;
 	if (error instanceof EditorRequestFailed) {
-		return new NodeOperationError(this.getNode(), error.message, { description: error.description });
+		return new NodeOperationError(this.getNode(), error.message, {
+			description: error.description,
+		});
 	}
 	return new NodeOperationError(this.getNode(), 'Could not load the templates', {
-		description: 'An unexpected error happened while reading the service\'s answer.',
+		description: "An unexpected error happened while reading the service's answer.",
 	});
 }

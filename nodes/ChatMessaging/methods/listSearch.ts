@@ -3,7 +3,13 @@ import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow'
 import type { EditorAnswer } from './editorRequest';
 import { EditorRequestFailed, editorGet, toPanelError } from './editorRequest';
 import type { TemplateSummary } from './templates';
-import { TEMPLATES_PATH, compareTemplates, matchesSearch, readTemplateList, toListItem } from './templates';
+import {
+	TEMPLATES_PATH,
+	compareTemplates,
+	matchesSearch,
+	readTemplateList,
+	toListItem,
+} from './templates';
 
 /*
  * The Template picker's list. The reference answers the whole list as a bare array; a `page`
@@ -42,14 +48,15 @@ async function readPage(
 	else {
 		const { error } = paged;
 		const refusedPage =
-			error instanceof EditorRequestFailed && (error.statusCode === 400 || error.statusCode === 422);
+			error instanceof EditorRequestFailed &&
+			(error.statusCode === 400 || error.statusCode === 422);
 		if (!refusedPage || page !== 1) throw toPanelError.call(this, error);
 		answer = await editorGet.call(this, TEMPLATES_PATH, 'the templates');
 	}
 	const templates = readTemplateList(answer.body);
 	if (templates === undefined) {
 		throw new EditorRequestFailed(
-			'The service\'s answer holds no list of templates',
+			"The service's answer holds no list of templates",
 			'The answer to GET /api/v1/whats_app_templates was not a list. Check the Base URL in the credential, or enter the template by ID.',
 		);
 	}
@@ -73,7 +80,8 @@ export async function searchTemplates(
 		for (let read = 0; read < PAGES_PER_CALL; read++, page++) {
 			const { templates, paged } = await readPage.call(this, page);
 			const repeat = page > 1 && templates.length > 0 && templates[0].id === firstId;
-			if (templates.length === 0 || repeat) return { results: found.sort(compareTemplates).map(toListItem) };
+			if (templates.length === 0 || repeat)
+				return { results: found.sort(compareTemplates).map(toListItem) };
 			if (page === 1) firstId = templates[0].id;
 			found.push(...templates.filter((template) => matchesSearch(template, filter)));
 			if (!paged) return { results: found.sort(compareTemplates).map(toListItem) };

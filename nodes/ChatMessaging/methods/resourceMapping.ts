@@ -25,7 +25,8 @@ export interface ChosenTemplate {
 
 /** `{__rl, mode, value}` from the locator, or a plain string; an expression is kept as written. */
 export function readLocator(raw: unknown): ChosenTemplate | undefined {
-	if (typeof raw === 'string') return raw.trim() === '' ? undefined : { mode: 'id', value: raw.trim() };
+	if (typeof raw === 'string')
+		return raw.trim() === '' ? undefined : { mode: 'id', value: raw.trim() };
 	if (!raw || typeof raw !== 'object') return undefined;
 	const { mode, value } = raw as { mode?: unknown; value?: unknown };
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
@@ -37,8 +38,15 @@ export function isExpression(value: string): boolean {
 }
 
 /** The chosen template as the service answers it (`GET …/{id or name}`); throws EditorRequestFailed. */
-export async function fetchTemplate(this: ILoadOptionsFunctions, idOrName: string): Promise<TemplateSummary> {
-	const answer = await editorGet.call(this, `${TEMPLATES_PATH}/${encodeURIComponent(idOrName)}`, `the template ${idOrName}`);
+export async function fetchTemplate(
+	this: ILoadOptionsFunctions,
+	idOrName: string,
+): Promise<TemplateSummary> {
+	const answer = await editorGet.call(
+		this,
+		`${TEMPLATES_PATH}/${encodeURIComponent(idOrName)}`,
+		`the template ${idOrName}`,
+	);
 	const template = readTemplate(answer.body);
 	if (template === undefined) {
 		throw new EditorRequestFailed(
@@ -54,11 +62,15 @@ function notice(text: string): ResourceMapperFields {
 }
 
 /** `resourceMapping.getTemplateVariables`. Never throws: a template it cannot read gives a notice. */
-export async function getTemplateVariables(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+export async function getTemplateVariables(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
 	const chosen = readLocator(this.getCurrentNodeParameter(TEMPLATE_PARAMETER));
 	if (chosen === undefined) return notice('Choose a template above to see its variables.');
 	if (isExpression(chosen.value)) {
-		return notice(`The template is set by an expression, so its variables are known only when the workflow runs. ${FALLBACK_HINT}`);
+		return notice(
+			`The template is set by an expression, so its variables are known only when the workflow runs. ${FALLBACK_HINT}`,
+		);
 	}
 	let template: TemplateSummary;
 	try {

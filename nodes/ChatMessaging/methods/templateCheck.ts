@@ -8,7 +8,13 @@ import { InvalidParameter } from '../../shared/validation';
 import type { ChosenTemplate } from './resourceMapping';
 import { isExpression } from './resourceMapping';
 import type { TemplateSummary } from './templates';
-import { HEADER_MEDIA_FIELD, TEMPLATES_PATH, TEMPLATE_ID_REGEX, isSendable, readTemplate } from './templates';
+import {
+	HEADER_MEDIA_FIELD,
+	TEMPLATES_PATH,
+	TEMPLATE_ID_REGEX,
+	isSendable,
+	readTemplate,
+} from './templates';
 
 /*
  * The checks before a send, when the template is known at run time: every template named by the
@@ -63,7 +69,7 @@ export class TemplateBook {
 				path: `${TEMPLATES_PATH}/${encodeURIComponent(idOrName)}`,
 			});
 			const template = readTemplate(answer.body);
-			if (template === undefined) return { unreadable: 'the service\'s answer is not a template' };
+			if (template === undefined) return { unreadable: "the service's answer is not a template" };
 			return { known: { template, variables: readTemplateVariables(template.components) } };
 		} catch (error) {
 			if (!(error instanceof ServiceRequestFailed)) {
@@ -88,10 +94,17 @@ function described(template: TemplateSummary): string {
  * The id to send for the chosen template: an id as given (checked against the wat_ form), a name
  * through the template read for it. Throws InvalidParameter when there is none to send.
  */
-export function templateIdToSend(chosen: ChosenTemplate, lookup: TemplateLookup | undefined, label: string): string {
+export function templateIdToSend(
+	chosen: ChosenTemplate,
+	lookup: TemplateLookup | undefined,
+	label: string,
+): string {
 	if (chosen.mode !== 'name') {
 		if (!TEMPLATE_ID_REGEX.test(chosen.value)) {
-			throw new InvalidParameter(label, `"${chosen.value}" is not a template ID: IDs start with wat_ (choose From List, or By Name for a name)`);
+			throw new InvalidParameter(
+				label,
+				`"${chosen.value}" is not a template ID: IDs start with wat_ (choose From List, or By Name for a name)`,
+			);
 		}
 		if (lookup !== undefined && 'missing' in lookup) {
 			throw new InvalidParameter(label, `the account has no template ${chosen.value}`);
@@ -99,9 +112,13 @@ export function templateIdToSend(chosen: ChosenTemplate, lookup: TemplateLookup 
 		return chosen.value;
 	}
 	if (lookup === undefined) {
-		throw new InvalidParameter(label, `the template named "${chosen.value}" could not be looked up`);
+		throw new InvalidParameter(
+			label,
+			`the template named "${chosen.value}" could not be looked up`,
+		);
 	}
-	if ('missing' in lookup) throw new InvalidParameter(label, `the account has no template named "${chosen.value}"`);
+	if ('missing' in lookup)
+		throw new InvalidParameter(label, `the account has no template named "${chosen.value}"`);
 	if ('unreadable' in lookup) {
 		throw new InvalidParameter(
 			label,
@@ -116,31 +133,51 @@ export function templateIdToSend(chosen: ChosenTemplate, lookup: TemplateLookup 
  * template does not have, header media exactly when the header is media, and an approved template.
  * Throws InvalidParameter naming the first mismatch.
  */
-export function checkAgainstTemplate(known: KnownTemplate, values: Record<string, unknown>, label: string): void {
+export function checkAgainstTemplate(
+	known: KnownTemplate,
+	values: Record<string, unknown>,
+	label: string,
+): void {
 	const { template, variables } = known;
 	const name = described(template);
 	if (!isSendable(template)) {
-		throw new InvalidParameter(label, `cannot be sent: the template ${name} is ${template.status}, and the service sends only approved templates`);
+		throw new InvalidParameter(
+			label,
+			`cannot be sent: the template ${name} is ${template.status}, and the service sends only approved templates`,
+		);
 	}
 	const wanted = variables.variables.map((variable) => variable.name);
-	const empty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	const empty = (value: unknown) =>
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 	const missing = wanted.find((variable) => empty(values[variable]));
 	if (missing !== undefined) {
-		throw new InvalidParameter(label, `variable "${missing}" of the template ${name} has no value (the template needs ${wanted.join(', ')})`);
+		throw new InvalidParameter(
+			label,
+			`variable "${missing}" of the template ${name} has no value (the template needs ${wanted.join(', ')})`,
+		);
 	}
 	const media = variables.headerMediaType;
 	const mediaIsVariable = wanted.includes(HEADER_MEDIA_FIELD);
 	if (media !== undefined && !mediaIsVariable && empty(values[HEADER_MEDIA_FIELD])) {
-		throw new InvalidParameter(label, `the template ${name} has ${media === 'image' ? 'an' : 'a'} ${media} header: give its URL as header media`);
+		throw new InvalidParameter(
+			label,
+			`the template ${name} has ${media === 'image' ? 'an' : 'a'} ${media} header: give its URL as header media`,
+		);
 	}
 	const unknown = Object.keys(values).find(
 		(key) => !wanted.includes(key) && !(key === HEADER_MEDIA_FIELD && media !== undefined),
 	);
 	if (unknown === HEADER_MEDIA_FIELD) {
-		throw new InvalidParameter(label, `header media is given, but the template ${name} has no media header`);
+		throw new InvalidParameter(
+			label,
+			`header media is given, but the template ${name} has no media header`,
+		);
 	}
 	if (unknown !== undefined) {
 		const has = wanted.length ? `its variables are ${wanted.join(', ')}` : 'it has no variables';
-		throw new InvalidParameter(label, `variable "${unknown}" is not in the template ${name} (${has}): was it renamed?`);
+		throw new InvalidParameter(
+			label,
+			`variable "${unknown}" is not in the template ${name} (${has}): was it renamed?`,
+		);
 	}
 }

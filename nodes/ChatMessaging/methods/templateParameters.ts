@@ -1,6 +1,16 @@
-import type { IDataObject, IDisplayOptions, INodeProperties, ResourceMapperValue } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	INodeProperties,
+	ResourceMapperValue,
+} from 'n8n-workflow';
 
-import { InvalidParameter, describeType, readHeaderMediaFileName, readHeaderMediaUrl } from '../../shared/validation';
+import {
+	InvalidParameter,
+	describeType,
+	readHeaderMediaFileName,
+	readHeaderMediaUrl,
+} from '../../shared/validation';
 import { TEMPLATE_PARAMETER } from './resourceMapping';
 import { HEADER_MEDIA_FIELD, HEADER_MEDIA_FILENAME_FIELD, TEMPLATE_ID_PATTERN } from './templates';
 
@@ -16,7 +26,10 @@ export const MAPPER_LABEL = 'Template Variables';
 
 /** Version 2 onwards, added to an operation's own display conditions. */
 export function fromVersion2(displayOptions: IDisplayOptions): IDisplayOptions {
-	return { ...displayOptions, show: { ...displayOptions.show, '@version': [{ _cnd: { gte: 2 } }] } };
+	return {
+		...displayOptions,
+		show: { ...displayOptions.show, '@version': [{ _cnd: { gte: 2 } }] },
+	};
 }
 
 /** Version 1 only: the parameters as they were, for workflows saved with it. */
@@ -32,7 +45,8 @@ export function templateLocatorField(displayOptions: IDisplayOptions): INodeProp
 		default: { mode: 'list', value: '' },
 		required: true,
 		displayOptions,
-		description: 'The template to send. Approved templates are listed first; the others cannot be sent.',
+		description:
+			'The template to send. Approved templates are listed first; the others cannot be sent.',
 		modes: [
 			{
 				displayName: 'From List',
@@ -80,11 +94,15 @@ export function variablesInputField(displayOptions: IDisplayOptions): INodePrope
 				value: 'mapper',
 				description: 'One field per variable of the chosen template',
 			},
-			{ name: 'Using Fields Below', value: 'fields', description: 'Variable names and values, typed in' },
+			{
+				name: 'Using Fields Below',
+				value: 'fields',
+				description: 'Variable names and values, typed in',
+			},
 			{ name: 'Using JSON', value: 'json', description: 'An object of variable name → value' },
 		],
 		default: 'mapper',
-		description: 'How to give the values that fill the template\'s variables',
+		description: "How to give the values that fill the template's variables",
 	};
 }
 
@@ -96,7 +114,10 @@ export function templateMapperField(displayOptions: IDisplayOptions): INodePrope
 		noDataExpression: true,
 		default: { mappingMode: 'defineBelow', value: null },
 		required: true,
-		displayOptions: { ...displayOptions, show: { ...displayOptions.show, templateVariablesInput: ['mapper'] } },
+		displayOptions: {
+			...displayOptions,
+			show: { ...displayOptions.show, templateVariablesInput: ['mapper'] },
+		},
 		typeOptions: {
 			loadOptionsDependsOn: [`${TEMPLATE_PARAMETER}.value`],
 			resourceMapper: {
@@ -115,7 +136,8 @@ const WHERE = ` (${HEADER_MEDIA_FIELD} in ${MAPPER_LABEL})`;
 
 function mappedValue(name: string, value: unknown, numbersAllowed: boolean): string | number {
 	if (typeof value === 'string') return value;
-	if (typeof value === 'number' && Number.isFinite(value)) return numbersAllowed ? value : String(value);
+	if (typeof value === 'number' && Number.isFinite(value))
+		return numbersAllowed ? value : String(value);
 	if (typeof value === 'boolean') return String(value);
 	throw new InvalidParameter(
 		MAPPER_LABEL,
@@ -137,7 +159,9 @@ export function readMappedVariables(
 ): Record<string, string | number | IDataObject> {
 	const source: Record<string, unknown> = {};
 	if (mapped?.mappingMode === 'autoMapInputData') {
-		const wanted = names ?? (mapped.schema ?? []).filter((field) => field.removed !== true).map((field) => field.id);
+		const wanted =
+			names ??
+			(mapped.schema ?? []).filter((field) => field.removed !== true).map((field) => field.id);
 		for (const name of [...wanted, HEADER_MEDIA_FIELD, HEADER_MEDIA_FILENAME_FIELD]) {
 			if (item[name] !== undefined) source[name] = item[name];
 		}
@@ -153,16 +177,23 @@ export function readMappedVariables(
 	}
 	const link = source[HEADER_MEDIA_FIELD];
 	const filename = source[HEADER_MEDIA_FILENAME_FIELD];
-	const given = (value: unknown) => value !== undefined && value !== null && String(value).trim() !== '';
+	const given = (value: unknown) =>
+		value !== undefined && value !== null && String(value).trim() !== '';
 	if (given(link)) {
 		const url = readHeaderMediaUrl(link, WHERE);
 		const name = given(filename) ? readHeaderMediaFileName(filename, WHERE) : undefined;
 		if (name !== undefined && !numbersAllowed) {
-			throw new InvalidParameter(MAPPER_LABEL, `${HEADER_MEDIA_FILENAME_FIELD} cannot be sent by this operation, which takes the media link only`);
+			throw new InvalidParameter(
+				MAPPER_LABEL,
+				`${HEADER_MEDIA_FILENAME_FIELD} cannot be sent by this operation, which takes the media link only`,
+			);
 		}
 		values[HEADER_MEDIA_FIELD] = name === undefined ? url : { link: url, filename: name };
 	} else if (given(filename)) {
-		throw new InvalidParameter(MAPPER_LABEL, `${HEADER_MEDIA_FILENAME_FIELD} is given without ${HEADER_MEDIA_FIELD}, the document's URL`);
+		throw new InvalidParameter(
+			MAPPER_LABEL,
+			`${HEADER_MEDIA_FILENAME_FIELD} is given without ${HEADER_MEDIA_FIELD}, the document's URL`,
+		);
 	}
 	return values;
 }

@@ -24,7 +24,8 @@ export interface TemplateSummary {
 	components?: TemplateComponentLike[];
 }
 
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const text = (value: unknown) =>
+	typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /** One template from an answer, or undefined when it lacks an id or name. */
 export function readTemplate(raw: unknown): TemplateSummary | undefined {
@@ -33,7 +34,9 @@ export function readTemplate(raw: unknown): TemplateSummary | undefined {
 	const id = text(record.id);
 	const name = text(record.template_name) ?? text(record.name);
 	if (id === undefined || name === undefined) return undefined;
-	const components = Array.isArray(record.components) ? (record.components as TemplateComponentLike[]) : undefined;
+	const components = Array.isArray(record.components)
+		? (record.components as TemplateComponentLike[])
+		: undefined;
 	return {
 		id,
 		name,
@@ -56,7 +59,9 @@ export function readTemplateList(body: unknown): TemplateSummary[] | undefined {
 		list = record.whats_app_templates ?? record.templates ?? record.data;
 	}
 	if (!Array.isArray(list)) return undefined;
-	return list.map(readTemplate).filter((template): template is TemplateSummary => template !== undefined);
+	return list
+		.map(readTemplate)
+		.filter((template): template is TemplateSummary => template !== undefined);
 }
 
 const CATEGORY_WORDS: Record<string, string> = {
@@ -100,8 +105,13 @@ export function matchesSearch(template: TemplateSummary, search: string | undefi
 	const wanted = (search ?? '').trim().toLowerCase();
 	if (wanted === '') return true;
 	const category = template.category ?? '';
-	return [template.name, template.id, template.language ?? '', category, categoryInWords(category) ?? '']
-		.some((field) => field.toLowerCase().includes(wanted));
+	return [
+		template.name,
+		template.id,
+		template.language ?? '',
+		category,
+		categoryInWords(category) ?? '',
+	].some((field) => field.toLowerCase().includes(wanted));
 }
 
 /**
@@ -157,21 +167,35 @@ export function toMapperFields(read: TemplateVariables): ResourceMapperField[] {
 		type: 'string',
 	});
 	// n8n's mapper fields have no placeholder, so the template's example goes in the label.
-	const fields = read.variables.map((variable) => field(variable.name, withExample(variable.name, variable.example), true));
+	const fields = read.variables.map((variable) =>
+		field(variable.name, withExample(variable.name, variable.example), true),
+	);
 	const taken = new Set(read.variables.map((variable) => variable.name));
 	if (read.headerMediaType !== undefined && !taken.has(HEADER_MEDIA_FIELD)) {
-		fields.push(field(HEADER_MEDIA_FIELD, `${HEADER_MEDIA_FIELD} (${read.headerMediaType} URL)`, true));
+		fields.push(
+			field(HEADER_MEDIA_FIELD, `${HEADER_MEDIA_FIELD} (${read.headerMediaType} URL)`, true),
+		);
 		if (read.headerMediaType === 'document' && !taken.has(HEADER_MEDIA_FILENAME_FIELD)) {
-			fields.push(field(HEADER_MEDIA_FILENAME_FIELD, `${HEADER_MEDIA_FILENAME_FIELD} (shown to the contact)`, false));
+			fields.push(
+				field(
+					HEADER_MEDIA_FILENAME_FIELD,
+					`${HEADER_MEDIA_FILENAME_FIELD} (shown to the contact)`,
+					false,
+				),
+			);
 		}
 	}
 	return fields;
 }
 
 /** What the mapper says instead of fields, or alongside them, about the template it read. */
-export function mapperNotice(template: TemplateSummary, read: TemplateVariables): string | undefined {
+export function mapperNotice(
+	template: TemplateSummary,
+	read: TemplateVariables,
+): string | undefined {
 	const notes: string[] = [];
-	if (!isSendable(template)) notes.push(`The template is ${template.status}: the service sends only approved templates.`);
+	if (!isSendable(template))
+		notes.push(`The template is ${template.status}: the service sends only approved templates.`);
 	if (read.problems.length > 0) {
 		notes.push(
 			`Some placeholders of the template are malformed and are not listed (${read.problems.join('; ')}). Fix the template, or fill the variables with the manual fields.`,

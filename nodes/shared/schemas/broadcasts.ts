@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { PromisedAnswer } from './answers';
-import { BUSINESS_PHONE_PATTERN, isoDateTimeInFuture, liquidValues, nonEmpty, phoneNumber } from './fields';
+import {
+	BUSINESS_PHONE_PATTERN,
+	isoDateTimeInFuture,
+	liquidValues,
+	nonEmpty,
+	phoneNumber,
+} from './fields';
 import { emptyActionBody, pageAnswer, pageParameter } from './paging';
 
 /*

@@ -9,7 +9,12 @@ import { isoMomentParameter, pageAnswer, pageParameter, perParameter } from './p
  * Queries and bodies we send are strict, answers lenient.
  */
 
-export const conversationStatuses = ['open', 'pending', 'awaiting_customer_response', 'closed'] as const;
+export const conversationStatuses = [
+	'open',
+	'pending',
+	'awaiting_customer_response',
+	'closed',
+] as const;
 export type ConversationStatus = (typeof conversationStatuses)[number];
 export const activityTypes = ['assignment', 'escalation', 'message', 'status_change'] as const;
 export type ActivityType = (typeof activityTypes)[number];
@@ -62,13 +67,17 @@ export const closeConversationBody = z
 	.strict();
 export type CloseConversationBody = z.infer<typeof closeConversationBody>;
 
-export const conversationAnswer = z
-	.object({ id: z.string(), status: z.string() })
-	.passthrough();
+export const conversationAnswer = z.object({ id: z.string(), status: z.string() }).passthrough();
 export type ConversationAnswer = z.infer<typeof conversationAnswer>;
 export const conversationsPage = pageAnswer('conversations', conversationAnswer);
 
 /** 200 `{}` for close, as for assign_agent: the reference shows no answer. */
-export const closeConversationAnswer: PromisedAnswer = { statusCode: 200, body: z.object({}).passthrough() };
+export const closeConversationAnswer: PromisedAnswer = {
+	statusCode: 200,
+	body: z.object({}).passthrough(),
+};
 /** 200 with the conversation as it now is. */
-export const updateConversationStatusAnswer: PromisedAnswer = { statusCode: 200, body: conversationAnswer };
+export const updateConversationStatusAnswer: PromisedAnswer = {
+	statusCode: 200,
+	body: conversationAnswer,
+};

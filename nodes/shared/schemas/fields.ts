@@ -18,8 +18,13 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const phoneNumber = z
 	.string()
-	.regex(PHONE_NUMBER_PATTERN, 'must be in international format with a leading +, e.g. +14155550123');
-export const email = z.string().regex(EMAIL_PATTERN, 'must be an e-mail address such as name@example.com');
+	.regex(
+		PHONE_NUMBER_PATTERN,
+		'must be in international format with a leading +, e.g. +14155550123',
+	);
+export const email = z
+	.string()
+	.regex(EMAIL_PATTERN, 'must be an e-mail address such as name@example.com');
 export const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
 /**
@@ -41,7 +46,10 @@ export const contact = z
  * A link the service downloads media from. z.string().url() alone takes javascript:, data: and
  * file: URLs too; only http(s) is ever a public link.
  */
-const mediaLink = z.string().url('must be a URL').regex(/^https?:\/\//i, 'must be a public http(s) URL');
+const mediaLink = z
+	.string()
+	.url('must be a URL')
+	.regex(/^https?:\/\//i, 'must be a public http(s) URL');
 
 /** `header_media` in `liquid_values`: a URL, or a link with an optional file name (documents only). */
 export const headerMedia = z.union([
@@ -71,4 +79,3 @@ export function isoDateTimeInFuture(now: () => number = Date.now) {
 		.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2030-01-31T18:00:00Z' })
 		.refine((value) => Date.parse(value) > now(), 'must lie in the future');
 }
-

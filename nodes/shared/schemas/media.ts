@@ -64,7 +64,12 @@ export function base64ByteLength(text: string): number {
 	return (text.length / 4) * 3 - padding;
 }
 
-function checkSize(contentType: MediaContentType | undefined, bytes: number, path: string, ctx: z.RefinementCtx) {
+function checkSize(
+	contentType: MediaContentType | undefined,
+	bytes: number,
+	path: string,
+	ctx: z.RefinementCtx,
+) {
 	if (contentType === undefined || !mediaContentTypes.includes(contentType)) return;
 	const limit = mediaSizeLimit(contentType);
 	if (bytes > limit) {
@@ -90,7 +95,8 @@ export const addMediaBody = z
 			})
 			.strict()
 			.superRefine((media, ctx) => {
-				if (isBase64(media.data)) checkSize(media.content_type, base64ByteLength(media.data), 'data', ctx);
+				if (isBase64(media.data))
+					checkSize(media.content_type, base64ByteLength(media.data), 'data', ctx);
 			}),
 	})
 	.strict();
@@ -122,7 +128,9 @@ export const createDirectUploadBody = z
 	.strict();
 export type CreateDirectUploadBody = z.infer<typeof createDirectUploadBody>;
 
-export const finalizeMediaBody = z.object({ signed_id: z.string().trim().min(1, 'must not be empty') }).strict();
+export const finalizeMediaBody = z
+	.object({ signed_id: z.string().trim().min(1, 'must not be empty') })
+	.strict();
 
 export const listMediaQuery = z
 	.object({ page: pageParameter.optional(), per: perParameter.optional() })
@@ -135,7 +143,10 @@ export type MediaAnswer = z.infer<typeof mediaAnswer>;
 export const mediaPage = pageAnswer('medias', mediaAnswer);
 
 /** 204 without a body, as the reference shows (unconfirmed); a 200 with a JSON object is taken too. */
-export const deleteMediaAnswer: PromisedAnswer = { statusCode: [204, 200], body: z.object({}).passthrough() };
+export const deleteMediaAnswer: PromisedAnswer = {
+	statusCode: [204, 200],
+	body: z.object({}).passthrough(),
+};
 
 export const directUploadAnswer = z
 	.object({

@@ -14,7 +14,9 @@ export type RefundSpeed = (typeof refundSpeeds)[number];
 
 /** A whole, non-negative number of the currency's smallest unit, exactly representable. */
 export const minorUnits = z
-	.number({ invalid_type_error: "must be a whole number in the currency's smallest unit (12000 = 120.00)" })
+	.number({
+		invalid_type_error: "must be a whole number in the currency's smallest unit (12000 = 120.00)",
+	})
 	.int("must be a whole number in the currency's smallest unit (12000 = 120.00)")
 	.nonnegative('must not be negative')
 	.max(Number.MAX_SAFE_INTEGER, 'is too large');
@@ -33,7 +35,11 @@ export const orderItem = z
 	.strict()
 	.superRefine((item, ctx) => {
 		if (item.sale_amount !== undefined && item.sale_amount > item.amount) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['sale_amount'], message: 'must not exceed amount' });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['sale_amount'],
+				message: 'must not exceed amount',
+			});
 		}
 	});
 export type OrderItem = z.infer<typeof orderItem>;
@@ -62,7 +68,9 @@ export function createOrderBodyAt(now: () => number = Date.now) {
 				.object({
 					/** Epoch seconds, not milliseconds. */
 					timestamp: z
-						.number({ invalid_type_error: 'must be a whole number of seconds since 1970 (epoch seconds)' })
+						.number({
+							invalid_type_error: 'must be a whole number of seconds since 1970 (epoch seconds)',
+						})
 						.int('must be a whole number of seconds since 1970 (epoch seconds)')
 						.refine((seconds) => seconds * 1000 > now(), 'must lie in the future'),
 					description: nonEmpty.optional(),
@@ -76,13 +84,17 @@ export const createOrderBody = createOrderBodyAt();
 export type CreateOrderBody = z.infer<typeof createOrderBody>;
 
 /** ISO 4217: three capital letters. */
-export const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter currency code such as USD');
+export const currencyCode = z
+	.string()
+	.regex(/^[A-Z]{3}$/, 'must be a three-letter currency code such as USD');
 
 /** `POST /api/v1/orders/{order_id}/refunds`. */
 export const refundOrderBody = z
 	.object({
 		speed: z
-			.enum(refundSpeeds, { errorMap: () => ({ message: `must be one of ${refundSpeeds.join(', ')}` }) })
+			.enum(refundSpeeds, {
+				errorMap: () => ({ message: `must be one of ${refundSpeeds.join(', ')}` }),
+			})
 			.optional(),
 		amount: z
 			.object({ currency: currencyCode, value: minorUnits.min(1, 'must be at least 1') })

@@ -55,10 +55,18 @@ function checkComponent(
 		});
 	}
 	if (type === 'buttons' && component.sub_type === undefined) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['sub_type'], message: 'is required for buttons' });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['sub_type'],
+			message: 'is required for buttons',
+		});
 	}
 	if (type !== undefined && type !== 'buttons' && component.sub_type !== undefined) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['sub_type'], message: 'is only for buttons' });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['sub_type'],
+			message: 'is only for buttons',
+		});
 	}
 	if (component.value !== undefined && (dataType === undefined || dataType === 'text')) {
 		checkPlaceholders(component.value, ctx);
@@ -74,7 +82,10 @@ const componentFields = {
 };
 
 /** One component of a new template. */
-export const templateComponentAttributes = z.object(componentFields).strict().superRefine(checkComponent);
+export const templateComponentAttributes = z
+	.object(componentFields)
+	.strict()
+	.superRefine(checkComponent);
 
 /** One body, at most one header and one footer: the shape of every WhatsApp template. */
 function checkComponentSet(components: Array<{ component_type?: string }>, ctx: z.RefinementCtx) {
@@ -87,7 +98,10 @@ function checkComponentSet(components: Array<{ component_type?: string }>, ctx: 
 	}
 	for (const type of ['header', 'footer']) {
 		if (count(type) > 1) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must hold at most one ${type} component` });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: `must hold at most one ${type} component`,
+			});
 		}
 	}
 }

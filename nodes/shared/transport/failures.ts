@@ -90,15 +90,24 @@ export function serviceMessage(body: unknown): string | undefined {
 		}
 	}
 	// `reason` is the media endpoints' field → messages map ({"status": "failed", "reason": {...}}).
-	const fields = record.errors ?? record.fields ?? (record.reason !== null && typeof record.reason === 'object' ? record.reason : undefined);
+	const fields =
+		record.errors ??
+		record.fields ??
+		(record.reason !== null && typeof record.reason === 'object' ? record.reason : undefined);
 	if (fields && typeof fields === 'object' && !Array.isArray(fields)) {
-		const fieldMessages = Object.entries(fields as Record<string, unknown>).map(([field, messages]) => {
-			const text = Array.isArray(messages) ? messages.join('; ') : String(messages);
-			return `${field}: ${text}`;
-		});
+		const fieldMessages = Object.entries(fields as Record<string, unknown>).map(
+			([field, messages]) => {
+				const text = Array.isArray(messages) ? messages.join('; ') : String(messages);
+				return `${field}: ${text}`;
+			},
+		);
 		if (fieldMessages.length) parts.push(fieldMessages.join(' | '));
 	} else if (Array.isArray(fields)) {
-		parts.push(fields.map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry))).join(' | '));
+		parts.push(
+			fields
+				.map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry)))
+				.join(' | '),
+		);
 	}
 	if (typeof record.code === 'string' && parts.length) parts[0] = `${parts[0]} (${record.code})`;
 	return parts.length ? parts.join(' — ') : undefined;
@@ -172,8 +181,14 @@ export function describeStatusFailure(
  * A 3xx from the Base URL. It is never followed: the API has no redirects, and following one would
  * hand the Authorization header (and the message) to whatever host the Location names.
  */
-export function describeRedirect(statusCode: number, location: string | undefined, retries: number): ServiceFailure {
-	const where = location ? ` to ${location.length > 200 ? `${location.slice(0, 200)}…` : location}` : ' without a Location';
+export function describeRedirect(
+	statusCode: number,
+	location: string | undefined,
+	retries: number,
+): ServiceFailure {
+	const where = location
+		? ` to ${location.length > 200 ? `${location.slice(0, 200)}…` : location}`
+		: ' without a Location';
 	const fix =
 		'Correct the Base URL in the Chat Messaging API credential: use the address the service really answers at (often https:// instead of http://, or a different host), without /api/v1.';
 	if (statusCode === 303) {
@@ -195,7 +210,11 @@ export function describeRedirect(statusCode: number, location: string | undefine
 	};
 }
 
-export function describeNetworkFailure(code: string | undefined, retries: number, timeoutMs: number): ServiceFailure {
+export function describeNetworkFailure(
+	code: string | undefined,
+	retries: number,
+	timeoutMs: number,
+): ServiceFailure {
 	const words = (code && CODE_IN_WORDS[code]) ?? 'connection error';
 	const technical = code ? ` (network error code ${code})` : '';
 	if (code && NEVER_REACHED_CODES.has(code)) {
@@ -216,7 +235,11 @@ export function describeNetworkFailure(code: string | undefined, retries: number
 }
 
 /** No complete answer within Timeout: the service had the request, so it may have acted on it. */
-export function describeDeadline(retries: number, timeoutMs: number, technical = ''): ServiceFailure {
+export function describeDeadline(
+	retries: number,
+	timeoutMs: number,
+	technical = '',
+): ServiceFailure {
 	return {
 		outcome: 'may have been sent',
 		retries,
@@ -262,21 +285,29 @@ export function asReadFailure(failure: ServiceFailure): ServiceFailure {
 
 /** Text that may reach the user or the execution log, with the API key cut out wherever it occurs. */
 export function withoutSecret<T>(value: T, secret: unknown): T {
-	if (typeof secret !== 'string' || secret.length < 4 || value === undefined || value === null) return value;
+	if (typeof secret !== 'string' || secret.length < 4 || value === undefined || value === null)
+		return value;
 	if (typeof value === 'string') return value.split(secret).join('[API key hidden]') as T;
 	const text = JSON.stringify(value);
-	return text.includes(secret) ? (JSON.parse(text.split(secret).join('[API key hidden]')) as T) : value;
+	return text.includes(secret)
+		? (JSON.parse(text.split(secret).join('[API key hidden]')) as T)
+		: value;
 }
 
 /** Builds the error n8n shows, from safe fields only: raw HTTP errors carry the Authorization header. */
-export function toNodeApiError(node: INode, failure: ServiceFailure, itemIndex?: number): NodeApiError {
+export function toNodeApiError(
+	node: INode,
+	failure: ServiceFailure,
+	itemIndex?: number,
+): NodeApiError {
 	const errorResponse: IDataObject = {
 		message: failure.message,
 		outcome: failure.outcome,
 		retries: failure.retries,
 	};
 	if (failure.statusCode !== undefined) errorResponse.httpCode = String(failure.statusCode);
-	if (failure.serviceBody !== undefined) errorResponse.serviceAnswer = failure.serviceBody as IDataObject;
+	if (failure.serviceBody !== undefined)
+		errorResponse.serviceAnswer = failure.serviceBody as IDataObject;
 	const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
 	const message = `${failure.message}${item} — ${failure.outcome}`;
 	const error = new NodeApiError(node, errorResponse as JsonObject, {

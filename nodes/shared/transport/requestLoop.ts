@@ -1,4 +1,9 @@
-import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import type { ServiceFailure } from './failures';
 import {
@@ -14,7 +19,13 @@ import {
 	withoutSecret,
 } from './failures';
 import type { RetryPolicy } from './retryPolicy';
-import { DEFAULT_RETRY_POLICY, WaitBudget, backoffMs, retryAfterMs, waitUnlessCancelled } from './retryPolicy';
+import {
+	DEFAULT_RETRY_POLICY,
+	WaitBudget,
+	backoffMs,
+	retryAfterMs,
+	waitUnlessCancelled,
+} from './retryPolicy';
 import { serviceUrl, uploadUrl } from './serviceUrl';
 
 /*
@@ -65,7 +76,10 @@ export async function createServiceClient(
 	const data = await this.getCredentials(CREDENTIAL_TYPE);
 	const stored = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	// Not offered by the n8n versions before execution cancellation reached nodes.
-	const cancelSignal = typeof this.getExecutionCancelSignal === 'function' ? this.getExecutionCancelSignal() : undefined;
+	const cancelSignal =
+		typeof this.getExecutionCancelSignal === 'function'
+			? this.getExecutionCancelSignal()
+			: undefined;
 	return {
 		baseUrl: normaliseBaseUrl(data.baseUrl),
 		policy,
@@ -102,7 +116,8 @@ export interface ServiceRequest {
 }
 
 export function parseServiceBody(raw: unknown): { body: unknown; bodyIsJson: boolean } {
-	if (typeof raw !== 'string') return { body: raw ?? null, bodyIsJson: raw !== undefined && raw !== null };
+	if (typeof raw !== 'string')
+		return { body: raw ?? null, bodyIsJson: raw !== undefined && raw !== null };
 	if (raw.trim() === '') return { body: null, bodyIsJson: false };
 	try {
 		return { body: JSON.parse(raw), bodyIsJson: true };
@@ -127,8 +142,11 @@ function lowerCaseHeaders(headers: unknown): Record<string, string> {
  * own. Where the platform lacks it, the client's timeout still applies.
  */
 function attemptSignals(timeoutMs: number, cancelSignal: AbortSignal | undefined) {
-	const deadline = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(timeoutMs) : undefined;
-	const both = [deadline, cancelSignal].filter((signal): signal is AbortSignal => signal !== undefined);
+	const deadline =
+		typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(timeoutMs) : undefined;
+	const both = [deadline, cancelSignal].filter(
+		(signal): signal is AbortSignal => signal !== undefined,
+	);
 	const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
 	const signal = both.length > 1 && typeof any === 'function' ? any(both) : both[0];
 	return { deadline, signal };
@@ -140,12 +158,22 @@ function attemptSignals(timeoutMs: number, cancelSignal: AbortSignal | undefined
  * therefore hands out the signal that carries both; everything else is the real context, as in
  * n8n's own RoutingNode, which calls helpers with a context derived the same way.
  */
-function withAbortSignal(context: IExecuteFunctions, signal: AbortSignal | undefined): IExecuteFunctions {
+function withAbortSignal(
+	context: IExecuteFunctions,
+	signal: AbortSignal | undefined,
+): IExecuteFunctions {
 	if (signal === undefined) return context;
-	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteFunctions;
+	return Object.create(context, {
+		getExecutionCancelSignal: { value: () => signal },
+	}) as IExecuteFunctions;
 }
 
-function requestOptions(url: string, client: ServiceClient, request: ServiceRequest, signal: AbortSignal | undefined): IHttpRequestOptions {
+function requestOptions(
+	url: string,
+	client: ServiceClient,
+	request: ServiceRequest,
+	signal: AbortSignal | undefined,
+): IHttpRequestOptions {
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url,
@@ -201,7 +229,9 @@ export async function callService(
 		throw new ServiceRequestFailed(withoutSecret(told, client.credentials?.data?.apiKey));
 	};
 	const { rawUpload } = request;
-	const address = rawUpload ? uploadUrl(client.baseUrl, request.path) : serviceUrl(client.baseUrl, request.path);
+	const address = rawUpload
+		? uploadUrl(client.baseUrl, request.path)
+		: serviceUrl(client.baseUrl, request.path);
 	// An upload URL's path is its authority (a token): it is not repeated in messages.
 	const shownPath = rawUpload ? 'the upload URL the service gave' : request.path;
 	if ('refused' in address) fail(address.refused);
@@ -224,14 +254,16 @@ export async function callService(
 		let failure: ServiceFailure;
 		try {
 			const options = requestOptions(url, client, request, signal);
-			const response = (rawUpload
-				? await this.helpers.httpRequest(options)
-				: await this.helpers.httpRequestWithAuthentication.call(
-						withAbortSignal(this, signal),
-						CREDENTIAL_TYPE,
-						options,
-						client.credentials ? { credentialsDecrypted: client.credentials } : undefined,
-					)) as { statusCode: number; body: unknown; headers: unknown };
+			const response = (
+				rawUpload
+					? await this.helpers.httpRequest(options)
+					: await this.helpers.httpRequestWithAuthentication.call(
+							withAbortSignal(this, signal),
+							CREDENTIAL_TYPE,
+							options,
+							client.credentials ? { credentialsDecrypted: client.credentials } : undefined,
+						)
+			) as { statusCode: number; body: unknown; headers: unknown };
 			const headers = lowerCaseHeaders(response.headers);
 			const { body: parsed, bodyIsJson } = parseServiceBody(response.body);
 			if (response.statusCode >= 200 && response.statusCode < 300) {

@@ -34,7 +34,10 @@ const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} G
  * Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). Returns milliseconds, or
  * undefined when absent or unreadable.
  */
-export function retryAfterMs(header: string | undefined, now: number = Date.now()): number | undefined {
+export function retryAfterMs(
+	header: string | undefined,
+	now: number = Date.now(),
+): number | undefined {
 	if (header === undefined) return undefined;
 	const value = header.trim();
 	if (/^\d+(\.\d+)?$/.test(value)) {
@@ -92,7 +95,10 @@ type AbortableSleep = (ms: number, abortSignal?: AbortSignal) => Promise<void>;
  * 2.x's `sleep` takes the signal itself (its second parameter), and older versions' `sleep` ignores
  * a signal: there the wait is raced against it, and the left-over sleep ends harmlessly on its own.
  */
-export async function waitUnlessCancelled(ms: number, cancelSignal: AbortSignal | undefined): Promise<void> {
+export async function waitUnlessCancelled(
+	ms: number,
+	cancelSignal: AbortSignal | undefined,
+): Promise<void> {
 	const { sleep } = n8nWorkflow;
 	if (cancelSignal === undefined) return await sleep(ms);
 	const withAbort = (n8nWorkflow as unknown as { sleepWithAbort?: AbortableSleep }).sleepWithAbort;

@@ -27,7 +27,7 @@ function credentialBase(baseUrl: string): { base: URL } | { refused: ServiceFail
 		base = new URL(baseUrl);
 	} catch {
 		return refused(
-			'The credential\'s Base URL is not a web address',
+			"The credential's Base URL is not a web address",
 			'Nothing was sent. Set the Base URL of the Chat Messaging API credential to the API host, e.g. https://api.example-chat.com.',
 		);
 	}
@@ -39,7 +39,7 @@ function credentialBase(baseUrl: string): { base: URL } | { refused: ServiceFail
 	}
 	if (base.search !== '' || base.hash !== '' || baseUrl.includes('?') || baseUrl.includes('#')) {
 		return refused(
-			'The credential\'s Base URL has a query (?) or fragment (#), which would hide the path of every request',
+			"The credential's Base URL has a query (?) or fragment (#), which would hide the path of every request",
 			'Nothing was sent. Set the Base URL to the host only (e.g. https://api.example-chat.com), without ? or #.',
 		);
 	}
@@ -51,8 +51,16 @@ export function serviceUrl(baseUrl: string, path: string): ServiceUrl {
 	if ('refused' in checked) return checked;
 	const { base } = checked;
 	const [pathOnly] = path.split('?', 1);
-	const badSegment = pathOnly.split('/').slice(1).find((segment) => segment === '' || DOT_SEGMENT.test(segment));
-	if (!path.startsWith('/') || path.includes('#') || path.includes('?') || badSegment !== undefined) {
+	const badSegment = pathOnly
+		.split('/')
+		.slice(1)
+		.find((segment) => segment === '' || DOT_SEGMENT.test(segment));
+	if (
+		!path.startsWith('/') ||
+		path.includes('#') ||
+		path.includes('?') ||
+		badSegment !== undefined
+	) {
 		return refused(
 			`The request path ${JSON.stringify(path)} has an empty, "." or ".." part, which would reach another endpoint than the one meant`,
 			'Nothing was sent. An ID in this item is empty, "." or "..": give the ID as the service shows it.',
@@ -62,7 +70,7 @@ export function serviceUrl(baseUrl: string, path: string): ServiceUrl {
 	// Belt and braces: whatever the two parts hold, the request goes to the credential's origin.
 	if (new URL(url).origin !== base.origin) {
 		return refused(
-			'The request would leave the credential\'s host',
+			"The request would leave the credential's host",
 			'Nothing was sent. Check the Base URL of the Chat Messaging API credential.',
 		);
 	}
@@ -92,10 +100,14 @@ export function uploadUrl(baseUrl: string, given: string): ServiceUrl {
 	} catch {
 		return notUsable('is not a usable URL or path');
 	}
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') return notUsable(`is not http(s) (${url.protocol})`);
+	if (url.protocol !== 'https:' && url.protocol !== 'http:')
+		return notUsable(`is not http(s) (${url.protocol})`);
 	if (url.origin !== base.origin) {
-		return notUsable(`is on another host (${url.origin}) than the credential's Base URL (${base.origin}), and files are sent only to the credential's host`);
+		return notUsable(
+			`is on another host (${url.origin}) than the credential's Base URL (${base.origin}), and files are sent only to the credential's host`,
+		);
 	}
-	if (url.username !== '' || url.password !== '') return notUsable('carries a user name or password');
+	if (url.username !== '' || url.password !== '')
+		return notUsable('carries a user name or password');
 	return { url: url.href };
 }

@@ -14,7 +14,10 @@ export const HEADER_MEDIA_FILE_NAME = 'File Name';
 export function readHeaderMediaUrl(value: unknown, where = ''): string {
 	const link = requiredText(value, HEADER_MEDIA_URL);
 	const refuse = () =>
-		new InvalidParameter(HEADER_MEDIA_URL, `${JSON.stringify(link)}${where} must be a public http(s) URL: http:// or https://, then the host`);
+		new InvalidParameter(
+			HEADER_MEDIA_URL,
+			`${JSON.stringify(link)}${where} must be a public http(s) URL: http:// or https://, then the host`,
+		);
 	// What the user wrote is what is sent, so it must already be a whole URL: the WHATWG parser
 	// would otherwise quietly repair "https:example.com" or "https:///x" into another address.
 	if (/[\s\p{C}\\]/u.test(link) || !/^https?:\/\/[^/?#@]/i.test(link)) throw refuse();
@@ -24,14 +27,18 @@ export function readHeaderMediaUrl(value: unknown, where = ''): string {
 	} catch {
 		throw refuse();
 	}
-	if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw refuse();
+	if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
+		throw refuse();
 	return link;
 }
 
 /** The name a document header shows; one line of text. */
 export function readHeaderMediaFileName(value: unknown, where = ''): string | undefined {
 	if (value !== undefined && typeof value !== 'string') {
-		throw new InvalidParameter(HEADER_MEDIA_FILE_NAME, `${where ? `${where.trim()} ` : ''}must be text, not ${describeType(value)}`);
+		throw new InvalidParameter(
+			HEADER_MEDIA_FILE_NAME,
+			`${where ? `${where.trim()} ` : ''}must be text, not ${describeType(value)}`,
+		);
 	}
 	if (value === undefined) return undefined;
 	const filename = value.trim();

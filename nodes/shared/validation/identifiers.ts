@@ -23,14 +23,23 @@ const WRONG_FIELD_PREFIXES: Record<IdentifierKind, ReadonlyArray<readonly [strin
 export function readIdentifier(value: unknown, parameter: string, kind: IdentifierKind): string {
 	const id = requiredText(value, parameter);
 	if (/[\s,;|]/.test(id)) {
-		throw new InvalidParameter(parameter, `${JSON.stringify(id)} must be one ID, without spaces, line breaks, commas or semicolons`);
+		throw new InvalidParameter(
+			parameter,
+			`${JSON.stringify(id)} must be one ID, without spaces, line breaks, commas or semicolons`,
+		);
 	}
 	if (/[\p{C}]/u.test(id)) {
-		throw new InvalidParameter(parameter, `${JSON.stringify(id)} has an invisible or control character: give one ID as the service shows it`);
+		throw new InvalidParameter(
+			parameter,
+			`${JSON.stringify(id)} has an invisible or control character: give one ID as the service shows it`,
+		);
 	}
 	for (const [prefix, other] of WRONG_FIELD_PREFIXES[kind]) {
 		if (id.toLowerCase().startsWith(prefix)) {
-			throw new InvalidParameter(parameter, `"${id}" is ${other} (${prefix}…), not ${KIND_NAMES[kind]}: check which field it belongs in`);
+			throw new InvalidParameter(
+				parameter,
+				`"${id}" is ${other} (${prefix}…), not ${KIND_NAMES[kind]}: check which field it belongs in`,
+			);
 		}
 	}
 	return id;

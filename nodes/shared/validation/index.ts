@@ -14,6 +14,11 @@ export {
 } from './text';
 export type { IdentifierKind } from './identifiers';
 export { readIdentifier } from './identifiers';
-export { HEADER_MEDIA_FILE_NAME, HEADER_MEDIA_URL, readHeaderMediaFileName, readHeaderMediaUrl } from './headerMedia';
+export {
+	HEADER_MEDIA_FILE_NAME,
+	HEADER_MEDIA_URL,
+	readHeaderMediaFileName,
+	readHeaderMediaUrl,
+} from './headerMedia';
 export { normaliseTimeZone } from './timeZones';
 export { checkBody } from './bodyCheck';

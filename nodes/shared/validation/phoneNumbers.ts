@@ -66,25 +66,37 @@ type PhoneKind = 'contact' | 'business';
  */
 function internationalDigits(value: string, parameter: string, kind: PhoneKind): string {
 	/** The message quotes what the user typed, so they can find it. */
-	const refuse = (reason: string) => new InvalidParameter(parameter, `${JSON.stringify(value)} ${reason}`);
+	const refuse = (reason: string) =>
+		new InvalidParameter(parameter, `${JSON.stringify(value)} ${reason}`);
 	let text = plainPhoneText(value);
 
 	if (/[\r\n\u2028\u2029]/.test(text)) {
-		throw refuse('holds more than one line, so it may be more than one number: give exactly one phone number');
+		throw refuse(
+			'holds more than one line, so it may be more than one number: give exactly one phone number',
+		);
 	}
 	if (/^tel:/i.test(text)) {
 		text = text.slice(4).trim();
-		if (/;\s*ext=/i.test(text)) throw refuse('has an extension (;ext=), which the service cannot dial: give the number without it');
+		if (/;\s*ext=/i.test(text))
+			throw refuse(
+				'has an extension (;ext=), which the service cannot dial: give the number without it',
+			);
 		if (text.includes(';')) {
-			throw refuse('is a tel: link with parameters (such as ;phone-context=), which makes it a local number: give the number with + and the country code');
+			throw refuse(
+				'is a tel: link with parameters (such as ;phone-context=), which makes it a local number: give the number with + and the country code',
+			);
 		}
 	}
 	if (EXTENSION.test(text)) {
-		throw refuse('has an extension, which the service cannot dial (a message to the main line may reach someone else): give the number without it');
+		throw refuse(
+			'has an extension, which the service cannot dial (a message to the main line may reach someone else): give the number without it',
+		);
 	}
 	const separator = /[,;|&]/.exec(text);
 	if (separator) {
-		throw refuse(`has "${separator[0]}", so it looks like more than one number (or a dial pause): give exactly one phone number`);
+		throw refuse(
+			`has "${separator[0]}", so it looks like more than one number (or a dial pause): give exactly one phone number`,
+		);
 	}
 
 	const trunk = TRUNK.exec(text);
@@ -92,18 +104,27 @@ function internationalDigits(value: string, parameter: string, kind: PhoneKind):
 		const before = text.slice(0, trunk.index).replace(PHONE_DECORATION, '');
 		const countryCode = /^(?:\+|00)(\d{1,3})$/.exec(before)?.[1];
 		if (countryCode === undefined) {
-			throw refuse('has "(0)" where it is not the trunk prefix: "(0)" can only come right after the country code, as in +44 (0) 20 7946 0958');
+			throw refuse(
+				'has "(0)" where it is not the trunk prefix: "(0)" can only come right after the country code, as in +44 (0) 20 7946 0958',
+			);
 		}
 		if (ZERO_IS_DIALLED_FROM_ABROAD.includes(countryCode)) {
-			throw refuse(`has "(0)" after +${countryCode}, where the 0 is dialled from abroad too: write the number without brackets, with or without the 0 as it is dialled`);
+			throw refuse(
+				`has "(0)" after +${countryCode}, where the 0 is dialled from abroad too: write the number without brackets, with or without the 0 as it is dialled`,
+			);
 		}
 		text = `${text.slice(0, trunk.index)} ${text.slice(trunk.index + trunk[0].length)}`;
-		if (TRUNK.test(text)) throw refuse('has "(0)" more than once: "(0)" can only come once, right after the country code');
+		if (TRUNK.test(text))
+			throw refuse(
+				'has "(0)" more than once: "(0)" can only come once, right after the country code',
+			);
 	}
 
 	const compact = text.replace(PHONE_DECORATION, '');
 	if (/\d\+/.test(compact)) {
-		throw refuse('has a + after the first digits, so it looks like more than one number: give exactly one, with + only at the start');
+		throw refuse(
+			'has a + after the first digits, so it looks like more than one number: give exactly one, with + only at the start',
+		);
 	}
 	const stray = /[^+\d]/.exec(compact);
 	if (stray) {
@@ -118,13 +139,19 @@ function internationalDigits(value: string, parameter: string, kind: PhoneKind):
 	if (compact.startsWith('+')) digits = compact.slice(1);
 	else if (compact.startsWith('00')) digits = compact.slice(2);
 	else if (compact.startsWith('011')) {
-		throw refuse('starts with 011, the code for calling abroad from North America: write + instead of 011 (the country is never guessed)');
+		throw refuse(
+			'starts with 011, the code for calling abroad from North America: write + instead of 011 (the country is never guessed)',
+		);
 	} else if (kind === 'business' && compact !== '' && !compact.startsWith('0')) {
 		digits = compact;
 	} else if (kind === 'business') {
-		throw refuse('starts with 0, so it is a national number without its country code: give the country code, e.g. 442079460958 or +44 20 7946 0958');
+		throw refuse(
+			'starts with 0, so it is a national number without its country code: give the country code, e.g. 442079460958 or +44 20 7946 0958',
+		);
 	} else {
-		throw refuse(`must start with + and the country code, e.g. ${EXAMPLE_PHONE} (or 00 and the country code); the country is never guessed`);
+		throw refuse(
+			`must start with + and the country code, e.g. ${EXAMPLE_PHONE} (or 00 and the country code); the country is never guessed`,
+		);
 	}
 
 	if (!PHONE_NUMBER_PATTERN.test(`+${digits}`)) {
@@ -154,7 +181,10 @@ export function normalisePhoneNumber(value: unknown, parameter: string): string 
 		);
 	}
 	if (typeof value !== 'string' || value.trim() === '') {
-		throw new InvalidParameter(parameter, `is required: give a phone number such as ${EXAMPLE_PHONE}`);
+		throw new InvalidParameter(
+			parameter,
+			`is required: give a phone number such as ${EXAMPLE_PHONE}`,
+		);
 	}
 	return `+${internationalDigits(value, parameter, 'contact')}`;
 }

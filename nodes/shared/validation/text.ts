@@ -60,6 +60,7 @@ export function valueAsText(value: unknown): string | undefined {
  * dropped silently.
  */
 export function checkKeyName(key: string, parameter: string): string {
-	if (key === '__proto__') throw new InvalidParameter(parameter, 'cannot use "__proto__" as a name');
+	if (key === '__proto__')
+		throw new InvalidParameter(parameter, 'cannot use "__proto__" as a name');
 	return key;
 }

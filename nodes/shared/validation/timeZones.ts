@@ -12,14 +12,16 @@ export interface IntlWithValues {
  * summer time, Etc/GMT+5 means five hours behind UTC, abbreviations name several places, and
  * local or system would be whatever n8n's server happens to use.
  */
-const TIME_ZONE_HINT = 'an IANA time zone name written as Area/City, such as Europe/Berlin or America/New_York';
-
+const TIME_ZONE_HINT =
+	'an IANA time zone name written as Area/City, such as Europe/Berlin or America/New_York';
 
 let listedZones: Map<string, string> | undefined;
 /** The runtime's list of canonical zone names, by their lower-case spelling. */
 function listedZone(name: string): string | undefined {
 	listedZones ??= new Map(
-		(Intl as unknown as IntlWithValues).supportedValuesOf('timeZone').map((zone) => [zone.toLowerCase(), zone]),
+		(Intl as unknown as IntlWithValues)
+			.supportedValuesOf('timeZone')
+			.map((zone) => [zone.toLowerCase(), zone]),
 	);
 	return listedZones.get(name.toLowerCase());
 }

@@ -8,7 +8,12 @@ import { CONTACTS, say } from '../settings';
 export async function measureContacts(bench: LiveBench): Promise<void> {
 	const { bulk, report, problems } = bench;
 	say(`creating ${CONTACTS} contacts: Create Many (Map Automatically From Input)`);
-	const automatic = await runBulk(bench, bulk.contactsOursAutomatic, 'Create Many (Map Automatically)', CONTACTS);
+	const automatic = await runBulk(
+		bench,
+		bulk.contactsOursAutomatic,
+		'Create Many (Map Automatically)',
+		CONTACTS,
+	);
 	say(describeBulk(automatic));
 	say(`creating ${CONTACTS} contacts: Create Many (defaults: fields mapped with expressions)`);
 	const ours = await runBulk(bench, bulk.contactsOurs, 'Create Many (expressions)', CONTACTS);
@@ -22,18 +27,37 @@ export async function measureContacts(bench: LiveBench): Promise<void> {
 			problems.push(`${result.label} and HTTP Request created different contacts`);
 		}
 	}
-	say(`digests: ${[automatic, ours, http].map((result) => result.standIn.contactsDigest).join(' / ')}`);
+	say(
+		`digests: ${[automatic, ours, http].map((result) => result.standIn.contactsDigest).join(' / ')}`,
+	);
 	for (const result of [automatic, ours, http]) {
 		if (result.standIn.contactsCreated !== CONTACTS) {
-			problems.push(`${result.label}: the stand-in created ${result.standIn.contactsCreated} of ${CONTACTS} contacts`);
+			problems.push(
+				`${result.label}: the stand-in created ${result.standIn.contactsCreated} of ${CONTACTS} contacts`,
+			);
 		}
 	}
 
 	const extra = (result: BulkResult) =>
 		`execution ${formatNumber(result.executionMs)} ms incl. webhook + Code node; ${result.standIn.contactsCreated} contacts created; ${otherCores(result)}`;
-	report.add(`contacts ${CONTACTS}: Create Many (Map Automatically) node time`, 'ms', automatic.nodeMs, extra(automatic));
-	report.add(`contacts ${CONTACTS}: Create Many (expressions) node time`, 'ms', ours.nodeMs, extra(ours));
-	report.add(`contacts ${CONTACTS}: HTTP Request one per item node time`, 'ms', http.nodeMs, extra(http));
+	report.add(
+		`contacts ${CONTACTS}: Create Many (Map Automatically) node time`,
+		'ms',
+		automatic.nodeMs,
+		extra(automatic),
+	);
+	report.add(
+		`contacts ${CONTACTS}: Create Many (expressions) node time`,
+		'ms',
+		ours.nodeMs,
+		extra(ours),
+	);
+	report.add(
+		`contacts ${CONTACTS}: HTTP Request one per item node time`,
+		'ms',
+		http.nodeMs,
+		extra(http),
+	);
 	report.add(`contacts ${CONTACTS}: Create Many requests`, 'requests', ours.standIn.requests);
 	report.add(`contacts ${CONTACTS}: HTTP Request requests`, 'requests', http.standIn.requests);
 	const automaticSpeedUp = http.nodeMs / automatic.nodeMs;
@@ -50,5 +74,9 @@ export async function measureContacts(bench: LiveBench): Promise<void> {
 		'x',
 		`whole executions: ${formatNumber(http.executionMs / ours.executionMs)}x; both pay n8n's per-item expression cost`,
 	);
-	report.ratio('contacts, requests HTTP Request / Create Many', http.standIn.requests / ours.standIn.requests, 'x');
+	report.ratio(
+		'contacts, requests HTTP Request / Create Many',
+		http.standIn.requests / ours.standIn.requests,
+		'x',
+	);
 }

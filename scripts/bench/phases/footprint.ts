@@ -56,20 +56,43 @@ export async function measureFootprint({ report, installation, machine }: Bench)
 
 /** 4. CPU per item: a microbenchmark of the built code, without network, in a child process. */
 export async function measureCpuPerItem({ report, installation }: Bench): Promise<void> {
-	const out = await run(nodeOf(installation), [...TS_NODE, join(__dirname, '..', 'cpuPerItem.ts'), '5000', '9']);
+	const out = await run(nodeOf(installation), [
+		...TS_NODE,
+		join(__dirname, '..', 'cpuPerItem.ts'),
+		'5000',
+		'9',
+	]);
 	const cpu = JSON.parse(out) as Record<string, { medianMicroseconds: number }>;
 	const prepare = cpu.sendTemplatePrepare.medianMicroseconds;
-	report.add('CPU per item: Send Template body build + validation', 'µs', prepare, 'median of 9 runs × 5,000 items', {
-		text: '≤ 20 µs',
-		met: prepare <= 20,
-	});
-	report.add('CPU per item: Send Template node, network answered at once', 'µs', cpu.sendTemplateNode.medianMicroseconds);
-	report.add('CPU per item: Create Many node, network answered at once', 'µs', cpu.createManyNode.medianMicroseconds);
+	report.add(
+		'CPU per item: Send Template body build + validation',
+		'µs',
+		prepare,
+		'median of 9 runs × 5,000 items',
+		{
+			text: '≤ 20 µs',
+			met: prepare <= 20,
+		},
+	);
+	report.add(
+		'CPU per item: Send Template node, network answered at once',
+		'µs',
+		cpu.sendTemplateNode.medianMicroseconds,
+	);
+	report.add(
+		'CPU per item: Create Many node, network answered at once',
+		'µs',
+		cpu.createManyNode.medianMicroseconds,
+	);
 	report.add(
 		'CPU per item: send schema built per item + parse (diagnostic)',
 		'µs',
 		cpu.sendSchemaBuiltPerItem.medianMicroseconds,
 		'sendTemplateMessageBody(() => now) built and used once per item, as prepare did when this was written',
 	);
-	report.add('CPU per item: send schema built once, parse only (diagnostic)', 'µs', cpu.sendSchemaBuiltOnce.medianMicroseconds);
+	report.add(
+		'CPU per item: send schema built once, parse only (diagnostic)',
+		'µs',
+		cpu.sendSchemaBuiltOnce.medianMicroseconds,
+	);
 }

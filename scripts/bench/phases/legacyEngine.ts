@@ -51,8 +51,10 @@ export async function measureLegacyEngine(bench: LiveBench): Promise<void> {
 		[bench.bulk.sendOursAutomatic, 'Chat Messaging (Map Automatically)'],
 		[bench.bulk.sendHttp, 'HTTP Request (defaults)'],
 	] as const;
-	for (const [entry] of cases) await n8n.waitForProductionWebhook(`${n8n.baseUrl}/webhook/${entry.path}`);
-	for (const [entry] of cases) await runBulk(live, entry, `warm-up ${entry.key} (legacy)`, WARM_UP_ITEMS);
+	for (const [entry] of cases)
+		await n8n.waitForProductionWebhook(`${n8n.baseUrl}/webhook/${entry.path}`);
+	for (const [entry] of cases)
+		await runBulk(live, entry, `warm-up ${entry.key} (legacy)`, WARM_UP_ITEMS);
 	for (const [entry, label] of cases) {
 		say(`sending ${SENDS} templates with the legacy expression engine: ${label}`);
 		const result = await runBulk(live, entry, `${label}, legacy engine`, SENDS);

@@ -32,7 +32,8 @@ export async function measureSends(bench: LiveBench): Promise<SendFigures> {
 		say(`sending ${SENDS} templates: ${label}`);
 		const result = await runBulk(bench, entry, label, SENDS);
 		say(describeBulk(result));
-		if (result.standIn.accepted !== SENDS) problems.push(`${label}: the stand-in accepted ${result.standIn.accepted} of ${SENDS}`);
+		if (result.standIn.accepted !== SENDS)
+			problems.push(`${label}: the stand-in accepted ${result.standIn.accepted} of ${SENDS}`);
 		results.push(result);
 	}
 	const [ours, sequential, http, , automatic, httpAsAutomatic] = results;
@@ -40,11 +41,18 @@ export async function measureSends(bench: LiveBench): Promise<SendFigures> {
 		[ours, [sequential, http]],
 		[automatic, [httpAsAutomatic]],
 	] as const) {
-		const differing = others.filter((other) => other.standIn.bodiesDigest !== reference.standIn.bodiesDigest);
+		const differing = others.filter(
+			(other) => other.standIn.bodiesDigest !== reference.standIn.bodiesDigest,
+		);
 		for (const other of differing) {
-			problems.push(`${other.label} sent other bodies than ${reference.label}, e.g. ${JSON.stringify(other.standIn.sampleBody)}`);
+			problems.push(
+				`${other.label} sent other bodies than ${reference.label}, e.g. ${JSON.stringify(other.standIn.sampleBody)}`,
+			);
 		}
-		if (!differing.length) say(`the same ${SENDS} bodies in ${reference.label} and ${others.map((other) => other.label).join(', ')} (digest ${reference.standIn.bodiesDigest})`);
+		if (!differing.length)
+			say(
+				`the same ${SENDS} bodies in ${reference.label} and ${others.map((other) => other.label).join(', ')} (digest ${reference.standIn.bodiesDigest})`,
+			);
 	}
 
 	for (const result of results) {
@@ -61,11 +69,21 @@ export async function measureSends(bench: LiveBench): Promise<SendFigures> {
 		text: '≥ 4x',
 		met: versusHttp >= 4,
 	});
-	report.ratio('send, Chat Messaging default / Chat Messaging 1 in parallel', oursPerSecond / perSecond(sequential), 'x');
+	report.ratio(
+		'send, Chat Messaging default / Chat Messaging 1 in parallel',
+		oursPerSecond / perSecond(sequential),
+		'x',
+	);
 	const automaticVersusHttp = perSecond(automatic) / perSecond(httpAsAutomatic);
-	report.ratio('send map-automatically / HTTP Request', automaticVersusHttp, 'x', `the same ${SENDS} bodies; HTTP Request maps them by expressions (engine ${EXPRESSION_ENGINE})`, {
-		text: '≥ 4x',
-		met: automaticVersusHttp >= 4,
-	});
+	report.ratio(
+		'send map-automatically / HTTP Request',
+		automaticVersusHttp,
+		'x',
+		`the same ${SENDS} bodies; HTTP Request maps them by expressions (engine ${EXPRESSION_ENGINE})`,
+		{
+			text: '≥ 4x',
+			met: automaticVersusHttp >= 4,
+		},
+	);
 	return { sampleBody: JSON.stringify(ours.standIn.sampleBody), oursPerSecond };
 }

@@ -31,27 +31,66 @@ export async function measureThrottled(bench: LiveBench): Promise<void> {
 		await standIn.setRateLimit({ requestsPerSecond: RATE_LIMIT });
 		let result: BulkResult;
 		try {
-			result = await runBulk(bench, entry, `throttled: ${label} (defaults)`, SENDS, { mayFail: true });
+			result = await runBulk(bench, entry, `throttled: ${label} (defaults)`, SENDS, {
+				mayFail: true,
+			});
 		} finally {
 			await standIn.setRateLimit(null);
 		}
 		say(describeBulk(result));
 		const delivered = result.standIn.accepted - result.standIn.duplicates;
 		const seconds = result.nodeMs / 1000;
-		const outcome = { result, delivered, failed: SENDS - delivered, goodputPercent: (delivered / seconds / RATE_LIMIT) * 100 };
+		const outcome = {
+			result,
+			delivered,
+			failed: SENDS - delivered,
+			goodputPercent: (delivered / seconds / RATE_LIMIT) * 100,
+		};
 		outcomes[key] = outcome;
-		const stopped = result.failure === undefined ? '' : `; the run stopped: ${result.failure.slice(0, 160)}`;
-		report.add(`throttled: delivered (${label})`, 'items', delivered, `of ${SENDS}; ${result.standIn.throttled} answers 429; at most ${result.standIn.maxInFlight} requests at the service at once${stopped}`);
-		report.add(`throttled: failed items (${label})`, 'items', outcome.failed, key === 'ours' ? undefined : 'not delivered: the HTTP Request node does not retry a 429 at its defaults', key === 'ours' ? { text: '0', met: outcome.failed === 0 } : undefined);
-		report.add(`throttled: duplicate sends (${label})`, 'sends', result.standIn.duplicates, 'the same message accepted twice, counted by the stand-in', key === 'ours' ? { text: '0', met: result.standIn.duplicates === 0 } : undefined);
-		report.add(`throttled: time (${label})`, 'ms', result.nodeMs, `node time; ${formatNumber(delivered / seconds)} delivered/s; ${otherCores(result)}`);
-		if (key === 'ours' && result.failure !== undefined) problems.push(`throttled: Chat Messaging's run failed: ${result.failure}`);
+		const stopped =
+			result.failure === undefined ? '' : `; the run stopped: ${result.failure.slice(0, 160)}`;
+		report.add(
+			`throttled: delivered (${label})`,
+			'items',
+			delivered,
+			`of ${SENDS}; ${result.standIn.throttled} answers 429; at most ${result.standIn.maxInFlight} requests at the service at once${stopped}`,
+		);
+		report.add(
+			`throttled: failed items (${label})`,
+			'items',
+			outcome.failed,
+			key === 'ours'
+				? undefined
+				: 'not delivered: the HTTP Request node does not retry a 429 at its defaults',
+			key === 'ours' ? { text: '0', met: outcome.failed === 0 } : undefined,
+		);
+		report.add(
+			`throttled: duplicate sends (${label})`,
+			'sends',
+			result.standIn.duplicates,
+			'the same message accepted twice, counted by the stand-in',
+			key === 'ours' ? { text: '0', met: result.standIn.duplicates === 0 } : undefined,
+		);
+		report.add(
+			`throttled: time (${label})`,
+			'ms',
+			result.nodeMs,
+			`node time; ${formatNumber(delivered / seconds)} delivered/s; ${otherCores(result)}`,
+		);
+		if (key === 'ours' && result.failure !== undefined)
+			problems.push(`throttled: Chat Messaging's run failed: ${result.failure}`);
 	}
 	const { ours, http } = outcomes;
-	report.ratio('throttled goodput / limit', ours.goodputPercent, '%', `Chat Messaging at its defaults, ${RATE_LIMIT}/s limit with a full bucket of ${RATE_LIMIT} at the start (so up to ${formatNumber(((SENDS / (SENDS - RATE_LIMIT)) * 100))} % is possible)`, {
-		text: '≥ 90 % with 0 failed and 0 duplicates',
-		met: ours.goodputPercent >= 90 && ours.failed === 0 && ours.result.standIn.duplicates === 0,
-	});
+	report.ratio(
+		'throttled goodput / limit',
+		ours.goodputPercent,
+		'%',
+		`Chat Messaging at its defaults, ${RATE_LIMIT}/s limit with a full bucket of ${RATE_LIMIT} at the start (so up to ${formatNumber((SENDS / (SENDS - RATE_LIMIT)) * 100)} % is possible)`,
+		{
+			text: '≥ 90 % with 0 failed and 0 duplicates',
+			met: ours.goodputPercent >= 90 && ours.failed === 0 && ours.result.standIn.duplicates === 0,
+		},
+	);
 	report.ratio(
 		'throttled goodput / limit, HTTP Request',
 		http.goodputPercent,

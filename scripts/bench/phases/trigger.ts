@@ -9,18 +9,31 @@ import { TRIGGER_CONNECTIONS, TRIGGER_SECONDS, TRIGGER_WARM_UP_SECONDS, say } fr
 
 type Round = LoadResult & { foreignCores: number };
 
-export async function measureTrigger({ n8n, triggers, foreignLoad, report }: LiveBench): Promise<void> {
+export async function measureTrigger({
+	n8n,
+	triggers,
+	foreignLoad,
+	report,
+}: LiveBench): Promise<void> {
 	const payload = JSON.stringify(buildWebhookBody('message_delivery', 'delivered'));
 	const groupId = n8n.pid as number;
 	const rounds = new Map<string, Round[]>();
 	for (const trigger of [...triggers, ...[...triggers].reverse()]) {
-		const load = { url: `${n8n.baseUrl}${trigger.urlPath}`, headers: trigger.headers, body: payload, connections: TRIGGER_CONNECTIONS };
+		const load = {
+			url: `${n8n.baseUrl}${trigger.urlPath}`,
+			headers: trigger.headers,
+			body: payload,
+			connections: TRIGGER_CONNECTIONS,
+		};
 		await waitUntilIdle(groupId);
 		await postLoad({ ...load, durationSeconds: TRIGGER_WARM_UP_SECONDS });
 		await waitUntilIdle(groupId);
 		say(`trigger: ${trigger.label}, ${TRIGGER_CONNECTIONS} connections, ${TRIGGER_SECONDS} s`);
 		const foreign = foreignLoad.start();
-		const result = { ...(await postLoad({ ...load, durationSeconds: TRIGGER_SECONDS })), foreignCores: foreign() };
+		const result = {
+			...(await postLoad({ ...load, durationSeconds: TRIGGER_SECONDS })),
+			foreignCores: foreign(),
+		};
 		say(
 			`  ${formatNumber(result.acceptedPerSecond)} accepted/s, ${result.rejected} not 2xx, ${result.errors} errors, ` +
 				`p50 ${result.latencyP50Ms} ms, other processes used ${result.foreignCores.toFixed(2)} cores`,
@@ -47,7 +60,13 @@ export async function measureTrigger({ n8n, triggers, foreignLoad, report }: Liv
 		['trigger-ours-header-secret', 'Header Secret'],
 	] as const) {
 		const share = (mean(key) / webhookNode) * 100;
-		report.ratio(`trigger, Chat Messaging Trigger (${label}) / Webhook node`, share, '%', undefined, { text: '≥ 90 %', met: share >= 90 });
+		report.ratio(
+			`trigger, Chat Messaging Trigger (${label}) / Webhook node`,
+			share,
+			'%',
+			undefined,
+			{ text: '≥ 90 %', met: share >= 90 },
+		);
 	}
 	report.ratio(
 		'trigger, Chat Messaging Trigger (Header Secret) / Webhook node (Header Auth)',

@@ -14,7 +14,8 @@ import { RealN8n, freePort, type Owner, type StartOptions } from '../../../scrip
 
 // npm run test:compat gives each n8n version its own folders, so a run of `npm test` beside it
 // neither reads nor ends its instance.
-export const E2E_FOLDER = process.env.CHAT_MESSAGING_E2E_FOLDER ?? join(PROJECT_ROOT, 'test-output', 'e2e');
+export const E2E_FOLDER =
+	process.env.CHAT_MESSAGING_E2E_FOLDER ?? join(PROJECT_ROOT, 'test-output', 'e2e');
 const STATE_FILE = join(E2E_FOLDER, 'n8n-instance.json');
 /*
  * n8n's user folders live outside the clone: Node resolves a package's imports by walking up its

@@ -17,7 +17,7 @@ export const aiAgent = defineResource({
 				value: 'connectContact',
 				action: 'Connect a contact to an AI agent',
 				description:
-					'Start a conversation with a template message and let an AI agent handle the contact\'s replies',
+					"Start a conversation with a template message and let an AI agent handle the contact's replies",
 			},
 		],
 		default: 'connectContact',

@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { ConnectToAiAgentBody } from '../../../shared/schemas';
 import { connectToAiAgentAnswer, connectToAiAgentBody } from '../../../shared/schemas';
@@ -29,14 +34,23 @@ import {
 	variablesInputField,
 	version1Only,
 } from '../../methods/templateParameters';
-import type { ItemTemplates, TemplateOfItem, TemplateSendOperation } from '../../methods/templateSend';
+import type {
+	ItemTemplates,
+	TemplateOfItem,
+	TemplateSendOperation,
+} from '../../methods/templateSend';
 import { isVersion2, readTemplateOfItem } from '../../methods/templateSend';
 import { answerFields } from '../run/serviceAnswers';
 
-const displayOptions: IDisplayOptions = { show: { resource: ['aiAgent'], operation: ['connectContact'] } };
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['aiAgent'], operation: ['connectContact'] },
+};
 
 const properties: INodeProperties[] = [
-	phoneNumberField(displayOptions, 'The contact to hand to the AI agent, in international format, e.g. +14155550123'),
+	phoneNumberField(
+		displayOptions,
+		'The contact to hand to the AI agent, in international format, e.g. +14155550123',
+	),
 	{
 		displayName: 'AI Agent ID',
 		name: 'aiAgentId',
@@ -45,10 +59,14 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'aiflw_1a2b3c',
 		displayOptions,
-		description: 'ID of the AI agent that takes over the conversation (the service\'s agent IDs start with aiflw_)',
+		description:
+			"ID of the AI agent that takes over the conversation (the service's agent IDs start with aiflw_)",
 	},
 	// Version 1: the template's ID and its variables typed in. Version 2: picked and mapped (methods/).
-	templateIdField(version1Only(displayOptions), 'The approved template that opens the conversation'),
+	templateIdField(
+		version1Only(displayOptions),
+		'The approved template that opens the conversation',
+	),
 	templateLocatorField(fromVersion2(displayOptions)),
 	templateVariablesInputField(version1Only(displayOptions)),
 	variablesInputField(fromVersion2(displayOptions)),
@@ -92,12 +110,23 @@ function typedInVariables(this: IExecuteFunctions, itemIndex: number) {
 }
 
 /** Version 1: the ID as typed. Version 2: the picked template, its variables checked against it. */
-function readTemplate(this: IExecuteFunctions, itemIndex: number, templates: ItemTemplates): TemplateOfItem {
+function readTemplate(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	templates: ItemTemplates,
+): TemplateOfItem {
 	if (isVersion2(this)) {
-		return readTemplateOfItem.call(this, itemIndex, templates, { numbersAllowed: false, manualValues: typedInVariables });
+		return readTemplateOfItem.call(this, itemIndex, templates, {
+			numbersAllowed: false,
+			manualValues: typedInVariables,
+		});
 	}
 	return {
-		chatTemplateId: readIdentifier(this.getNodeParameter('templateId', itemIndex), 'Template ID', 'template'),
+		chatTemplateId: readIdentifier(
+			this.getNodeParameter('templateId', itemIndex),
+			'Template ID',
+			'template',
+		),
 		liquidValues: typedInVariables.call(this, itemIndex),
 	};
 }
@@ -109,7 +138,11 @@ function prepare(
 ): PreparedRequest<ConnectToAiAgentBody> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const contact: IDataObject = {
-		...readKeyValues(additional.contactProperties, 'Contact Properties', ['phone_number', 'name', 'email']),
+		...readKeyValues(additional.contactProperties, 'Contact Properties', [
+			'phone_number',
+			'name',
+			'email',
+		]),
 		...buildContact(
 			{
 				phoneNumber: this.getNodeParameter('phoneNumber', itemIndex),
@@ -131,14 +164,19 @@ function prepare(
 				// Required by the service even when the template has no variables.
 				liquid_values: liquidValues,
 			},
-			ai_agent: { id: readIdentifier(this.getNodeParameter('aiAgentId', itemIndex), 'AI Agent ID', 'aiAgent') },
+			ai_agent: {
+				id: readIdentifier(this.getNodeParameter('aiAgentId', itemIndex), 'AI Agent ID', 'aiAgent'),
+			},
 		},
 		isVersion2(this) ? version2Labels : version1Labels,
 	);
 	return { method: 'POST', path: '/api/v1/events', body };
 }
 
-function toOutput(answer: ServiceAnswer, { body: sent }: PreparedRequest<ConnectToAiAgentBody>): IDataObject {
+function toOutput(
+	answer: ServiceAnswer,
+	{ body: sent }: PreparedRequest<ConnectToAiAgentBody>,
+): IDataObject {
 	return {
 		...answerFields(answer),
 		phoneNumber: sent.contact.phone_number,

@@ -27,7 +27,8 @@ export const contact = defineResource({
 				name: 'Create or Update',
 				value: 'createOrUpdate',
 				action: 'Create or update a contact',
-				description: 'Create the contact with this phone number, or update it when it exists; one by one or in bulk',
+				description:
+					'Create the contact with this phone number, or update it when it exists; one by one or in bulk',
 			},
 			{
 				name: 'Get',

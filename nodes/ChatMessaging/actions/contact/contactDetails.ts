@@ -2,7 +2,12 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { CommunicationPreference, UpdateContactBody } from '../../../shared/schemas/contacts';
 import { communicationPreferences } from '../../../shared/schemas/contacts';
-import { InvalidParameter, describeType, normaliseTimeZone, optionalText } from '../../../shared/validation';
+import {
+	InvalidParameter,
+	describeType,
+	normaliseTimeZone,
+	optionalText,
+} from '../../../shared/validation';
 import { readEmail, readKeyValues } from '../fields/contactFields';
 
 /*
@@ -12,9 +17,17 @@ import { readEmail, readKeyValues } from '../fields/contactFields';
  */
 
 export const COMMUNICATION_PREFERENCE_OPTIONS = [
-	{ name: 'Allow Everything', value: 'allow_everything', description: 'Marketing and automated messages may be sent' },
+	{
+		name: 'Allow Everything',
+		value: 'allow_everything',
+		description: 'Marketing and automated messages may be sent',
+	},
 	{ name: 'Disallow Marketing', value: 'disallow_marketing', description: 'No marketing messages' },
-	{ name: 'Disallow Automated Messaging', value: 'disallow_automated_messaging', description: 'No automated messages' },
+	{
+		name: 'Disallow Automated Messaging',
+		value: 'disallow_automated_messaging',
+		description: 'No automated messages',
+	},
 	{ name: 'Mute All', value: 'mute_all', description: 'No messages of any kind' },
 ] satisfies Array<{ name: string; value: CommunicationPreference; description: string }>;
 
@@ -34,7 +47,7 @@ export const contactDetailOptions: INodeProperties[] = [
 		type: 'string',
 		placeholder: 'name@email.com',
 		default: '',
-		description: 'The contact\'s e-mail address',
+		description: "The contact's e-mail address",
 	},
 	{
 		displayName: 'Metadata',
@@ -56,7 +69,8 @@ export const contactDetailOptions: INodeProperties[] = [
 		name: 'optedOut',
 		type: 'boolean',
 		default: false,
-		description: 'Whether the contact has opted out of messages. Sent as set, off included, once the field is added.',
+		description:
+			'Whether the contact has opted out of messages. Sent as set, off included, once the field is added.',
 	},
 	{
 		displayName: 'Tags',
@@ -65,7 +79,7 @@ export const contactDetailOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'vip, newsletter',
 		description:
-			'Tags separated by commas (or a list from an expression). They replace the contact\'s tags. Left empty, tags are not sent and stay as they are.',
+			"Tags separated by commas (or a list from an expression). They replace the contact's tags. Left empty, tags are not sent and stay as they are.",
 	},
 	{
 		displayName: 'Time Zone',
@@ -73,7 +87,8 @@ export const contactDetailOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'Europe/Berlin',
-		description: 'The contact\'s IANA time zone, written as Area/City, e.g. Europe/Berlin or America/New_York',
+		description:
+			"The contact's IANA time zone, written as Area/City, e.g. Europe/Berlin or America/New_York",
 	},
 ];
 
@@ -95,16 +110,26 @@ function readTags(value: unknown, parameter: string): string[] | undefined {
 	let given: unknown[];
 	if (typeof value === 'string') given = value.split(',');
 	else if (Array.isArray(value)) given = value;
-	else throw new InvalidParameter(parameter, `must be text separated by commas, or a list of text, not ${describeType(value)}`);
+	else
+		throw new InvalidParameter(
+			parameter,
+			`must be text separated by commas, or a list of text, not ${describeType(value)}`,
+		);
 	const tags: string[] = [];
 	given.forEach((tag, index) => {
 		if (typeof tag !== 'string') {
-			throw new InvalidParameter(parameter, `tag ${index + 1} must be text, not ${describeType(tag)}`);
+			throw new InvalidParameter(
+				parameter,
+				`tag ${index + 1} must be text, not ${describeType(tag)}`,
+			);
 		}
 		const trimmed = tag.trim();
 		if (trimmed === '') return; // "vip, , news" or a trailing comma: nothing to send
 		if (trimmed.length > MAX_TAG_LENGTH) {
-			throw new InvalidParameter(parameter, `tag "${trimmed.slice(0, 20)}…" is longer than ${MAX_TAG_LENGTH} characters`);
+			throw new InvalidParameter(
+				parameter,
+				`tag "${trimmed.slice(0, 20)}…" is longer than ${MAX_TAG_LENGTH} characters`,
+			);
 		}
 		if (!tags.includes(trimmed)) tags.push(trimmed);
 	});
@@ -129,29 +154,42 @@ function readMetadata(value: unknown, parameter: string): Record<string, string>
 		if (value.trim() === '') return undefined;
 		parsed = parseJsonText(value);
 		if (parsed === notJson) {
-			throw new InvalidParameter(parameter, 'must be a JSON object, e.g. {"plan": "pro"}, and is not valid JSON');
+			throw new InvalidParameter(
+				parameter,
+				'must be a JSON object, e.g. {"plan": "pro"}, and is not valid JSON',
+			);
 		}
 	}
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw new InvalidParameter(parameter, `must be a JSON object, e.g. {"plan": "pro"}, not ${describeType(parsed)}`);
+		throw new InvalidParameter(
+			parameter,
+			`must be a JSON object, e.g. {"plan": "pro"}, not ${describeType(parsed)}`,
+		);
 	}
 	// The same rules as the Metadata rows of Create Many: text values, no blank or doubled keys.
 	const rows = Object.entries(parsed as IDataObject).map(([key, text]) => ({ key, value: text }));
 	return readKeyValues({ property: rows }, parameter);
 }
 
-function readCommunicationPreference(value: unknown, parameter: string): CommunicationPreference | undefined {
+function readCommunicationPreference(
+	value: unknown,
+	parameter: string,
+): CommunicationPreference | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const known = communicationPreferences as readonly unknown[];
 	if (!known.includes(value)) {
-		throw new InvalidParameter(parameter, `must be one of ${communicationPreferences.join(', ')}, not ${JSON.stringify(value)}`);
+		throw new InvalidParameter(
+			parameter,
+			`must be one of ${communicationPreferences.join(', ')}, not ${JSON.stringify(value)}`,
+		);
 	}
 	return value as CommunicationPreference;
 }
 
 function readBoolean(value: unknown, parameter: string): boolean | undefined {
 	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'boolean') throw new InvalidParameter(parameter, `must be true or false, not ${describeType(value)}`);
+	if (typeof value !== 'boolean')
+		throw new InvalidParameter(parameter, `must be true or false, not ${describeType(value)}`);
 	return value;
 }
 
@@ -159,7 +197,10 @@ function readBoolean(value: unknown, parameter: string): boolean | undefined {
  * The fields the user set, as the wire names them. `labels` are the editor's labels by wire field
  * (from wireLabels), so a complaint names the field as the user sees it.
  */
-export function readContactDetails(fields: IDataObject, labels: Record<string, string>): UpdateContactBody {
+export function readContactDetails(
+	fields: IDataObject,
+	labels: Record<string, string>,
+): UpdateContactBody {
 	const details: UpdateContactBody = {};
 	const name = optionalText(fields.name, labels.name);
 	if (name !== undefined) details.name = name;
@@ -171,7 +212,10 @@ export function readContactDetails(fields: IDataObject, labels: Record<string, s
 	if (metadata !== undefined) details.metadata = metadata;
 	const optedOut = readBoolean(fields.optedOut, labels.opted_out);
 	if (optedOut !== undefined) details.opted_out = optedOut;
-	const preference = readCommunicationPreference(fields.communicationPreference, labels.communication_preference);
+	const preference = readCommunicationPreference(
+		fields.communicationPreference,
+		labels.communication_preference,
+	);
 	if (preference !== undefined) details.communication_preference = preference;
 	const tags = readTags(fields.tags, labels.tags);
 	if (tags !== undefined) details.tags = tags;

@@ -1,15 +1,28 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { ContactBody } from '../../../shared/schemas';
 import { contact as contactSchema, createContactsAnswer } from '../../../shared/schemas';
 import { InvalidParameter, checkBody } from '../../../shared/validation';
-import { buildContact, contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../fields/contactFields';
+import {
+	buildContact,
+	contactEmailField,
+	contactNameField,
+	keyValueField,
+	phoneNumberField,
+} from '../fields/contactFields';
 import { contactFieldsFromInput } from '../fields/contactFromInput';
 import { optionsCollection } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import type { BatchOperation } from '../operationKinds';
 
-const displayOptions: IDisplayOptions = { show: { resource: ['contact'], operation: ['createMany'] } };
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['contact'], operation: ['createMany'] },
+};
 
 /*
  * The service documents no batch limit. 100 contacts keep one request around 10-20 KB and limit how
@@ -44,7 +57,7 @@ const properties: INodeProperties[] = [
 				name: 'Map Automatically From Input',
 				value: 'autoMapInputData',
 				description:
-					'Read each input item\'s phone_number (or phone), name, email and metadata fields. Fastest for large lists.',
+					"Read each input item's phone_number (or phone), name, email and metadata fields. Fastest for large lists.",
 			},
 		],
 		default: 'defineBelow',
@@ -59,7 +72,7 @@ const properties: INodeProperties[] = [
 	},
 	phoneNumberField(
 		{ show: { ...displayOptions.show, contactFields: ['defineBelow'] } },
-		'The contact\'s phone number in international format; usually an expression such as {{ $json.phone }}',
+		"The contact's phone number in international format; usually an expression such as {{ $json.phone }}",
 	),
 	{
 		displayName: 'Additional Fields',
@@ -89,7 +102,8 @@ const properties: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES },
 			default: 2,
-			description: 'How many batch requests may be under way at once. 1 sends batches one after another.',
+			description:
+				'How many batch requests may be under way at once. 1 sends batches one after another.',
 		},
 	]),
 ];
@@ -112,7 +126,12 @@ function contactFromInput(json: IDataObject): ContactBody {
 	const found = contactFieldsFromInput(
 		json,
 		['phoneNumber', 'name', 'email', 'metadata'],
-		{ phoneNumber: labels.phone_number, name: labels.name, email: labels.email, metadata: labels.metadata },
+		{
+			phoneNumber: labels.phone_number,
+			name: labels.name,
+			email: labels.email,
+			metadata: labels.metadata,
+		},
 		'Contact Fields: Map Automatically From Input',
 	);
 	let metadata: IDataObject | undefined;

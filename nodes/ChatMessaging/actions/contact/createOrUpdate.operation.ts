@@ -1,7 +1,17 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { UpsertContactBody } from '../../../shared/schemas/contacts';
-import { MAX_CONTACTS_PER_UPSERT, upsertContact, upsertContactAnswer, upsertContactsBulkAnswer } from '../../../shared/schemas/contacts';
+import {
+	MAX_CONTACTS_PER_UPSERT,
+	upsertContact,
+	upsertContactAnswer,
+	upsertContactsBulkAnswer,
+} from '../../../shared/schemas/contacts';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { checkBody, normalisePhoneNumber } from '../../../shared/validation';
 import { phoneNumberField } from '../fields/contactFields';
@@ -13,10 +23,20 @@ import type { BatchItem } from '../run/combinators';
 import { chosenBy, withOwnAnswers } from '../run/combinators';
 import { perItem } from '../run/perItem';
 import { answerFields } from '../run/serviceAnswers';
-import { CONTACT_DETAIL_PARAMETERS, contactDetailOptions, readContactDetails } from './contactDetails';
-import { DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL_BATCHES, MAX_PARALLEL_BATCHES } from './createMany.operation';
+import {
+	CONTACT_DETAIL_PARAMETERS,
+	contactDetailOptions,
+	readContactDetails,
+} from './contactDetails';
+import {
+	DEFAULT_BATCH_SIZE,
+	DEFAULT_PARALLEL_BATCHES,
+	MAX_PARALLEL_BATCHES,
+} from './createMany.operation';
 
-const displayOptions: IDisplayOptions = { show: { resource: ['contact'], operation: ['createOrUpdate'] } };
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['contact'], operation: ['createOrUpdate'] },
+};
 const PATH = '/api/v1/contacts';
 
 /*
@@ -35,7 +55,7 @@ const properties: INodeProperties[] = [
 		default: false,
 		displayOptions,
 		description:
-			'Whether to send the contacts of many items together, in batches (the service\'s bulk upsert). Far fewer requests for long lists; the answer then does not say which contacts were new. If the service refuses a batch, none of its contacts is changed.',
+			"Whether to send the contacts of many items together, in batches (the service's bulk upsert). Far fewer requests for long lists; the answer then does not say which contacts were new. If the service refuses a batch, none of its contacts is changed.",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -65,17 +85,24 @@ const properties: INodeProperties[] = [
 			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES },
 			default: 2,
 			displayOptions: { show: { '/sendInBulk': [true] } },
-			description: 'With Send in Bulk: how many batch requests may be under way at once. 1 sends batches one after another.',
+			description:
+				'With Send in Bulk: how many batch requests may be under way at once. 1 sends batches one after another.',
 		},
 	]),
 ];
 
-const labels = wireLabels(properties, { phone_number: 'phoneNumber', ...CONTACT_DETAIL_PARAMETERS });
+const labels = wireLabels(properties, {
+	phone_number: 'phoneNumber',
+	...CONTACT_DETAIL_PARAMETERS,
+});
 
 function readContact(this: IExecuteFunctions, itemIndex: number): UpsertContactBody {
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const contact = {
-		phone_number: normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), labels.phone_number),
+		phone_number: normalisePhoneNumber(
+			this.getNodeParameter('phoneNumber', itemIndex),
+			labels.phone_number,
+		),
 		...readContactDetails(fields, labels),
 	};
 	return checkBody(upsertContact, contact, labels);
@@ -89,7 +116,10 @@ const oneByOne: PerItemOperation<UpsertContactBody> = {
 	// 201 when the service created the contact, 200 when it updated one (docs/service-contract.md);
 	// any other answer is not taken as success.
 	answer: upsertContactAnswer,
-	toOutput: (answer: ServiceAnswer) => ({ ...answerFields(answer), created: answer.statusCode === 201 }),
+	toOutput: (answer: ServiceAnswer) => ({
+		...answerFields(answer),
+		created: answer.statusCode === 201,
+	}),
 };
 
 const inBulk: BatchOperation<UpsertContactBody, UpsertContactBody[]> = {

@@ -11,7 +11,10 @@ import { answerFields } from '../run/serviceAnswers';
 const displayOptions: IDisplayOptions = { show: { resource: ['contact'], operation: ['get'] } };
 
 const properties: INodeProperties[] = [
-	phoneNumberField(displayOptions, 'The phone number of the contact to read, in international format, e.g. +14155550123'),
+	phoneNumberField(
+		displayOptions,
+		'The phone number of the contact to read, in international format, e.g. +14155550123',
+	),
 	optionsCollection(displayOptions, [requestsInParallelField]),
 ];
 
@@ -27,7 +30,10 @@ export function contactPath(phoneNumber: string): string {
 export const get: PerItemOperation<undefined> = {
 	description: properties,
 	prepare(itemIndex) {
-		const phone = normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), 'Phone Number');
+		const phone = normalisePhoneNumber(
+			this.getNodeParameter('phoneNumber', itemIndex),
+			'Phone Number',
+		);
 		return { method: 'GET', path: contactPath(phone), body: undefined };
 	},
 	answer: getContactAnswer,

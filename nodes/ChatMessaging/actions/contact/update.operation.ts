@@ -9,13 +9,20 @@ import { optionsCollection, requestsInParallelField } from '../fields/requestOpt
 import { wireLabels } from '../fields/wireLabels';
 import type { PerItemOperation } from '../operationKinds';
 import { answerFields } from '../run/serviceAnswers';
-import { CONTACT_DETAIL_PARAMETERS, contactDetailOptions, readContactDetails } from './contactDetails';
+import {
+	CONTACT_DETAIL_PARAMETERS,
+	contactDetailOptions,
+	readContactDetails,
+} from './contactDetails';
 import { contactPath } from './get.operation';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['contact'], operation: ['update'] } };
 
 const properties: INodeProperties[] = [
-	phoneNumberField(displayOptions, 'The phone number of the contact to change, in international format, e.g. +14155550123'),
+	phoneNumberField(
+		displayOptions,
+		'The phone number of the contact to change, in international format, e.g. +14155550123',
+	),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -37,13 +44,26 @@ const labels = wireLabels(properties, CONTACT_DETAIL_PARAMETERS);
 export const update: PerItemOperation<UpdateContactBody> = {
 	description: properties,
 	prepare(itemIndex) {
-		const phone = normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), 'Phone Number');
-		const changes = readContactDetails(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, labels);
+		const phone = normalisePhoneNumber(
+			this.getNodeParameter('phoneNumber', itemIndex),
+			'Phone Number',
+		);
+		const changes = readContactDetails(
+			this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
+			labels,
+		);
 		if (Object.keys(changes).length === 0) {
 			// A PATCH without fields would change nothing yet look like a success.
-			throw new InvalidParameter('Update Fields', 'must hold at least one field with a value: add the field to change');
+			throw new InvalidParameter(
+				'Update Fields',
+				'must hold at least one field with a value: add the field to change',
+			);
 		}
-		return { method: 'PATCH', path: contactPath(phone), body: checkBody(updateContactBody, changes, labels) };
+		return {
+			method: 'PATCH',
+			path: contactPath(phone),
+			body: checkBody(updateContactBody, changes, labels),
+		};
 	},
 	answer: updateContactAnswer,
 	toOutput: (answer: ServiceAnswer) => answerFields(answer),

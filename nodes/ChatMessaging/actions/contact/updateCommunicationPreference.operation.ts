@@ -1,6 +1,14 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import type { CommunicationPreference, UpdateCommunicationPreferencesBody } from '../../../shared/schemas/contacts';
+import type {
+	CommunicationPreference,
+	UpdateCommunicationPreferencesBody,
+} from '../../../shared/schemas/contacts';
 import {
 	MAX_PHONE_NUMBERS_PER_PREFERENCE_UPDATE,
 	updateCommunicationPreferencesAnswer,
@@ -15,7 +23,11 @@ import { inBatches } from '../run/batch';
 import type { BatchItem } from '../run/combinators';
 import { withOwnAnswers } from '../run/combinators';
 import { COMMUNICATION_PREFERENCE_OPTIONS } from './contactDetails';
-import { DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL_BATCHES, MAX_PARALLEL_BATCHES } from './createMany.operation';
+import {
+	DEFAULT_BATCH_SIZE,
+	DEFAULT_PARALLEL_BATCHES,
+	MAX_PARALLEL_BATCHES,
+} from './createMany.operation';
 
 const displayOptions: IDisplayOptions = {
 	show: { resource: ['contact'], operation: ['updateCommunicationPreference'] },
@@ -30,7 +42,10 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions,
 	},
-	phoneNumberField(displayOptions, 'The contact\'s phone number in international format; usually an expression such as {{ $json.phone }}'),
+	phoneNumberField(
+		displayOptions,
+		"The contact's phone number in international format; usually an expression such as {{ $json.phone }}",
+	),
 	{
 		displayName: 'Communication Preference',
 		name: 'communicationPreference',
@@ -38,7 +53,8 @@ const properties: INodeProperties[] = [
 		options: COMMUNICATION_PREFERENCE_OPTIONS,
 		default: 'disallow_marketing',
 		displayOptions,
-		description: 'Which messages the contact accepts. May differ per item (an expression): items with different preferences go in different requests.',
+		description:
+			'Which messages the contact accepts. May differ per item (an expression): items with different preferences go in different requests.',
 	},
 	optionsCollection(displayOptions, [
 		{
@@ -55,7 +71,8 @@ const properties: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES },
 			default: 2,
-			description: 'How many batch requests may be under way at once. 1 sends batches one after another.',
+			description:
+				'How many batch requests may be under way at once. 1 sends batches one after another.',
 		},
 	]),
 ];
@@ -71,12 +88,18 @@ interface PreferenceEntry {
 }
 
 function readEntry(this: IExecuteFunctions, itemIndex: number): PreferenceEntry {
-	const phone = normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), labels.phone_numbers);
+	const phone = normalisePhoneNumber(
+		this.getNodeParameter('phoneNumber', itemIndex),
+		labels.phone_numbers,
+	);
 	const preference = this.getNodeParameter('communicationPreference', itemIndex) as unknown;
 	// The body check below names a wrong preference too; checking one number alone names this item.
 	const { communication_preference } = checkBody(
 		updateCommunicationPreferencesBody,
-		{ phone_numbers: [phone], communication_preference: typeof preference === 'string' ? preference.trim() : preference },
+		{
+			phone_numbers: [phone],
+			communication_preference: typeof preference === 'string' ? preference.trim() : preference,
+		},
 		labels,
 	);
 	return { phone_number: phone, communication_preference };
@@ -130,4 +153,7 @@ function ownOutcomes(batch: BatchItem[]): Array<IDataObject | undefined> {
 	});
 }
 
-export const updateCommunicationPreference: Action = withOwnAnswers(inBatches(preferences), ownOutcomes);
+export const updateCommunicationPreference: Action = withOwnAnswers(
+	inBatches(preferences),
+	ownOutcomes,
+);

@@ -20,7 +20,7 @@ export const conversation = defineResource({
 				name: 'Assign Agent',
 				value: 'assignAgent',
 				action: 'Assign a human agent to a conversation',
-				description: 'Assign the contact\'s conversation to a team member, identified by e-mail',
+				description: "Assign the contact's conversation to a team member, identified by e-mail",
 			},
 			{
 				name: 'Close',
@@ -32,13 +32,15 @@ export const conversation = defineResource({
 				name: 'Get Many',
 				value: 'getMany',
 				action: 'Get many conversations',
-				description: 'List conversations, most recently active first, filtered by status, escalation, last activity or contact',
+				description:
+					'List conversations, most recently active first, filtered by status, escalation, last activity or contact',
 			},
 			{
 				name: 'Update Status',
 				value: 'updateStatus',
 				action: 'Update the status of a conversation',
-				description: 'Set one conversation\'s status (open, pending, awaiting customer response or closed) by its ID',
+				description:
+					"Set one conversation's status (open, pending, awaiting customer response or closed) by its ID",
 			},
 		],
 		default: 'assignAgent',

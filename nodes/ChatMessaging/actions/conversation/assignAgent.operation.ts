@@ -1,16 +1,28 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { AssignAgentBody } from '../../../shared/schemas';
 import { assignAgentAnswer, assignAgentBody } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { InvalidParameter, checkBody, normalisePhoneNumber, requiredText } from '../../../shared/validation';
+import {
+	InvalidParameter,
+	checkBody,
+	normalisePhoneNumber,
+	requiredText,
+} from '../../../shared/validation';
 import { phoneNumberField, readEmail } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
 import { answerFields } from '../run/serviceAnswers';
 
-const displayOptions: IDisplayOptions = { show: { resource: ['conversation'], operation: ['assignAgent'] } };
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['conversation'], operation: ['assignAgent'] },
+};
 
 /*
  * The spec publishes two bodies for this command: its schema nests the agent in `assign_agent`,
@@ -29,7 +41,10 @@ const properties: INodeProperties[] = [
 		displayOptions,
 		description: 'Name of the contact whose conversation is assigned',
 	},
-	phoneNumberField(displayOptions, 'The contact\'s phone number in international format, e.g. +14155550123'),
+	phoneNumberField(
+		displayOptions,
+		"The contact's phone number in international format, e.g. +14155550123",
+	),
 	{
 		displayName: 'Agent Email',
 		name: 'agentEmail',
@@ -55,12 +70,26 @@ const properties: INodeProperties[] = [
 			name: 'bodyShape',
 			type: 'options',
 			options: [
-				{ name: 'Both Published Shapes (Recommended)', value: 'both', description: 'Sends assign_agent and agent.email with open_chat_on_assignment in one body' },
-				{ name: 'Schema Shape Only', value: 'schema', description: 'Sends only the nested assign_agent object' },
-				{ name: 'Sample Shape Only', value: 'sample', description: 'Sends only agent.email and a top-level open_chat_on_assignment' },
+				{
+					name: 'Both Published Shapes (Recommended)',
+					value: 'both',
+					description:
+						'Sends assign_agent and agent.email with open_chat_on_assignment in one body',
+				},
+				{
+					name: 'Schema Shape Only',
+					value: 'schema',
+					description: 'Sends only the nested assign_agent object',
+				},
+				{
+					name: 'Sample Shape Only',
+					value: 'sample',
+					description: 'Sends only agent.email and a top-level open_chat_on_assignment',
+				},
 			],
 			default: 'both',
-			description: 'The service documents two bodies for this command. Change only if your account refuses the combined body.',
+			description:
+				'The service documents two bodies for this command. Change only if your account refuses the combined body.',
 		},
 	]),
 ];
@@ -76,7 +105,8 @@ const labels = wireLabels(properties, {
 
 function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<AssignAgentBody> {
 	const agentEmail = readEmail(this.getNodeParameter('agentEmail', itemIndex), 'Agent Email');
-	if (agentEmail === undefined) throw new InvalidParameter('Agent Email', 'is required and must not be empty');
+	if (agentEmail === undefined)
+		throw new InvalidParameter('Agent Email', 'is required and must not be empty');
 	const openChat = this.getNodeParameter('openChatOnAssignment', itemIndex, true);
 	if (typeof openChat !== 'boolean') {
 		throw new InvalidParameter('Open Chat on Assignment', 'must be true or false');
@@ -88,10 +118,14 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<As
 		event_type: 'assign_agent',
 		contact: {
 			name: requiredText(this.getNodeParameter('contactName', itemIndex), 'Contact Name'),
-			phone_number: normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), 'Phone Number'),
+			phone_number: normalisePhoneNumber(
+				this.getNodeParameter('phoneNumber', itemIndex),
+				'Phone Number',
+			),
 		},
 	};
-	if (shape !== 'sample') body.assign_agent = { agent_email: agentEmail, open_chat_on_assignment: openChat };
+	if (shape !== 'sample')
+		body.assign_agent = { agent_email: agentEmail, open_chat_on_assignment: openChat };
 	if (shape !== 'schema') {
 		body.agent = { email: agentEmail };
 		body.open_chat_on_assignment = openChat;
@@ -99,14 +133,18 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<As
 	return { method: 'POST', path: '/api/v1/events', body: checkBody(assignAgentBody, body, labels) };
 }
 
-function toOutput(answer: ServiceAnswer, { body: sent }: PreparedRequest<AssignAgentBody>): IDataObject {
+function toOutput(
+	answer: ServiceAnswer,
+	{ body: sent }: PreparedRequest<AssignAgentBody>,
+): IDataObject {
 	// The service answers `{}`; what is useful downstream is what was assigned to whom.
 	return {
 		assigned: true,
 		contactName: sent.contact.name,
 		phoneNumber: sent.contact.phone_number,
 		agentEmail: sent.assign_agent?.agent_email ?? sent.agent?.email,
-		openChatOnAssignment: sent.assign_agent?.open_chat_on_assignment ?? sent.open_chat_on_assignment,
+		openChatOnAssignment:
+			sent.assign_agent?.open_chat_on_assignment ?? sent.open_chat_on_assignment,
 		response: answerFields(answer),
 		statusCode: answer.statusCode,
 		retries: answer.retries,

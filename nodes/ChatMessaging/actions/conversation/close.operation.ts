@@ -1,7 +1,15 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { CloseConversationBody } from '../../../shared/schemas/conversations';
-import { closeConversationAnswer, closeConversationBody } from '../../../shared/schemas/conversations';
+import {
+	closeConversationAnswer,
+	closeConversationBody,
+} from '../../../shared/schemas/conversations';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { checkBody, normalisePhoneNumber, requiredText } from '../../../shared/validation';
 import { phoneNumberField } from '../fields/contactFields';
@@ -16,7 +24,9 @@ import { answerFields } from '../run/serviceAnswers';
  * the contact's open conversations are closed. Both name and number are required by the reference.
  */
 
-const displayOptions: IDisplayOptions = { show: { resource: ['conversation'], operation: ['close'] } };
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['conversation'], operation: ['close'] },
+};
 
 const properties: INodeProperties[] = [
 	{
@@ -30,25 +40,41 @@ const properties: INodeProperties[] = [
 	},
 	phoneNumberField(
 		displayOptions,
-		'The contact\'s phone number in international format, e.g. +14155550123. Every conversation with this number is closed.',
+		"The contact's phone number in international format, e.g. +14155550123. Every conversation with this number is closed.",
 	),
 	optionsCollection(displayOptions, [requestsInParallelField]),
 ];
 
-const labels = wireLabels(properties, { 'contact.name': 'contactName', 'contact.phone_number': 'phoneNumber' });
+const labels = wireLabels(properties, {
+	'contact.name': 'contactName',
+	'contact.phone_number': 'phoneNumber',
+});
 
-function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<CloseConversationBody> {
+function prepare(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): PreparedRequest<CloseConversationBody> {
 	const body = {
 		event_type: 'close_conversation',
 		contact: {
 			name: requiredText(this.getNodeParameter('contactName', itemIndex), 'Contact Name'),
-			phone_number: normalisePhoneNumber(this.getNodeParameter('phoneNumber', itemIndex), 'Phone Number'),
+			phone_number: normalisePhoneNumber(
+				this.getNodeParameter('phoneNumber', itemIndex),
+				'Phone Number',
+			),
 		},
 	};
-	return { method: 'POST', path: '/api/v1/events', body: checkBody(closeConversationBody, body, labels) };
+	return {
+		method: 'POST',
+		path: '/api/v1/events',
+		body: checkBody(closeConversationBody, body, labels),
+	};
 }
 
-function toOutput(answer: ServiceAnswer, { body: sent }: PreparedRequest<CloseConversationBody>): IDataObject {
+function toOutput(
+	answer: ServiceAnswer,
+	{ body: sent }: PreparedRequest<CloseConversationBody>,
+): IDataObject {
 	// The service answers `{}`: what is useful downstream is whose conversation was closed.
 	return {
 		closed: true,

@@ -1,8 +1,23 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 import type { z } from 'zod';
 
-import { activityTypes, conversationStatuses, conversationsPage, listConversationsQuery } from '../../../shared/schemas/conversations';
-import { InvalidParameter, checkBody, normalisePhoneNumber, optionalText } from '../../../shared/validation';
+import {
+	activityTypes,
+	conversationStatuses,
+	conversationsPage,
+	listConversationsQuery,
+} from '../../../shared/schemas/conversations';
+import {
+	InvalidParameter,
+	checkBody,
+	normalisePhoneNumber,
+	optionalText,
+} from '../../../shared/validation';
 import { optionsCollection } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import { readMoment } from '../message/messageReaders';
@@ -18,7 +33,9 @@ import { conversationStatusOptions } from './conversationFields';
  * `per` for this list, so it is read with `page` alone.
  */
 
-const displayOptions: IDisplayOptions = { show: { resource: ['conversation'], operation: ['getMany'] } };
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['conversation'], operation: ['getMany'] },
+};
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimitFields(displayOptions),
@@ -36,14 +53,16 @@ const properties: INodeProperties[] = [
 				name: 'escalated',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to list only escalated conversations (on) or only those not escalated (off)',
+				description:
+					'Whether to list only escalated conversations (on) or only those not escalated (off)',
 			},
 			{
 				displayName: 'Has Call Permission',
 				name: 'hasCallPermission',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to list only conversations whose contact allowed calls (on) or only those who did not (off)',
+				description:
+					'Whether to list only conversations whose contact allowed calls (on) or only those who did not (off)',
 			},
 			{
 				displayName: 'Last Activity Type',
@@ -81,7 +100,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'Only conversations with activity at or after this moment. Without an offset it is read in the workflow\'s time zone.',
+					"Only conversations with activity at or after this moment. Without an offset it is read in the workflow's time zone.",
 			},
 		],
 	},
@@ -98,14 +117,18 @@ const labels = wireLabels(properties, {
 });
 
 function yesOrNo(value: unknown, parameter: string): boolean {
-	if (typeof value !== 'boolean') throw new InvalidParameter(parameter, `must be true or false, not ${JSON.stringify(value)}`);
+	if (typeof value !== 'boolean')
+		throw new InvalidParameter(parameter, `must be true or false, not ${JSON.stringify(value)}`);
 	return value;
 }
 
 function oneOf(value: unknown, allowed: readonly string[], parameter: string): string | undefined {
 	const text = optionalText(value, parameter);
 	if (text !== undefined && !allowed.includes(text)) {
-		throw new InvalidParameter(parameter, `must be one of ${allowed.join(', ')}, not ${JSON.stringify(text)}`);
+		throw new InvalidParameter(
+			parameter,
+			`must be one of ${allowed.join(', ')}, not ${JSON.stringify(text)}`,
+		);
 	}
 	return text;
 }
@@ -121,7 +144,8 @@ export function conversationFilters(this: IExecuteFunctions, filters: IDataObjec
 	if (optionalText(filters.phoneNumber, 'Phone Number') !== undefined) {
 		qs.phone_number = normalisePhoneNumber(filters.phoneNumber, 'Phone Number');
 	}
-	if (filters.hasCallPermission !== undefined) qs.has_call_permission = yesOrNo(filters.hasCallPermission, 'Has Call Permission');
+	if (filters.hasCallPermission !== undefined)
+		qs.has_call_permission = yesOrNo(filters.hasCallPermission, 'Has Call Permission');
 	const since = readMoment(filters.updatedSince, 'Updated Since', this.getTimezone());
 	if (since !== undefined) qs.updated_since = since;
 	checkBody(listConversationsQuery, qs, labels);
@@ -134,7 +158,10 @@ type Conversation = ConversationsPage['conversations'][number];
 export const getMany: ListOperation<ConversationsPage, Conversation> = {
 	description: properties,
 	prepare(itemIndex): PreparedRequest<undefined> {
-		const qs = conversationFilters.call(this, this.getNodeParameter('filters', itemIndex, {}) as IDataObject);
+		const qs = conversationFilters.call(
+			this,
+			this.getNodeParameter('filters', itemIndex, {}) as IDataObject,
+		);
 		return { method: 'GET', path: '/api/v1/conversations', qs, body: undefined };
 	},
 	// `per` is not in the reference for this list: page by `page` alone (run/pages.ts).

@@ -1,6 +1,10 @@
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { conversationStatuses, updateConversationStatusAnswer, updateConversationStatusBody } from '../../../shared/schemas/conversations';
+import {
+	conversationStatuses,
+	updateConversationStatusAnswer,
+	updateConversationStatusBody,
+} from '../../../shared/schemas/conversations';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { InvalidParameter, checkBody } from '../../../shared/validation';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
@@ -15,7 +19,9 @@ import { NOT_A_CONVERSATION, conversationStatusOptions } from './conversationFie
  * one conversation's status, whatever it was; the answer is the conversation as it now is.
  */
 
-const displayOptions: IDisplayOptions = { show: { resource: ['conversation'], operation: ['updateStatus'] } };
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['conversation'], operation: ['updateStatus'] },
+};
 
 const properties: INodeProperties[] = [
 	{
@@ -45,10 +51,17 @@ const labels = wireLabels(properties, { status: 'status' });
 type UpdateStatusBody = { status: string };
 
 function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<UpdateStatusBody> {
-	const id = readOneId(this.getNodeParameter('conversationId', itemIndex), 'Conversation ID', NOT_A_CONVERSATION);
+	const id = readOneId(
+		this.getNodeParameter('conversationId', itemIndex),
+		'Conversation ID',
+		NOT_A_CONVERSATION,
+	);
 	const status = this.getNodeParameter('status', itemIndex);
 	if (!(conversationStatuses as readonly unknown[]).includes(status)) {
-		throw new InvalidParameter('Status', `must be one of ${conversationStatuses.join(', ')}, not ${JSON.stringify(status)}`);
+		throw new InvalidParameter(
+			'Status',
+			`must be one of ${conversationStatuses.join(', ')}, not ${JSON.stringify(status)}`,
+		);
 	}
 	return {
 		method: 'PATCH',

@@ -12,7 +12,10 @@ import {
 
 /* Contact fields as every operation shows them, with the readers that turn them into wire values. */
 
-export function phoneNumberField(displayOptions: IDisplayOptions, description?: string): INodeProperties {
+export function phoneNumberField(
+	displayOptions: IDisplayOptions,
+	description?: string,
+): INodeProperties {
 	return {
 		displayName: 'Phone Number',
 		name: 'phoneNumber',
@@ -23,7 +26,7 @@ export function phoneNumberField(displayOptions: IDisplayOptions, description?: 
 		displayOptions,
 		description:
 			description ??
-			'The contact\'s phone number in international format: + (or 00) and the country code, e.g. +14155550123. Spaces, dashes and brackets are removed. A number without its country code is refused, never guessed.',
+			"The contact's phone number in international format: + (or 00) and the country code, e.g. +14155550123. Spaces, dashes and brackets are removed. A number without its country code is refused, never guessed.",
 	};
 }
 
@@ -131,16 +134,23 @@ export function readKeyValues(
 				`"${key}" has its own field${key === ownField ? '' : ` (${ownField})`}; set it there instead`,
 			);
 		}
-		if (Object.prototype.hasOwnProperty.call(result, key)) throw new InvalidParameter(parameter, `key "${key}" is given twice`);
+		if (Object.prototype.hasOwnProperty.call(result, key))
+			throw new InvalidParameter(parameter, `key "${key}" is given twice`);
 		const earlier = seen.get(comparable);
 		if (earlier !== undefined) {
-			throw new InvalidParameter(parameter, `keys "${earlier}" and "${key}" differ only in case or spacing; give each key once`);
+			throw new InvalidParameter(
+				parameter,
+				`keys "${earlier}" and "${key}" differ only in case or spacing; give each key once`,
+			);
 		}
 		seen.set(comparable, key);
 		const text = valueAsText(row.value);
 		if (text === undefined) {
 			const reason = typeof row.value === 'number' ? inexactNumberReason(row.value) : undefined;
-			throw new InvalidParameter(parameter, `the value of "${key}" must be text${reason ? `: ${reason}` : ''}`);
+			throw new InvalidParameter(
+				parameter,
+				`the value of "${key}" must be text${reason ? `: ${reason}` : ''}`,
+			);
 		}
 		result[key] = text;
 	});
@@ -162,7 +172,9 @@ export function buildContact(
 	values: { phoneNumber: unknown; name?: unknown; email?: unknown; metadata?: unknown },
 	labels: ContactLabels,
 ): IDataObject {
-	const contact: IDataObject = { phone_number: normalisePhoneNumber(values.phoneNumber, 'Phone Number') };
+	const contact: IDataObject = {
+		phone_number: normalisePhoneNumber(values.phoneNumber, 'Phone Number'),
+	};
 	const name = optionalText(values.name, labels.name);
 	if (name !== undefined) contact.name = name;
 	const email = readEmail(values.email, labels.email);

@@ -25,7 +25,12 @@ export function comparableFieldName(name: string): string {
 
 /** Which input field names fill a contact field, for messages: "phone_number or phone". */
 export function inputFieldNamesText(field: ContactInputField): string {
-	const names = { phoneNumber: ['phone_number', 'phone'], name: ['name', 'full_name', 'contact_name'], email: ['email', 'email_address'], metadata: ['metadata'] }[field];
+	const names = {
+		phoneNumber: ['phone_number', 'phone'],
+		name: ['name', 'full_name', 'contact_name'],
+		email: ['email', 'email_address'],
+		metadata: ['metadata'],
+	}[field];
 	return names.join(' or ');
 }
 
@@ -59,7 +64,10 @@ export function contactFieldsFromInput<Field extends ContactInputField>(
 		}
 	}
 	const phone = (found as Partial<Record<ContactInputField, unknown>>).phoneNumber;
-	if ((wanted as readonly ContactInputField[]).includes('phoneNumber') && (phone === undefined || phone === null || phone === '')) {
+	if (
+		(wanted as readonly ContactInputField[]).includes('phoneNumber') &&
+		(phone === undefined || phone === null || phone === '')
+	) {
 		throw new InvalidParameter(
 			labels['phoneNumber' as Field],
 			`is missing: the input item has no ${inputFieldNamesText('phoneNumber')} field${phone === undefined ? '' : ` (it is ${phone === null ? 'null' : 'empty'})`} (${mode})`,
@@ -90,7 +98,8 @@ export function contactFieldsModeFields(displayOptions: IDisplayOptions): INodeP
 				{
 					name: 'Map Automatically From Input',
 					value: MAP_AUTOMATICALLY,
-					description: "Read each input item's phone_number (or phone), name and email fields. Fastest for large lists.",
+					description:
+						"Read each input item's phone_number (or phone), name and email fields. Fastest for large lists.",
 				},
 			],
 			default: 'defineBelow',
@@ -101,7 +110,10 @@ export function contactFieldsModeFields(displayOptions: IDisplayOptions): INodeP
 			name: 'contactFieldsNotice',
 			type: 'notice',
 			default: '',
-			displayOptions: { ...displayOptions, show: { ...displayOptions.show, [CONTACT_FIELDS_PARAMETER]: [MAP_AUTOMATICALLY] } },
+			displayOptions: {
+				...displayOptions,
+				show: { ...displayOptions.show, [CONTACT_FIELDS_PARAMETER]: [MAP_AUTOMATICALLY] },
+			},
 		},
 	];
 }
@@ -114,6 +126,15 @@ export function sendContactFromInput(
 	json: IDataObject,
 	labels: { phoneNumber: string; name: string; email: string },
 ): { phoneNumber: unknown; name?: unknown; email?: unknown } {
-	const found = contactFieldsFromInput(json, ['phoneNumber', 'name', 'email'] as const, labels, MAP_AUTOMATICALLY_TEXT);
-	return { phoneNumber: found.phoneNumber, name: found.name ?? undefined, email: found.email ?? undefined };
+	const found = contactFieldsFromInput(
+		json,
+		['phoneNumber', 'name', 'email'] as const,
+		labels,
+		MAP_AUTOMATICALLY_TEXT,
+	);
+	return {
+		phoneNumber: found.phoneNumber,
+		name: found.name ?? undefined,
+		email: found.email ?? undefined,
+	};
 }

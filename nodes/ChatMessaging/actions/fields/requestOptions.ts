@@ -32,7 +32,7 @@ function requestOptionFields(): INodeProperties[] {
 			typeOptions: { minValue: 1, maxValue: 300 },
 			default: 30,
 			description:
-				'How long to wait for the service\'s answer. A request that times out is not repeated, since the service may have acted on it.',
+				"How long to wait for the service's answer. A request that times out is not repeated, since the service may have acted on it.",
 		},
 		{
 			displayName: 'Retries When Rate Limited',
@@ -55,7 +55,10 @@ function requestOptionFields(): INodeProperties[] {
 	];
 }
 
-export function optionsCollection(displayOptions: IDisplayOptions, extra: INodeProperties[] = []): INodeProperties {
+export function optionsCollection(
+	displayOptions: IDisplayOptions,
+	extra: INodeProperties[] = [],
+): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -63,14 +66,19 @@ export function optionsCollection(displayOptions: IDisplayOptions, extra: INodeP
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions,
-		options: [...extra, ...requestOptionFields()].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [...extra, ...requestOptionFields()].sort((a, b) =>
+			a.displayName.localeCompare(b.displayName),
+		),
 	};
 }
 
 function wholeNumber(value: unknown, parameter: string, min: number, max: number): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-		throw new InvalidParameter(parameter, `must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
+		throw new InvalidParameter(
+			parameter,
+			`must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`,
+		);
 	}
 	return number;
 }
@@ -79,10 +87,26 @@ function wholeNumber(value: unknown, parameter: string, min: number, max: number
 export function readRetryPolicy(this: IExecuteFunctions): RetryPolicy {
 	const options = this.getNodeParameter('options', 0, {}) as Record<string, unknown>;
 	return {
-		timeoutMs: wholeNumber(options.timeoutSeconds ?? DEFAULT_RETRY_POLICY.timeoutMs / 1000, 'Timeout (Seconds)', 1, 300) * 1000,
-		maxRetries: wholeNumber(options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries, 'Retries When Rate Limited', 0, 10),
+		timeoutMs:
+			wholeNumber(
+				options.timeoutSeconds ?? DEFAULT_RETRY_POLICY.timeoutMs / 1000,
+				'Timeout (Seconds)',
+				1,
+				300,
+			) * 1000,
+		maxRetries: wholeNumber(
+			options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+			'Retries When Rate Limited',
+			0,
+			10,
+		),
 		maxTotalWaitMs:
-			wholeNumber(options.maxTotalWaitSeconds ?? DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000, 'Maximum Total Wait (Seconds)', 0, 600) * 1000,
+			wholeNumber(
+				options.maxTotalWaitSeconds ?? DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000,
+				'Maximum Total Wait (Seconds)',
+				0,
+				600,
+			) * 1000,
 	};
 }
 

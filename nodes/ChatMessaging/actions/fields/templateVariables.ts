@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import {
 	InvalidParameter,
@@ -19,7 +24,10 @@ import {
 const LABEL = 'Template Variables';
 
 /** The template to send, by its `wat_…` ID: the same field in every operation that sends one. */
-export function templateIdField(displayOptions: IDisplayOptions, description: string): INodeProperties {
+export function templateIdField(
+	displayOptions: IDisplayOptions,
+	description: string,
+): INodeProperties {
 	return {
 		displayName: 'Template ID',
 		name: 'templateId',
@@ -44,13 +52,19 @@ export function templateVariablesInputField(displayOptions: IDisplayOptions): IN
 			{ name: 'Using JSON', value: 'json' },
 		],
 		default: 'fields',
-		description: 'How to give the values that fill the template\'s variables',
+		description: "How to give the values that fill the template's variables",
 	};
 }
 
 /** Version 1's parameters: the template by its ID, then its variables typed in by name. */
-export function templateVariableFields(displayOptions: IDisplayOptions, numbersAllowed: boolean): INodeProperties[] {
-	return [templateVariablesInputField(displayOptions), ...manualTemplateVariableFields(displayOptions, numbersAllowed)];
+export function templateVariableFields(
+	displayOptions: IDisplayOptions,
+	numbersAllowed: boolean,
+): INodeProperties[] {
+	return [
+		templateVariablesInputField(displayOptions),
+		...manualTemplateVariableFields(displayOptions, numbersAllowed),
+	];
 }
 
 /**
@@ -58,7 +72,10 @@ export function templateVariableFields(displayOptions: IDisplayOptions, numbersA
  * version 2 when the mapper is not chosen (a template set by an expression, or one the editor
  * cannot read). Shown when Specify Template Variables says so, whichever version asks.
  */
-export function manualTemplateVariableFields(displayOptions: IDisplayOptions, numbersAllowed: boolean): INodeProperties[] {
+export function manualTemplateVariableFields(
+	displayOptions: IDisplayOptions,
+	numbersAllowed: boolean,
+): INodeProperties[] {
 	return [
 		{
 			displayName: LABEL,
@@ -69,7 +86,7 @@ export function manualTemplateVariableFields(displayOptions: IDisplayOptions, nu
 			default: {},
 			displayOptions: { show: { ...displayOptions.show, templateVariablesInput: ['fields'] } },
 			description:
-				'Values for the template\'s variables, by the variable\'s name in the template (for example first_name)',
+				"Values for the template's variables, by the variable's name in the template (for example first_name)",
 			options: [
 				{
 					name: 'variable',
@@ -137,7 +154,8 @@ function parseJsonText(text: string): unknown {
 }
 
 /** Strings (escapes included), numbers, literals, punctuation and white space of JSON text. */
-const JSON_TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}[\],:]|\s+/gy;
+const JSON_TOKEN =
+	/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}[\],:]|\s+/gy;
 
 /**
  * Each top-level key of a JSON object with its value's text as written, in order, repeats included.
@@ -183,7 +201,10 @@ function parseJsonObject(raw: unknown): { object: IDataObject; written?: Map<str
 			written = new Map();
 			for (const [name, text] of writtenEntries(raw)) {
 				if (written.has(name)) {
-					throw new InvalidParameter(JSON_LABEL, `variable "${name}" is given twice (JSON would keep only the last)`);
+					throw new InvalidParameter(
+						JSON_LABEL,
+						`variable "${name}" is given twice (JSON would keep only the last)`,
+					);
 				}
 				written.set(name, text);
 			}
@@ -205,7 +226,9 @@ function parseJsonObject(raw: unknown): { object: IDataObject; written?: Map<str
 const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
 /** The number `text` stands for, or why it is not a number the service would receive as written. */
-function numberAsWritten(text: string): { number: number } | { notPlain: true } | { inexact: string } {
+function numberAsWritten(
+	text: string,
+): { number: number } | { notPlain: true } | { inexact: string } {
 	if (!PLAIN_DECIMAL.test(text)) return { notPlain: true };
 	const number = Number(text);
 	const sent = JSON.stringify(number);
@@ -221,7 +244,10 @@ function sendAsNumber(name: string, value: string): number {
 	const start = `variable "${name}" is set to Send As Number but "${value}"`;
 	const hint = 'choose Send As Text to send it as written';
 	if ('inexact' in read) {
-		throw new InvalidParameter(LABEL, `${start} has more digits than a JSON number holds exactly (it would arrive as ${read.inexact}); ${hint}`);
+		throw new InvalidParameter(
+			LABEL,
+			`${start} has more digits than a JSON number holds exactly (it would arrive as ${read.inexact}); ${hint}`,
+		);
 	}
 	const zeros = /^-?0\d/.test(text) ? ' (a number loses leading zeros)' : '';
 	throw new InvalidParameter(
@@ -248,7 +274,12 @@ function jsonNumber(name: string, written: string, numbersAllowed: boolean): str
 	);
 }
 
-function checkValue(name: string, value: unknown, numbersAllowed: boolean, label: string): string | number {
+function checkValue(
+	name: string,
+	value: unknown,
+	numbersAllowed: boolean,
+	label: string,
+): string | number {
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number') {
 		// A number from an expression is what n8n computed; it is sent only if it is still exact.
@@ -268,16 +299,26 @@ function checkValue(name: string, value: unknown, numbersAllowed: boolean, label
  * header_media: a link (checked as the Header Media URL field is), or where the service takes
  * objects, the `{link, filename}` the spec allows for document headers.
  */
-function headerMediaVariable(value: unknown, numbersAllowed: boolean, label: string): string | IDataObject {
+function headerMediaVariable(
+	value: unknown,
+	numbersAllowed: boolean,
+	label: string,
+): string | IDataObject {
 	if (typeof value === 'string') return readHeaderMediaUrl(value, FROM_VARIABLE);
 	if (numbersAllowed && value !== null && typeof value === 'object' && !Array.isArray(value)) {
 		const { link, filename, ...rest } = value as IDataObject;
 		const extra = Object.keys(rest)[0];
 		if (extra !== undefined) {
-			throw new InvalidParameter(label, `${HEADER_MEDIA} has "${extra}", but takes only link and filename`);
+			throw new InvalidParameter(
+				label,
+				`${HEADER_MEDIA} has "${extra}", but takes only link and filename`,
+			);
 		}
 		if (link === undefined || link === null || link === '') {
-			throw new InvalidParameter(label, `${HEADER_MEDIA} must have a link (a public http(s) URL) and, for documents, a filename`);
+			throw new InvalidParameter(
+				label,
+				`${HEADER_MEDIA} must have a link (a public http(s) URL) and, for documents, a filename`,
+			);
 		}
 		const media: IDataObject = { link: readHeaderMediaUrl(link, FROM_VARIABLE) };
 		const name = readHeaderMediaFileName(filename, FROM_VARIABLE);
@@ -299,31 +340,41 @@ export function readTemplateVariableValues(
 	const mode = this.getNodeParameter('templateVariablesInput', itemIndex, 'fields') as string;
 	const values: Record<string, string | number | IDataObject> = {};
 	if (mode === 'json') {
-		const { object, written } = parseJsonObject(this.getNodeParameter('templateVariablesJson', itemIndex, '{}'));
+		const { object, written } = parseJsonObject(
+			this.getNodeParameter('templateVariablesJson', itemIndex, '{}'),
+		);
 		for (const [name, value] of Object.entries(object)) {
 			if (name.trim() === '') throw new InvalidParameter(JSON_LABEL, 'has a variable with no name');
 			checkKeyName(name, JSON_LABEL);
 			const writtenText = written?.get(name);
-			if (name === HEADER_MEDIA) values[name] = headerMediaVariable(value, numbersAllowed, JSON_LABEL);
-			else if (typeof value === 'number' && writtenText !== undefined) values[name] = jsonNumber(name, writtenText, numbersAllowed);
+			if (name === HEADER_MEDIA)
+				values[name] = headerMediaVariable(value, numbersAllowed, JSON_LABEL);
+			else if (typeof value === 'number' && writtenText !== undefined)
+				values[name] = jsonNumber(name, writtenText, numbersAllowed);
 			else values[name] = checkValue(name, value, numbersAllowed, JSON_LABEL);
 		}
 		return values;
 	}
-	const rows = (this.getNodeParameter('templateVariables.variable', itemIndex, []) ?? []) as IDataObject[];
+	const rows = (this.getNodeParameter('templateVariables.variable', itemIndex, []) ??
+		[]) as IDataObject[];
 	rows.forEach((row, rowIndex) => {
 		const name = typeof row.name === 'string' ? row.name.trim() : '';
 		if (!name) throw new InvalidParameter(LABEL, `row ${rowIndex + 1} has no variable name`);
 		checkKeyName(name, LABEL);
-		if (Object.prototype.hasOwnProperty.call(values, name)) throw new InvalidParameter(LABEL, `variable "${name}" is given twice`);
+		if (Object.prototype.hasOwnProperty.call(values, name))
+			throw new InvalidParameter(LABEL, `variable "${name}" is given twice`);
 		const numberWanted = numbersAllowed && row.sendAs === 'number';
 		if (name === HEADER_MEDIA) {
-			if (numberWanted) throw new InvalidParameter(LABEL, `${HEADER_MEDIA} is a link: set its Send As to Text`);
+			if (numberWanted)
+				throw new InvalidParameter(LABEL, `${HEADER_MEDIA} is a link: set its Send As to Text`);
 			values[name] = headerMediaVariable(row.value ?? '', numbersAllowed, LABEL);
 			return;
 		}
 		const value = row.value ?? '';
-		values[name] = numberWanted && typeof value === 'string' ? sendAsNumber(name, value) : checkValue(name, value, numbersAllowed, LABEL);
+		values[name] =
+			numberWanted && typeof value === 'string'
+				? sendAsNumber(name, value)
+				: checkValue(name, value, numbersAllowed, LABEL);
 	});
 	return values;
 }

@@ -8,11 +8,15 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
  * A parameter name the description does not hold is a mistake in the operation: it throws when the
  * module loads, which every test of the node does.
  */
-export function wireLabels(properties: INodeProperties[], parameterOf: Record<string, string>): Record<string, string> {
+export function wireLabels(
+	properties: INodeProperties[],
+	parameterOf: Record<string, string>,
+): Record<string, string> {
 	const labels: Record<string, string> = {};
 	for (const [wirePath, parameter] of Object.entries(parameterOf)) {
 		const label = labelOf(properties, parameter);
-		if (label === undefined) throw new Error(`No parameter named "${parameter}" (for ${wirePath}) in the description`);
+		if (label === undefined)
+			throw new Error(`No parameter named "${parameter}" (for ${wirePath}) in the description`);
 		labels[wirePath] = label;
 	}
 	return labels;
@@ -24,11 +28,15 @@ type Described = INodeProperties | INodePropertyCollection | INodePropertyOption
 function labelOf(properties: INodeProperties[], parameter: string): string | undefined {
 	let level: Described[] = properties;
 	while (level.length > 0) {
-		const found = level.find((entry): entry is INodeProperties => 'type' in entry && entry.name === parameter);
+		const found = level.find(
+			(entry): entry is INodeProperties => 'type' in entry && entry.name === parameter,
+		);
 		if (found) return found.displayName;
 		level = level.flatMap((entry) => {
 			if ('values' in entry) return entry.values;
-			return 'options' in entry && Array.isArray(entry.options) ? (entry.options as Described[]) : [];
+			return 'options' in entry && Array.isArray(entry.options)
+				? (entry.options as Described[])
+				: [];
 		});
 	}
 	return undefined;

@@ -26,18 +26,31 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: '42',
 		displayOptions,
-		description: 'The ID of the media item to remove, a whole number, as Upload or Get Many gave it',
+		description:
+			'The ID of the media item to remove, a whole number, as Upload or Get Many gave it',
 	},
 	optionsCollection(displayOptions, [requestsInParallelField]),
 ];
 
 /** A media ID as the service writes it: a whole number from 1, given as a number or as digits. */
 export function readMediaId(value: unknown): string {
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
-	if (text === undefined) throw new InvalidParameter(MEDIA_ID_LABEL, `must be a whole number such as 42, not ${describeType(value)}`);
+	const text =
+		typeof value === 'number'
+			? String(value)
+			: typeof value === 'string'
+				? value.trim()
+				: undefined;
+	if (text === undefined)
+		throw new InvalidParameter(
+			MEDIA_ID_LABEL,
+			`must be a whole number such as 42, not ${describeType(value)}`,
+		);
 	if (text === '') throw new InvalidParameter(MEDIA_ID_LABEL, 'is required and must not be empty');
 	if (!/^[1-9]\d{0,15}$/.test(text)) {
-		throw new InvalidParameter(MEDIA_ID_LABEL, `${JSON.stringify(text)} is not a media ID: media IDs are whole numbers such as 42`);
+		throw new InvalidParameter(
+			MEDIA_ID_LABEL,
+			`${JSON.stringify(text)} is not a media ID: media IDs are whole numbers such as 42`,
+		);
 	}
 	return text;
 }

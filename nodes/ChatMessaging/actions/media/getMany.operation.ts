@@ -17,7 +17,10 @@ import { MEDIAS_PATH } from './mediaUpload';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['media'], operation: ['getMany'] } };
 
-const properties: INodeProperties[] = [...returnAllOrLimitFields(displayOptions), optionsCollection(displayOptions)];
+const properties: INodeProperties[] = [
+	...returnAllOrLimitFields(displayOptions),
+	optionsCollection(displayOptions),
+];
 
 export const getMany: ListOperation<z.infer<typeof mediaPage>, MediaAnswer> = {
 	description: properties,

@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { PromisedAnswer, SendTemplateBody } from '../../../shared/schemas';
 import type { ServiceAnswer, ServiceClient } from '../../../shared/transport';
@@ -34,11 +39,16 @@ export function headerMediaSourceProperties(displayOptions: IDisplayOptions): IN
 			type: 'options',
 			displayOptions,
 			options: [
-				{ name: 'Link', value: 'link', description: 'A public http(s) link the service downloads the media from' },
+				{
+					name: 'Link',
+					value: 'link',
+					description: 'A public http(s) link the service downloads the media from',
+				},
 				{
 					name: 'Binary File From Input',
 					value: 'binary',
-					description: 'A file in the input item: uploaded to the media library first, then sent as its link',
+					description:
+						'A file in the input item: uploaded to the media library first, then sent as its link',
 				},
 			],
 			default: 'link',
@@ -47,13 +57,17 @@ export function headerMediaSourceProperties(displayOptions: IDisplayOptions): IN
 		binaryFieldProperty(
 			'headerMediaBinaryField',
 			{ show: { ...displayOptions.show, headerMediaSource: ['binary'] } },
-			'The binary field of the input item that holds the header\'s file. It is uploaded to the media library before the message is sent.',
+			"The binary field of the input item that holds the header's file. It is uploaded to the media library before the message is sent.",
 		),
 	];
 }
 
 /** Labels a file problem is reported under in Send Template. */
-const LABELS = { field: 'Input Binary Field', fileName: 'File Name', contentType: 'Input Binary Field' };
+const LABELS = {
+	field: 'Input Binary Field',
+	fileName: 'File Name',
+	contentType: 'Input Binary Field',
+};
 
 /** The files waiting for their upload, per run (n8n gives each run its own context) and item. */
 const pendingFiles = new WeakMap<IExecuteFunctions, Map<number, MediaFile>>();
@@ -74,7 +88,12 @@ export function readHeaderMediaFile(
 	kind: string,
 ): { link: string; filename: string } | undefined {
 	if (read('headerMediaSource', 'link') !== 'binary') return undefined;
-	const file = readMediaFile.call(this, itemIndex, { field: read('headerMediaBinaryField', 'data') }, LABELS);
+	const file = readMediaFile.call(
+		this,
+		itemIndex,
+		{ field: read('headerMediaBinaryField', 'data') },
+		LABELS,
+	);
 	if (kind === 'url' && !/^(image|video)\//.test(file.contentType)) {
 		throw new InvalidParameter(
 			LABELS.field,
@@ -87,7 +106,9 @@ export function readHeaderMediaFile(
 	return { link: `${PLACEHOLDER_BASE}${itemIndex}`, filename: file.filename };
 }
 
-type HeaderMedia = NonNullable<NonNullable<SendTemplateBody['template_message']['liquid_values']>['header_media']>;
+type HeaderMedia = NonNullable<
+	NonNullable<SendTemplateBody['template_message']['liquid_values']>['header_media']
+>;
 
 function withLink(headerMedia: HeaderMedia, link: string): HeaderMedia {
 	return typeof headerMedia === 'string' ? link : { ...headerMedia, link };
@@ -110,7 +131,9 @@ function uploadedText(uploaded: IDataObject): string {
  * Send Template's `send`: the item's header file uploaded first, then the send with its link. The
  * promised answer is checked here too, so that an answer not as promised also tells of the upload.
  */
-export function sendWithHeaderMediaUpload(promised: PromisedAnswer | undefined): NonNullable<PerItemOperation<SendTemplateBody>['send']> {
+export function sendWithHeaderMediaUpload(
+	promised: PromisedAnswer | undefined,
+): NonNullable<PerItemOperation<SendTemplateBody>['send']> {
 	return async function send(
 		this: IExecuteFunctions,
 		client: ServiceClient,
@@ -145,27 +168,38 @@ export function sendWithHeaderMediaUpload(promised: PromisedAnswer | undefined):
 				outcome: 'not sent',
 				retries: 0,
 				message: `${HEADER_MEDIA_URL}: the upload answered media_url ${JSON.stringify(upload.media.media_url)}, which is not a public http(s) link`,
-				description: sentBefore('the message was not sent, since a template header takes only an http(s) link.'),
+				description: sentBefore(
+					'the message was not sent, since a template header takes only an http(s) link.',
+				),
 			});
 		}
 		const body: SendTemplateBody = {
 			...request.body,
 			template_message: {
 				...request.body.template_message,
-				liquid_values: { ...liquidValues, header_media: withLink(placeholder, link) } as typeof liquidValues,
+				liquid_values: {
+					...liquidValues,
+					header_media: withLink(placeholder, link),
+				} as typeof liquidValues,
 			},
 		};
 		try {
-			const answer = promisedAnswerOrFailure(await callService.call(this, client, { ...request, body }), promised);
+			const answer = promisedAnswerOrFailure(
+				await callService.call(this, client, { ...request, body }),
+				promised,
+			);
 			uploadedFor.set(request, uploaded);
 			return answer;
 		} catch (error) {
 			throw error instanceof ServiceRequestFailed
 				? new ServiceRequestFailed({
 						...error.failure,
-						description: sentBefore(
-							error.failure.outcome === 'not sent' ? 'the message was not sent.' : 'the message may have been sent.',
-						) + ` ${error.failure.description}`,
+						description:
+							sentBefore(
+								error.failure.outcome === 'not sent'
+									? 'the message was not sent.'
+									: 'the message may have been sent.',
+							) + ` ${error.failure.description}`,
 					})
 				: error;
 		}
@@ -178,6 +212,8 @@ export function withUploadedHeaderMedia<Body>(
 ): PerItemOperation<Body>['toOutput'] {
 	return (answer, request) => {
 		const uploaded = uploadedFor.get(request);
-		return uploaded === undefined ? toOutput(answer, request) : { ...toOutput(answer, request), headerMedia: uploaded };
+		return uploaded === undefined
+			? toOutput(answer, request)
+			: { ...toOutput(answer, request), headerMedia: uploaded };
 	};
 }

@@ -15,7 +15,11 @@ import { InvalidParameter, describeType } from '../../../shared/validation';
 export const BINARY_FIELD_LABEL = 'Input Binary Field';
 
 /** The binary field parameter, as n8n's own nodes word it. */
-export function binaryFieldProperty(name: string, displayOptions: INodeProperties['displayOptions'], description: string): INodeProperties {
+export function binaryFieldProperty(
+	name: string,
+	displayOptions: INodeProperties['displayOptions'],
+	description: string,
+): INodeProperties {
 	return {
 		displayName: BINARY_FIELD_LABEL,
 		name,
@@ -47,7 +51,10 @@ export function describeFile(file: Pick<MediaFile, 'field' | 'filename'>): strin
 const bytesText = (bytes: number) => `${bytes.toLocaleString('en-US')} bytes`;
 
 /** Why a file of this size may not be sent, or undefined. */
-export function sizeProblem(file: Pick<MediaFile, 'field' | 'filename' | 'contentType'>, bytes: number): string | undefined {
+export function sizeProblem(
+	file: Pick<MediaFile, 'field' | 'filename' | 'contentType'>,
+	bytes: number,
+): string | undefined {
 	const limit = mediaSizeLimit(file.contentType);
 	if (bytes === 0) return `${describeFile(file)} is empty (0 bytes)`;
 	if (bytes <= limit) return undefined;
@@ -58,7 +65,12 @@ function normaliseContentType(value: string): string {
 	return value.split(';')[0].trim().toLowerCase();
 }
 
-function readFileName(binary: IBinaryData, field: string, given: string | undefined, fileNameLabel: string): string {
+function readFileName(
+	binary: IBinaryData,
+	field: string,
+	given: string | undefined,
+	fileNameLabel: string,
+): string {
 	const filename = (given ?? binary.fileName ?? '').trim();
 	if (filename === '') {
 		throw new InvalidParameter(
@@ -66,11 +78,19 @@ function readFileName(binary: IBinaryData, field: string, given: string | undefi
 			`is needed: the binary field ${JSON.stringify(field)} has no file name, so give one (e.g. brochure.pdf)`,
 		);
 	}
-	const where = given === undefined ? ` (the file name of binary field ${JSON.stringify(field)})` : '';
+	const where =
+		given === undefined ? ` (the file name of binary field ${JSON.stringify(field)})` : '';
 	if (/[/\\]/.test(filename) || /\p{C}/u.test(filename)) {
-		throw new InvalidParameter(fileNameLabel, `${JSON.stringify(filename)}${where} must be a file name on one line, not a path`);
+		throw new InvalidParameter(
+			fileNameLabel,
+			`${JSON.stringify(filename)}${where} must be a file name on one line, not a path`,
+		);
 	}
-	if (filename.length > 255) throw new InvalidParameter(fileNameLabel, `${JSON.stringify(filename)}${where} must be at most 255 characters`);
+	if (filename.length > 255)
+		throw new InvalidParameter(
+			fileNameLabel,
+			`${JSON.stringify(filename)}${where} must be at most 255 characters`,
+		);
 	return filename;
 }
 
@@ -92,7 +112,10 @@ export function readMediaFile(
 	labels: MediaFileLabels,
 ): MediaFile {
 	if (typeof given.field !== 'string' || given.field.trim() === '') {
-		throw new InvalidParameter(labels.field, `must be the name of a binary field, such as data, not ${describeType(given.field)}`);
+		throw new InvalidParameter(
+			labels.field,
+			`must be the name of a binary field, such as data, not ${describeType(given.field)}`,
+		);
 	}
 	const field = given.field.trim();
 	const binaries = this.getInputData()[itemIndex]?.binary ?? {};
@@ -101,31 +124,47 @@ export function readMediaFile(
 		throw new InvalidParameter(
 			labels.field,
 			`names the binary field ${JSON.stringify(field)}, which this item does not have (${
-				names.length ? `its binary fields: ${names.join(', ')}` : 'it has no binary data: read or download the file in an earlier node'
+				names.length
+					? `its binary fields: ${names.join(', ')}`
+					: 'it has no binary data: read or download the file in an earlier node'
 			})`,
 		);
 	}
 	// n8n's own check, as its nodes make it; it also resolves the field as n8n stores it.
 	const binary = this.helpers.assertBinaryData(itemIndex, field);
 
-	const typeGiven = typeof given.contentType === 'string' && given.contentType.trim() !== '' ? given.contentType : undefined;
-	const nameGiven = typeof given.fileName === 'string' && given.fileName.trim() !== '' ? given.fileName : undefined;
+	const typeGiven =
+		typeof given.contentType === 'string' && given.contentType.trim() !== ''
+			? given.contentType
+			: undefined;
+	const nameGiven =
+		typeof given.fileName === 'string' && given.fileName.trim() !== '' ? given.fileName : undefined;
 	const filename = readFileName(binary, field, nameGiven, labels.fileName);
 	const type = normaliseContentType(typeGiven ?? binary.mimeType ?? '');
 	if (!(mediaContentTypes as readonly string[]).includes(type)) {
 		const label = typeGiven === undefined ? labels.field : labels.contentType;
-		const what = typeGiven === undefined ? `${describeFile({ field, filename })} is of type ${JSON.stringify(type || binary.mimeType)}` : `${JSON.stringify(typeGiven)}`;
+		const what =
+			typeGiven === undefined
+				? `${describeFile({ field, filename })} is of type ${JSON.stringify(type || binary.mimeType)}`
+				: `${JSON.stringify(typeGiven)}`;
 		throw new InvalidParameter(
 			label,
 			`${what}, which the service does not take: it takes ${mediaContentTypes.join(', ')}${
-				typeGiven === undefined ? `. If the file is one of these but was labelled otherwise, set ${labels.contentType}` : ''
+				typeGiven === undefined
+					? `. If the file is one of these but was labelled otherwise, set ${labels.contentType}`
+					: ''
 			}`,
 		);
 	}
 	const file: MediaFile = { field, filename, contentType: type as MediaContentType };
 
 	// n8n records the size when it stores a file; a file kept in memory is its base64 text.
-	const knownBytes = typeof binary.bytes === 'number' ? binary.bytes : binary.id === undefined ? base64ByteLength(binary.data) : undefined;
+	const knownBytes =
+		typeof binary.bytes === 'number'
+			? binary.bytes
+			: binary.id === undefined
+				? base64ByteLength(binary.data)
+				: undefined;
 	if (knownBytes !== undefined) {
 		const problem = sizeProblem(file, knownBytes);
 		if (problem !== undefined) throw new InvalidParameter(labels.field, problem);
@@ -135,6 +174,10 @@ export function readMediaFile(
 }
 
 /** The file's bytes, read through n8n (memory, filesystem or S3 alike). */
-export async function loadMediaBytes(this: IExecuteFunctions, itemIndex: number, file: MediaFile): Promise<Buffer> {
+export async function loadMediaBytes(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	file: MediaFile,
+): Promise<Buffer> {
 	return await this.helpers.getBinaryDataBuffer(itemIndex, file.field);
 }

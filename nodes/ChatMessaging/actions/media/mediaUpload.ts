@@ -3,7 +3,13 @@ import { createHash } from 'crypto';
 import type { z } from 'zod';
 
 import type { MediaAnswer } from '../../../shared/schemas/media';
-import { addMediaBody, createDirectUploadBody, directUploadAnswer, finalizeMediaBody, mediaAnswer } from '../../../shared/schemas/media';
+import {
+	addMediaBody,
+	createDirectUploadBody,
+	directUploadAnswer,
+	finalizeMediaBody,
+	mediaAnswer,
+} from '../../../shared/schemas/media';
 import type { ServiceAnswer, ServiceClient, ServiceFailure } from '../../../shared/transport';
 import { ServiceRequestFailed, callService, serviceMessage } from '../../../shared/transport';
 import { InvalidParameter, checkBody } from '../../../shared/validation';
@@ -40,16 +46,23 @@ function checked<T>(schema: z.ZodType<T>, body: unknown, labels: Record<string, 
 	try {
 		return checkBody(schema, body, labels);
 	} catch (error) {
-		throw error instanceof InvalidParameter ? notSent(`${error.parameter} ${error.reason}`, 'Nothing was sent for this item.') : error;
+		throw error instanceof InvalidParameter
+			? notSent(`${error.parameter} ${error.reason}`, 'Nothing was sent for this item.')
+			: error;
 	}
 }
 
 /** One step of an upload; its failure reworded to say where the whole upload stands. */
-async function step<T>(call: () => Promise<T>, reword: (failure: ServiceFailure) => ServiceFailure): Promise<T> {
+async function step<T>(
+	call: () => Promise<T>,
+	reword: (failure: ServiceFailure) => ServiceFailure,
+): Promise<T> {
 	try {
 		return await call();
 	} catch (error) {
-		throw error instanceof ServiceRequestFailed ? new ServiceRequestFailed(reword(error.failure)) : error;
+		throw error instanceof ServiceRequestFailed
+			? new ServiceRequestFailed(reword(error.failure))
+			: error;
 	}
 }
 
@@ -85,10 +98,14 @@ function mediaOf(answer: ServiceAnswer, step: string): MediaAnswer {
 }
 
 /** A failed step of the direct upload before finalize: no media item was created. */
-async function beforeFinalize(stepName: string, call: () => Promise<ServiceAnswer>): Promise<ServiceAnswer> {
+async function beforeFinalize(
+	stepName: string,
+	call: () => Promise<ServiceAnswer>,
+): Promise<ServiceAnswer> {
 	return await step(call, (failure) => {
 		// The upload URL gets no API key: a refusal there is the URL's own (expired, or not this file).
-		const refusedUrl = stepName.startsWith('step 2') && (failure.statusCode === 401 || failure.statusCode === 403);
+		const refusedUrl =
+			stepName.startsWith('step 2') && (failure.statusCode === 401 || failure.statusCode === 403);
 		const message = refusedUrl
 			? `the upload URL refused the bytes (${failure.statusCode})${serviceMessage(failure.serviceBody) ? `: ${serviceMessage(failure.serviceBody)}` : ''}`
 			: failure.message;
@@ -103,25 +120,56 @@ async function beforeFinalize(stepName: string, call: () => Promise<ServiceAnswe
 	});
 }
 
-async function viaJson(this: IExecuteFunctions, client: ServiceClient, file: MediaFile, bytes: Buffer, labels: Record<string, string>) {
+async function viaJson(
+	this: IExecuteFunctions,
+	client: ServiceClient,
+	file: MediaFile,
+	bytes: Buffer,
+	labels: Record<string, string>,
+) {
 	const body = checked(
 		addMediaBody,
-		{ media: { data: bytes.toString('base64'), filename: file.filename, content_type: file.contentType } },
+		{
+			media: {
+				data: bytes.toString('base64'),
+				filename: file.filename,
+				content_type: file.contentType,
+			},
+		},
 		labels,
 	);
 	const answer = await callService.call(this, client, { method: 'POST', path: MEDIAS_PATH, body });
 	return { answer, media: mediaOf(answer, `POST ${MEDIAS_PATH}`) };
 }
 
-async function viaDirectUpload(this: IExecuteFunctions, client: ServiceClient, file: MediaFile, bytes: Buffer, labels: Record<string, string>) {
+async function viaDirectUpload(
+	this: IExecuteFunctions,
+	client: ServiceClient,
+	file: MediaFile,
+	bytes: Buffer,
+	labels: Record<string, string>,
+) {
 	const checksum = createHash('md5').update(bytes).digest('base64');
 	const reserveBody = checked(
 		createDirectUploadBody,
-		{ blob: { filename: file.filename, byte_size: bytes.length, checksum, content_type: file.contentType } },
+		{
+			blob: {
+				filename: file.filename,
+				byte_size: bytes.length,
+				checksum,
+				content_type: file.contentType,
+			},
+		},
 		labels,
 	);
-	const reserved = await beforeFinalize('step 1 of 3 (reserving the upload)', async () =>
-		await callService.call(this, client, { method: 'POST', path: `${MEDIAS_PATH}/direct_uploads`, body: reserveBody }),
+	const reserved = await beforeFinalize(
+		'step 1 of 3 (reserving the upload)',
+		async () =>
+			await callService.call(this, client, {
+				method: 'POST',
+				path: `${MEDIAS_PATH}/direct_uploads`,
+				body: reserveBody,
+			}),
 	);
 	const reservation = directUploadAnswer.safeParse(reserved.body);
 	if (!reserved.bodyIsJson || !reservation.success) {
@@ -132,12 +180,23 @@ async function viaDirectUpload(this: IExecuteFunctions, client: ServiceClient, f
 		);
 	}
 	const { signed_id: signedId, direct_upload: target } = reservation.data;
-	await beforeFinalize('step 2 of 3 (sending the file\'s bytes to the upload URL the service gave)', async () =>
-		await callService.call(this, client, { method: 'PUT', path: target.url, rawUpload: { bytes, headers: target.headers } }),
+	await beforeFinalize(
+		"step 2 of 3 (sending the file's bytes to the upload URL the service gave)",
+		async () =>
+			await callService.call(this, client, {
+				method: 'PUT',
+				path: target.url,
+				rawUpload: { bytes, headers: target.headers },
+			}),
 	);
 	const finalizeBody = checked(finalizeMediaBody, { signed_id: signedId }, {});
 	const answer = await step(
-		async () => await callService.call(this, client, { method: 'POST', path: `${MEDIAS_PATH}/finalize`, body: finalizeBody }),
+		async () =>
+			await callService.call(this, client, {
+				method: 'POST',
+				path: `${MEDIAS_PATH}/finalize`,
+				body: finalizeBody,
+			}),
 		(failure) => ({
 			...failure,
 			message: `Direct upload, step 3 of 3 (finalize): ${failure.message}`,
@@ -165,15 +224,24 @@ export async function uploadMediaFile(
 ): Promise<UploadedMedia> {
 	const bytes = await loadMediaBytes.call(this, itemIndex, file);
 	const problem = sizeProblem(file, bytes.length);
-	if (problem !== undefined) throw notSent(`${labels['media.data'] ?? 'File'} ${problem}`, 'Nothing was sent for this item.');
-	const uploaded = method === 'direct'
-		? await viaDirectUpload.call(this, client, file, bytes, labels)
-		: await viaJson.call(this, client, file, bytes, labels);
+	if (problem !== undefined)
+		throw notSent(
+			`${labels['media.data'] ?? 'File'} ${problem}`,
+			'Nothing was sent for this item.',
+		);
+	const uploaded =
+		method === 'direct'
+			? await viaDirectUpload.call(this, client, file, bytes, labels)
+			: await viaJson.call(this, client, file, bytes, labels);
 	return { ...uploaded, byteSize: bytes.length };
 }
 
 /** An uploaded file's output fields: the service's media item, with the name, type and size sent. */
-export function uploadedFields(media: IDataObject, file: MediaFile, byteSize: number | undefined): IDataObject {
+export function uploadedFields(
+	media: IDataObject,
+	file: MediaFile,
+	byteSize: number | undefined,
+): IDataObject {
 	return {
 		...media,
 		filename: media.filename ?? file.filename,

@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { ServiceAnswer } from '../../../shared/transport';
 import { InvalidParameter } from '../../../shared/validation';
@@ -23,7 +28,11 @@ const displayOptions: IDisplayOptions = { show: { resource: ['media'], operation
 export const UPLOAD_METHOD_LABEL = 'Upload Method';
 
 const properties: INodeProperties[] = [
-	binaryFieldProperty('binaryPropertyName', displayOptions, 'The binary field of the input item that holds the file, as the node before this one named it'),
+	binaryFieldProperty(
+		'binaryPropertyName',
+		displayOptions,
+		'The binary field of the input item that holds the file, as the node before this one named it',
+	),
 	{
 		displayName: UPLOAD_METHOD_LABEL,
 		name: 'uploadMethod',
@@ -33,13 +42,13 @@ const properties: INodeProperties[] = [
 			{
 				name: 'JSON (Base64)',
 				value: 'json',
-				description: 'One request with the file in base64: the service\'s published way',
+				description: "One request with the file in base64: the service's published way",
 			},
 			{
 				name: 'Direct Upload',
 				value: 'direct',
 				description:
-					'Reserve, send the bytes to the upload URL the service gives (without the API key), then finalize: the newer way, a third smaller on the wire. The upload URL must be on the credential\'s host.',
+					"Reserve, send the bytes to the upload URL the service gives (without the API key), then finalize: the newer way, a third smaller on the wire. The upload URL must be on the credential's host.",
 			},
 		],
 		default: 'json',
@@ -59,7 +68,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'application/pdf',
-				description: 'The file\'s MIME type, when the binary data\'s own is wrong (e.g. application/octet-stream). Empty: the binary data\'s.',
+				description:
+					"The file's MIME type, when the binary data's own is wrong (e.g. application/octet-stream). Empty: the binary data's.",
 			},
 			{
 				displayName: 'File Name',
@@ -67,14 +77,18 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'brochure.pdf',
-				description: 'The name the media library shows. Empty: the binary data\'s file name.',
+				description: "The name the media library shows. Empty: the binary data's file name.",
 			},
 		],
 	},
 	optionsCollection(displayOptions, [requestsInParallelField]),
 ];
 
-export const FILE_LABELS = { field: BINARY_FIELD_LABEL, fileName: 'File Name', contentType: 'Content Type' };
+export const FILE_LABELS = {
+	field: BINARY_FIELD_LABEL,
+	fileName: 'File Name',
+	contentType: 'Content Type',
+};
 
 const labels = wireLabels(properties, {
 	'media.data': 'binaryPropertyName',
@@ -96,7 +110,10 @@ export interface UploadPlan {
 
 function readUploadMethod(value: unknown): UploadMethod {
 	if (value === 'json' || value === 'direct') return value;
-	throw new InvalidParameter(UPLOAD_METHOD_LABEL, `must be json or direct, not ${JSON.stringify(value)}`);
+	throw new InvalidParameter(
+		UPLOAD_METHOD_LABEL,
+		`must be json or direct, not ${JSON.stringify(value)}`,
+	);
 }
 
 function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<UploadPlan> {
@@ -104,7 +121,11 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<Up
 	const file = readMediaFile.call(
 		this,
 		itemIndex,
-		{ field: this.getNodeParameter('binaryPropertyName', itemIndex), fileName: additional.fileName, contentType: additional.contentType },
+		{
+			field: this.getNodeParameter('binaryPropertyName', itemIndex),
+			fileName: additional.fileName,
+			contentType: additional.contentType,
+		},
 		FILE_LABELS,
 	);
 	const method = readUploadMethod(this.getNodeParameter('uploadMethod', itemIndex, 'json'));
@@ -117,11 +138,21 @@ export const upload: PerItemOperation<UploadPlan> = {
 	prepare,
 	async send(client, request, itemIndex): Promise<ServiceAnswer> {
 		const plan = request.body;
-		const uploaded = await uploadMediaFile.call(this, client, itemIndex, plan.file, plan.method, labels);
+		const uploaded = await uploadMediaFile.call(
+			this,
+			client,
+			itemIndex,
+			plan.file,
+			plan.method,
+			labels,
+		);
 		plan.byteSize = uploaded.byteSize;
 		return uploaded.answer;
 	},
 	toOutput(answer, { body: plan }): IDataObject {
-		return { ...uploadedFields(answerFields(answer), plan.file, plan.byteSize), uploadMethod: plan.method };
+		return {
+			...uploadedFields(answerFields(answer), plan.file, plan.byteSize),
+			uploadMethod: plan.method,
+		};
 	},
 };

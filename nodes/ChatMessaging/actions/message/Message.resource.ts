@@ -22,7 +22,7 @@ export const message = defineResource({
 				value: 'getMany',
 				action: 'Get many messages',
 				description:
-					'List the message history, newest first, optionally only one contact\'s, one conversation\'s, one business number\'s or one direction\'s',
+					"List the message history, newest first, optionally only one contact's, one conversation's, one business number's or one direction's",
 			},
 			{
 				name: 'Get Many Statuses',
@@ -43,7 +43,7 @@ export const message = defineResource({
 				value: 'sendTemplate',
 				action: 'Send a template message',
 				description:
-					'Send an approved template message to a phone number, filling the template\'s variables. The service queues it for delivery.',
+					"Send an approved template message to a phone number, filling the template's variables. The service queues it for delivery.",
 			},
 		],
 		default: 'sendTemplate',

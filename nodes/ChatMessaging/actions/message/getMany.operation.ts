@@ -98,7 +98,10 @@ export function messageFilters(filters: IDataObject): IDataObject {
 		qs.conversation_id = readOneId(filters.conversationId, 'Conversation ID', NOT_A_CONVERSATION);
 	}
 	if (optionalText(filters.businessPhoneNumber, 'Business Phone Number') !== undefined) {
-		qs.business_phone_number = normaliseBusinessPhoneNumber(filters.businessPhoneNumber, 'Business Phone Number');
+		qs.business_phone_number = normaliseBusinessPhoneNumber(
+			filters.businessPhoneNumber,
+			'Business Phone Number',
+		);
 	}
 	const direction = optionalText(filters.direction, 'Direction');
 	if (direction !== undefined) qs.direction = direction;

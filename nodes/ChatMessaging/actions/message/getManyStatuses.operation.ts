@@ -17,7 +17,9 @@ import { readMoment, readOneId } from './messageReaders';
  * last 24 hours.
  */
 
-const displayOptions: IDisplayOptions = { show: { resource: ['message'], operation: ['getManyStatuses'] } };
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['message'], operation: ['getManyStatuses'] },
+};
 
 const properties: INodeProperties[] = [
 	{
@@ -27,7 +29,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions,
 		description:
-			'List the template messages whose status changed at or after this moment. Empty: the last 24 hours (the service\'s default). Without an offset it is read in the workflow\'s time zone.',
+			"List the template messages whose status changed at or after this moment. Empty: the last 24 hours (the service's default). Without an offset it is read in the workflow's time zone.",
 	},
 	...returnAllOrLimitFields(displayOptions),
 	{
@@ -51,7 +53,10 @@ const properties: INodeProperties[] = [
 	optionsCollection(displayOptions),
 ];
 
-const labels = wireLabels(properties, { updated_since: 'updatedSince', broadcast_id: 'broadcastId' });
+const labels = wireLabels(properties, {
+	updated_since: 'updatedSince',
+	broadcast_id: 'broadcastId',
+});
 
 /** IDs of other kinds, pasted where a broadcast ID belongs. */
 const NOT_A_BROADCAST = [
@@ -67,7 +72,11 @@ export const getManyStatuses: ListOperation<TemplateMessagesPage, TemplateMessag
 	description: properties,
 	prepare(itemIndex): PreparedRequest<undefined> {
 		const qs: IDataObject = {};
-		const updatedSince = readMoment(this.getNodeParameter('updatedSince', itemIndex, ''), 'Updated Since', this.getTimezone());
+		const updatedSince = readMoment(
+			this.getNodeParameter('updatedSince', itemIndex, ''),
+			'Updated Since',
+			this.getTimezone(),
+		);
 		if (updatedSince !== undefined) qs.updated_since = updatedSince;
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		if (optionalText(filters.broadcastId, 'Broadcast ID') !== undefined) {

@@ -13,7 +13,9 @@ import { readOneId } from './messageReaders';
  * one request per item, so it can follow Send Template (or a Wait) for every item of a run.
  */
 
-const displayOptions: IDisplayOptions = { show: { resource: ['message'], operation: ['getStatus'] } };
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['message'], operation: ['getStatus'] },
+};
 
 const properties: INodeProperties[] = [
 	{
@@ -53,7 +55,8 @@ export function eventStatusFields(event: EventAnswer): IDataObject {
 		eventStatus: event.status,
 		resultType: typeof result?.type === 'string' ? result.type : null,
 		messageId: isTemplateMessage && typeof result.id === 'string' ? result.id : null,
-		failureMessage: typeof failureMessage === 'string' && failureMessage !== '' ? failureMessage : null,
+		failureMessage:
+			typeof failureMessage === 'string' && failureMessage !== '' ? failureMessage : null,
 	};
 }
 
@@ -73,12 +76,15 @@ function notAnEvent(answer: ServiceAnswer, problem: string): ServiceRequestFaile
 function toOutput(answer: ServiceAnswer): IDataObject {
 	// Not checked by the runner's promised-answer check: that one reads `status: "failed"` as a
 	// failed request, where here it is the answer asked for (the message failed).
-	if (answer.statusCode !== 200) throw notAnEvent(answer, `${answer.statusCode} where the service documents 200`);
+	if (answer.statusCode !== 200)
+		throw notAnEvent(answer, `${answer.statusCode} where the service documents 200`);
 	const parsed = eventAnswer.safeParse(answer.body);
 	if (!answer.bodyIsJson || !parsed.success) {
 		const problem = parsed.success
 			? 'it is not JSON'
-			: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`).join(', ');
+			: parsed.error.issues
+					.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
+					.join(', ');
 		throw notAnEvent(answer, problem);
 	}
 	return { ...eventStatusFields(parsed.data), response: answer.body as IDataObject };
@@ -87,8 +93,16 @@ function toOutput(answer: ServiceAnswer): IDataObject {
 export const getStatus: PerItemOperation<undefined> = {
 	description: properties,
 	prepare(itemIndex): PreparedRequest<undefined> {
-		const eventId = readOneId(this.getNodeParameter('eventId', itemIndex), 'Event ID', NOT_AN_EVENT);
-		return { method: 'GET', path: `/api/v1/events/${encodeURIComponent(eventId)}`, body: undefined };
+		const eventId = readOneId(
+			this.getNodeParameter('eventId', itemIndex),
+			'Event ID',
+			NOT_AN_EVENT,
+		);
+		return {
+			method: 'GET',
+			path: `/api/v1/events/${encodeURIComponent(eventId)}`,
+			body: undefined,
+		};
 	},
 	toOutput,
 };

@@ -17,23 +17,39 @@ export type WrongIdPrefixes = ReadonlyArray<readonly [prefix: string, what: stri
  * `%`, invisible characters, and `.` or `..` (a client resolves them, which would reach another
  * endpoint). An ID of another kind pasted into the field is named as what it is.
  */
-export function readOneId(value: unknown, parameter: string, wrongPrefixes: WrongIdPrefixes = []): string {
+export function readOneId(
+	value: unknown,
+	parameter: string,
+	wrongPrefixes: WrongIdPrefixes = [],
+): string {
 	const id = requiredText(value, parameter);
 	if (/[\s,;|]/.test(id)) {
-		throw new InvalidParameter(parameter, `${JSON.stringify(id)} must be one ID, without spaces, line breaks, commas or semicolons`);
+		throw new InvalidParameter(
+			parameter,
+			`${JSON.stringify(id)} must be one ID, without spaces, line breaks, commas or semicolons`,
+		);
 	}
 	if (/[\p{C}]/u.test(id)) {
-		throw new InvalidParameter(parameter, `${JSON.stringify(id)} has an invisible or control character: give one ID as the service shows it`);
+		throw new InvalidParameter(
+			parameter,
+			`${JSON.stringify(id)} has an invisible or control character: give one ID as the service shows it`,
+		);
 	}
 	if (/[/?#%\\]/.test(id)) {
-		throw new InvalidParameter(parameter, `${JSON.stringify(id)} must be the ID alone, not an address or a path (no / ? # % or \\)`);
+		throw new InvalidParameter(
+			parameter,
+			`${JSON.stringify(id)} must be the ID alone, not an address or a path (no / ? # % or \\)`,
+		);
 	}
 	if (/^\.{1,2}$/.test(id)) {
 		throw new InvalidParameter(parameter, `${JSON.stringify(id)} is not an ID`);
 	}
 	for (const [prefix, what] of wrongPrefixes) {
 		if (id.toLowerCase().startsWith(prefix)) {
-			throw new InvalidParameter(parameter, `"${id}" is ${what} (${prefix}…), not the ID this field takes: check which field it belongs in`);
+			throw new InvalidParameter(
+				parameter,
+				`"${id}" is ${what} (${prefix}…), not the ID this field takes: check which field it belongs in`,
+			);
 		}
 	}
 	return id;
@@ -49,21 +65,30 @@ const EXAMPLE = 'use e.g. 2030-01-31T18:00:00';
  * workflow's time zone; a time that zone skips or passes twice at a clock change is refused rather
  * than moved or picked, since a list read from the wrong hour silently misses messages.
  */
-export function readMoment(value: unknown, parameter: string, timezone: string): string | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+export function readMoment(
+	value: unknown,
+	parameter: string,
+	timezone: string,
+): string | undefined {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return undefined;
 	let moment: DateTime;
 	if (DateTime.isDateTime(value)) moment = value;
 	else if (value instanceof Date) moment = DateTime.fromJSDate(value);
 	else if (typeof value === 'string') moment = readWrittenMoment(value.trim(), parameter, timezone);
 	else throw new InvalidParameter(parameter, `must be a date and time, not ${describeType(value)}`);
-	if (!moment.isValid) throw new InvalidParameter(parameter, `"${String(value)}" is not a date and time (${EXAMPLE})`);
+	if (!moment.isValid)
+		throw new InvalidParameter(parameter, `"${String(value)}" is not a date and time (${EXAMPLE})`);
 	return moment.toUTC().toISO({ suppressMilliseconds: true }) ?? undefined;
 }
 
 function readWrittenMoment(text: string, parameter: string, timezone: string): DateTime {
 	// A calendar date first: luxon would read "18:00" as today and "2030" as New Year's Day.
 	if (!/^\d{4}-\d{2}-\d{2}(?:$|T)/.test(text)) {
-		throw new InvalidParameter(parameter, `"${text}" is not a date and time with a calendar date (${EXAMPLE})`);
+		throw new InvalidParameter(
+			parameter,
+			`"${text}" is not a date and time with a calendar date (${EXAMPLE})`,
+		);
 	}
 	const moment = DateTime.fromISO(text, { zone: timezone, setZone: true });
 	if (!moment.isValid || WRITTEN_OFFSET.test(text)) return moment;
@@ -77,8 +102,13 @@ function readWrittenMoment(text: string, parameter: string, timezone: string): D
 	}
 	const offsets = moment.getPossibleOffsets();
 	if (offsets.length > 1) {
-		const choices = offsets.map((possible) => possible.toISO({ suppressMilliseconds: true })).join(' or ');
-		throw new InvalidParameter(parameter, `${text} happens twice in ${timezone} (the clocks go back): add the offset to say which, ${choices}`);
+		const choices = offsets
+			.map((possible) => possible.toISO({ suppressMilliseconds: true }))
+			.join(' or ');
+		throw new InvalidParameter(
+			parameter,
+			`${text} happens twice in ${timezone} (the clocks go back): add the offset to say which, ${choices}`,
+		);
 	}
 	return moment;
 }

@@ -1,9 +1,18 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { contactEmailField, contactNameField, keyValueField, phoneNumberField } from '../fields/contactFields';
+import {
+	contactEmailField,
+	contactNameField,
+	keyValueField,
+	phoneNumberField,
+} from '../fields/contactFields';
 import { CONTACT_FIELDS_PARAMETER, contactFieldsModeFields } from '../fields/contactFromInput';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
-import { manualTemplateVariableFields, templateIdField, templateVariablesInputField } from '../fields/templateVariables';
+import {
+	manualTemplateVariableFields,
+	templateIdField,
+	templateVariablesInputField,
+} from '../fields/templateVariables';
 import {
 	fromVersion2,
 	templateLocatorField,
@@ -21,7 +30,9 @@ import { headerMediaSourceProperties } from '../media/headerMediaFromBinary';
  * is one of the template's own fields.
  */
 
-const displayOptions: IDisplayOptions = { show: { resource: ['message'], operation: ['sendTemplate'] } };
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['message'], operation: ['sendTemplate'] },
+};
 /** Shown while the variables are typed in: always in version 1, by choice in version 2. */
 const typedIn = { show: { ...displayOptions.show, templateVariablesInput: ['fields', 'json'] } };
 
@@ -31,7 +42,10 @@ export const sendTemplateDescription: INodeProperties[] = [
 		{ show: { ...displayOptions.show, [CONTACT_FIELDS_PARAMETER]: ['defineBelow'] } },
 		'Who receives the message: phone number in international format, e.g. +14155550123',
 	),
-	templateIdField(version1Only(displayOptions), 'ID of an approved template (the service\'s template IDs start with wat_)'),
+	templateIdField(
+		version1Only(displayOptions),
+		"ID of an approved template (the service's template IDs start with wat_)",
+	),
 	templateLocatorField(fromVersion2(displayOptions)),
 	templateVariablesInputField(version1Only(displayOptions)),
 	variablesInputField(fromVersion2(displayOptions)),
@@ -44,7 +58,11 @@ export const sendTemplateDescription: INodeProperties[] = [
 		displayOptions: typedIn,
 		options: [
 			{ name: 'None', value: 'none', description: 'The template has no media header' },
-			{ name: 'Image or Video URL', value: 'url', description: 'A public link to the header image or video' },
+			{
+				name: 'Image or Video URL',
+				value: 'url',
+				description: 'A public link to the header image or video',
+			},
 			{
 				name: 'Document (Link and File Name)',
 				value: 'document',
@@ -61,7 +79,9 @@ export const sendTemplateDescription: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'https://example.com/media/header.jpg',
-		displayOptions: { show: { ...typedIn.show, headerMedia: ['url', 'document'], headerMediaSource: ['link'] } },
+		displayOptions: {
+			show: { ...typedIn.show, headerMedia: ['url', 'document'], headerMediaSource: ['link'] },
+		},
 		description: 'Public URL the service can download the media from',
 	},
 	{
@@ -72,7 +92,7 @@ export const sendTemplateDescription: INodeProperties[] = [
 		placeholder: 'invoice-1042.pdf',
 		displayOptions: { show: { ...typedIn.show, headerMedia: ['document'] } },
 		description:
-			'Name shown for the document (empty with a binary file: the file\'s own name). Only document headers use a file name; images and videos ignore it.',
+			"Name shown for the document (empty with a binary file: the file's own name). Only document headers use a file name; images and videos ignore it.",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -89,7 +109,7 @@ export const sendTemplateDescription: INodeProperties[] = [
 				default: '',
 				placeholder: '14155550100',
 				description:
-					'Send from this business number instead of the account\'s default, country code first (e.g. 14155550100 or +1 415 555 0100). Spaces, dashes, brackets and a leading + or 00 are removed.',
+					"Send from this business number instead of the account's default, country code first (e.g. 14155550100 or +1 415 555 0100). Spaces, dashes, brackets and a leading + or 00 are removed.",
 			},
 			contactEmailField,
 			keyValueField('Contact Metadata', 'contactMetadata', 'Key/value text stored on the contact'),
@@ -100,7 +120,7 @@ export const sendTemplateDescription: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'aiflw_1a2b3c',
-				description: 'ID of the AI agent or flow that handles the contact\'s replies',
+				description: "ID of the AI agent or flow that handles the contact's replies",
 			},
 			{
 				displayName: 'Retry Until',
@@ -108,7 +128,7 @@ export const sendTemplateDescription: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'If delivery fails, keep trying until this moment (must be in the future when the message is sent). Without a time zone it is read in the workflow\'s time zone.',
+					"If delivery fails, keep trying until this moment (must be in the future when the message is sent). Without a time zone it is read in the workflow's time zone.",
 			},
 			{
 				displayName: 'Retry Window',
@@ -122,9 +142,31 @@ export const sendTemplateDescription: INodeProperties[] = [
 						name: 'window',
 						displayName: 'Window',
 						values: [
-							{ displayName: 'Start At', name: 'startAt', type: 'string', default: '09:00', placeholder: '09:00', description: '24-hour time, HH:MM' },
-							{ displayName: 'End At', name: 'endAt', type: 'string', default: '18:00', placeholder: '18:00', description: '24-hour time, HH:MM. An end earlier than the start spans midnight.' },
-							{ displayName: 'Time Zone', name: 'timezone', type: 'string', default: '', placeholder: 'Europe/Berlin', description: 'IANA time zone such as Europe/Berlin (letter case is corrected); empty uses the account\'s default time zone' },
+							{
+								displayName: 'Start At',
+								name: 'startAt',
+								type: 'string',
+								default: '09:00',
+								placeholder: '09:00',
+								description: '24-hour time, HH:MM',
+							},
+							{
+								displayName: 'End At',
+								name: 'endAt',
+								type: 'string',
+								default: '18:00',
+								placeholder: '18:00',
+								description: '24-hour time, HH:MM. An end earlier than the start spans midnight.',
+							},
+							{
+								displayName: 'Time Zone',
+								name: 'timezone',
+								type: 'string',
+								default: '',
+								placeholder: 'Europe/Berlin',
+								description:
+									"IANA time zone such as Europe/Berlin (letter case is corrected); empty uses the account's default time zone",
+							},
 						],
 					},
 				],

@@ -15,14 +15,27 @@ import {
 	readHeaderMediaUrl,
 	readIdentifier,
 } from '../../../shared/validation';
-import type { ItemTemplates, TemplateOfItem, TemplateSendOperation } from '../../methods/templateSend';
+import type {
+	ItemTemplates,
+	TemplateOfItem,
+	TemplateSendOperation,
+} from '../../methods/templateSend';
 import { isVersion2, readTemplateOfItem } from '../../methods/templateSend';
 import { TEMPLATE_LABEL } from '../../methods/templateParameters';
 import { buildContact } from '../fields/contactFields';
-import { CONTACT_FIELDS_PARAMETER, MAP_AUTOMATICALLY, MAP_AUTOMATICALLY_TEXT, sendContactFromInput } from '../fields/contactFromInput';
+import {
+	CONTACT_FIELDS_PARAMETER,
+	MAP_AUTOMATICALLY,
+	MAP_AUTOMATICALLY_TEXT,
+	sendContactFromInput,
+} from '../fields/contactFromInput';
 import { readTemplateVariableValues } from '../fields/templateVariables';
 import { wireLabels } from '../fields/wireLabels';
-import { readHeaderMediaFile, sendWithHeaderMediaUpload, withUploadedHeaderMedia } from '../media/headerMediaFromBinary';
+import {
+	readHeaderMediaFile,
+	sendWithHeaderMediaUpload,
+	withUploadedHeaderMedia,
+} from '../media/headerMediaFromBinary';
 import type { PreparedRequest } from '../operationKinds';
 import { runParameters } from '../run/runParameters';
 import { answerFields } from '../run/serviceAnswers';
@@ -58,9 +71,16 @@ export function readRetryUntil(value: unknown, timezone: string, now: number): s
 	if (DateTime.isDateTime(value)) moment = value;
 	else if (value instanceof Date) moment = DateTime.fromJSDate(value);
 	else if (typeof value === 'string') moment = readWrittenMoment(value.trim(), timezone);
-	else throw new InvalidParameter('Retry Until', `must be a date and time, not ${describeType(value)}`);
+	else
+		throw new InvalidParameter(
+			'Retry Until',
+			`must be a date and time, not ${describeType(value)}`,
+		);
 	if (!moment.isValid) {
-		throw new InvalidParameter('Retry Until', `"${String(value)}" is not a date and time (use e.g. 2030-01-31T18:00:00)`);
+		throw new InvalidParameter(
+			'Retry Until',
+			`"${String(value)}" is not a date and time (use e.g. 2030-01-31T18:00:00)`,
+		);
 	}
 	if (moment.toMillis() <= now) {
 		throw new InvalidParameter('Retry Until', `${moment.toISO()} is not in the future`);
@@ -71,7 +91,10 @@ export function readRetryUntil(value: unknown, timezone: string, now: number): s
 function readWrittenMoment(text: string, timezone: string): DateTime {
 	// A calendar date first: luxon would read "18:00" as today and "2030" as New Year's Day.
 	if (!/^\d{4}-\d{2}-\d{2}(?:$|T)/.test(text)) {
-		throw new InvalidParameter('Retry Until', `"${text}" is not a date and time with a calendar date (use e.g. 2030-01-31T18:00:00)`);
+		throw new InvalidParameter(
+			'Retry Until',
+			`"${text}" is not a date and time with a calendar date (use e.g. 2030-01-31T18:00:00)`,
+		);
 	}
 	const moment = DateTime.fromISO(text, { zone: timezone, setZone: true });
 	if (!moment.isValid || WRITTEN_OFFSET.test(text)) return moment;
@@ -85,7 +108,9 @@ function readWrittenMoment(text: string, timezone: string): DateTime {
 	}
 	const offsets = moment.getPossibleOffsets();
 	if (offsets.length > 1) {
-		const choices = offsets.map((possible) => possible.toISO({ suppressMilliseconds: true })).join(' or ');
+		const choices = offsets
+			.map((possible) => possible.toISO({ suppressMilliseconds: true }))
+			.join(' or ');
 		throw new InvalidParameter(
 			'Retry Until',
 			`${text} happens twice in ${timezone} (the clocks go back): add the offset to say which, ${choices}`,
@@ -104,40 +129,64 @@ function readRetryWindow(collection: unknown): IDataObject | undefined {
 	] as const) {
 		const time = typeof window[key] === 'string' ? (window[key] as string).trim() : window[key];
 		if (typeof time !== 'string' || !TIME_OF_DAY_PATTERN.test(time)) {
-			throw new InvalidParameter(label, `${JSON.stringify(time)} is not a 24-hour time of day such as 09:00 or 18:30`);
+			throw new InvalidParameter(
+				label,
+				`${JSON.stringify(time)} is not a 24-hour time of day such as 09:00 or 18:30`,
+			);
 		}
 		result[wire] = time;
 	}
 	if (result.start_at === result.end_at) {
-		throw new InvalidParameter('Retry Window', 'start and end are the same time, which leaves no time to retry');
+		throw new InvalidParameter(
+			'Retry Window',
+			'start and end are the same time, which leaves no time to retry',
+		);
 	}
 	const timezone = optionalText(window.timezone, 'Retry Window: Time Zone');
-	if (timezone !== undefined) result.timezone = normaliseTimeZone(timezone, 'Retry Window: Time Zone');
+	if (timezone !== undefined)
+		result.timezone = normaliseTimeZone(timezone, 'Retry Window: Time Zone');
 	return result;
 }
 
 /** The Header Media fields; the template variable header_media is read by the same two readers. */
-function readHeaderMedia(this: IExecuteFunctions, itemIndex: number): string | IDataObject | undefined {
+function readHeaderMedia(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): string | IDataObject | undefined {
 	const parameters = runParameters(this);
 	const kind = parameters.get('headerMedia', itemIndex, 'none') as string;
 	if (kind === 'none') return undefined;
 	// A file from the input item is checked here and uploaded just before the send (media/headerMediaFromBinary.ts).
-	const fromFile = readHeaderMediaFile.call(this, itemIndex, (name, fallback) => parameters.get(name, itemIndex, fallback), kind);
-	const link = fromFile?.link ?? readHeaderMediaUrl(parameters.get('headerMediaUrl', itemIndex, ''));
+	const fromFile = readHeaderMediaFile.call(
+		this,
+		itemIndex,
+		(name, fallback) => parameters.get(name, itemIndex, fallback),
+		kind,
+	);
+	const link =
+		fromFile?.link ?? readHeaderMediaUrl(parameters.get('headerMediaUrl', itemIndex, ''));
 	// Only document headers take a file name (spec §2.2); an image or video is sent as its link.
 	if (kind === 'url') return link;
 	const raw = parameters.get('headerMediaFilename', itemIndex, '');
-	const filename = readHeaderMediaFileName(typeof raw === 'string' && raw.trim() === '' ? fromFile?.filename : raw);
+	const filename = readHeaderMediaFileName(
+		typeof raw === 'string' && raw.trim() === '' ? fromFile?.filename : raw,
+	);
 	return filename === undefined ? { link } : { link, filename };
 }
 
 /** The variables typed in by name, with the Header Media fields as header_media (version 1; version 2's typed-in ways). */
-function typedInVariables(this: IExecuteFunctions, itemIndex: number): Record<string, string | number | IDataObject> {
+function typedInVariables(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Record<string, string | number | IDataObject> {
 	const liquidValues = readTemplateVariableValues.call(this, itemIndex, true);
 	const headerMedia = readHeaderMedia.call(this, itemIndex);
 	if (headerMedia !== undefined) {
 		if ('header_media' in liquidValues) {
-			throw new InvalidParameter('Template Variables', 'has a variable named header_media and Header Media is set too; keep one');
+			throw new InvalidParameter(
+				'Template Variables',
+				'has a variable named header_media and Header Media is set too; keep one',
+			);
 		}
 		liquidValues.header_media = headerMedia;
 	}
@@ -145,12 +194,23 @@ function typedInVariables(this: IExecuteFunctions, itemIndex: number): Record<st
 }
 
 /** Version 1: the ID as typed. Version 2: the picked template, its variables checked against it. */
-function readTemplate(this: IExecuteFunctions, itemIndex: number, templates: ItemTemplates): TemplateOfItem {
+function readTemplate(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	templates: ItemTemplates,
+): TemplateOfItem {
 	if (isVersion2(this)) {
-		return readTemplateOfItem.call(this, itemIndex, templates, { numbersAllowed: true, manualValues: typedInVariables });
+		return readTemplateOfItem.call(this, itemIndex, templates, {
+			numbersAllowed: true,
+			manualValues: typedInVariables,
+		});
 	}
 	return {
-		chatTemplateId: readIdentifier(runParameters(this).get('templateId', itemIndex), 'Template ID', 'template'),
+		chatTemplateId: readIdentifier(
+			runParameters(this).get('templateId', itemIndex),
+			'Template ID',
+			'template',
+		),
 		liquidValues: typedInVariables.call(this, itemIndex),
 	};
 }
@@ -181,11 +241,19 @@ function readContactValues(this: IExecuteFunctions, itemIndex: number, additiona
 		}
 	}
 	const json = this.getInputData()[itemIndex]?.json ?? {};
-	const fromItem = sendContactFromInput(json, { phoneNumber: 'Phone Number', name: 'Contact Name', email: 'Contact Email' });
+	const fromItem = sendContactFromInput(json, {
+		phoneNumber: 'Phone Number',
+		name: 'Contact Name',
+		email: 'Contact Email',
+	});
 	return { ...fromItem, metadata: additional.contactMetadata };
 }
 
-function prepare(this: IExecuteFunctions, itemIndex: number, templates: ItemTemplates): PreparedRequest<SendTemplateBody> {
+function prepare(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	templates: ItemTemplates,
+): PreparedRequest<SendTemplateBody> {
 	const now = Date.now();
 	// Read once per run when they cannot differ by item (run/runParameters.ts); per item otherwise.
 	const additional = runParameters(this).get('additionalFields', itemIndex, {}) as IDataObject;
@@ -212,7 +280,9 @@ function prepare(this: IExecuteFunctions, itemIndex: number, templates: ItemTemp
 	}
 	const appId = optionalText(additional.replyAutomationAppId, 'Reply Automation App ID');
 	if (appId !== undefined) {
-		templateMessage.reply_automation = { app_id: readIdentifier(appId, 'Reply Automation App ID', 'replyApp') };
+		templateMessage.reply_automation = {
+			app_id: readIdentifier(appId, 'Reply Automation App ID', 'replyApp'),
+		};
 	}
 
 	const body = checkBody(
@@ -223,11 +293,20 @@ function prepare(this: IExecuteFunctions, itemIndex: number, templates: ItemTemp
 	);
 	// Asked before every attempt: a retry_until that passes while the item waits out throttling is not sent.
 	const sendBefore = retryUntil === undefined ? undefined : Date.parse(retryUntil);
-	const stillWanted = sendBefore === undefined ? undefined : () => (Date.now() >= sendBefore ? `Retry Until (${retryUntil}) passed before the message could be sent` : undefined);
+	const stillWanted =
+		sendBefore === undefined
+			? undefined
+			: () =>
+					Date.now() >= sendBefore
+						? `Retry Until (${retryUntil}) passed before the message could be sent`
+						: undefined;
 	return { method: 'POST', path: '/api/v1/events', body, stillWanted };
 }
 
-function toOutput(answer: ServiceAnswer, { body: sent }: PreparedRequest<SendTemplateBody>): IDataObject {
+function toOutput(
+	answer: ServiceAnswer,
+	{ body: sent }: PreparedRequest<SendTemplateBody>,
+): IDataObject {
 	return {
 		queued: true,
 		status: 'queued',

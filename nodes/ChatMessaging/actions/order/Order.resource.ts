@@ -30,7 +30,7 @@ export const order = defineResource({
 				name: 'Refund',
 				value: 'refund',
 				action: 'Refund an order',
-				description: 'Give back all or part of a paid order\'s amount',
+				description: "Give back all or part of a paid order's amount",
 			},
 		],
 		default: 'create',

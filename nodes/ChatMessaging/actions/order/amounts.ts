@@ -19,10 +19,32 @@ export type AmountUnit = 'major' | 'minor';
  * currency has 2.
  */
 const DECIMALS_OTHER_THAN_TWO: Readonly<Record<string, number>> = {
-	BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0,
-	VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
-	BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
-	CLF: 4, UYW: 4,
+	BIF: 0,
+	CLP: 0,
+	DJF: 0,
+	GNF: 0,
+	ISK: 0,
+	JPY: 0,
+	KMF: 0,
+	KRW: 0,
+	PYG: 0,
+	RWF: 0,
+	UGX: 0,
+	UYI: 0,
+	VND: 0,
+	VUV: 0,
+	XAF: 0,
+	XOF: 0,
+	XPF: 0,
+	BHD: 3,
+	IQD: 3,
+	JOD: 3,
+	KWD: 3,
+	LYD: 3,
+	OMR: 3,
+	TND: 3,
+	CLF: 4,
+	UYW: 4,
 };
 
 /** Decimals of a currency's major unit, as ISO 4217 counts them. */
@@ -33,21 +55,32 @@ export function currencyDecimals(currency: string): number {
 /** The currencies this runtime knows (ISO 4217), when it can say; undefined when it cannot. */
 function knownCurrencies(): ReadonlySet<string> | undefined {
 	const intl = Intl as { supportedValuesOf?: (key: string) => string[] };
-	return typeof intl.supportedValuesOf === 'function' ? new Set(intl.supportedValuesOf('currency')) : undefined;
+	return typeof intl.supportedValuesOf === 'function'
+		? new Set(intl.supportedValuesOf('currency'))
+		: undefined;
 }
 
 /** A currency code as ISO 4217 writes it (`usd` becomes `USD`); anything else is refused. */
 export function readCurrency(value: unknown, parameter: string): string {
 	if (typeof value !== 'string' || value.trim() === '') {
-		throw new InvalidParameter(parameter, 'is required: give the three-letter currency code, such as USD, EUR or JPY');
+		throw new InvalidParameter(
+			parameter,
+			'is required: give the three-letter currency code, such as USD, EUR or JPY',
+		);
 	}
 	const code = value.trim().toUpperCase();
 	if (!/^[A-Z]{3}$/.test(code)) {
-		throw new InvalidParameter(parameter, `${JSON.stringify(value.trim())} is not a currency code: give three letters, such as USD, EUR or JPY`);
+		throw new InvalidParameter(
+			parameter,
+			`${JSON.stringify(value.trim())} is not a currency code: give three letters, such as USD, EUR or JPY`,
+		);
 	}
 	const known = knownCurrencies();
 	if (known !== undefined && !known.has(code)) {
-		throw new InvalidParameter(parameter, `"${code}" is not an ISO 4217 currency code (such as USD, EUR or JPY)`);
+		throw new InvalidParameter(
+			parameter,
+			`"${code}" is not an ISO 4217 currency code (such as USD, EUR or JPY)`,
+		);
 	}
 	return code;
 }
@@ -59,12 +92,14 @@ function amountText(value: unknown, parameter: string): string {
 		return String(value);
 	}
 	if (typeof value === 'string' && value.trim() !== '') return value.trim();
-	if (value === undefined || value === null || value === '') throw new InvalidParameter(parameter, 'is required');
+	if (value === undefined || value === null || value === '')
+		throw new InvalidParameter(parameter, 'is required');
 	throw new InvalidParameter(parameter, `must be a number, not ${describeType(value)}`);
 }
 
 function checkTextIsAnAmount(text: string, parameter: string, example: string): void {
-	if (text.startsWith('-')) throw new InvalidParameter(parameter, `${text} is negative: amounts must not be negative`);
+	if (text.startsWith('-'))
+		throw new InvalidParameter(parameter, `${text} is negative: amounts must not be negative`);
 	if (/,/.test(text)) {
 		throw new InvalidParameter(
 			parameter,
@@ -72,12 +107,16 @@ function checkTextIsAnAmount(text: string, parameter: string, example: string): 
 		);
 	}
 	if (!/^\d+(\.\d+)?$/.test(text)) {
-		throw new InvalidParameter(parameter, `"${text}" is not an amount: write digits with at most one dot, e.g. ${example}`);
+		throw new InvalidParameter(
+			parameter,
+			`"${text}" is not an amount: write digits with at most one dot, e.g. ${example}`,
+		);
 	}
 }
 
 function safeInteger(minor: bigint, text: string, parameter: string): number {
-	if (minor > BigInt(Number.MAX_SAFE_INTEGER)) throw new InvalidParameter(parameter, `${text} is too large`);
+	if (minor > BigInt(Number.MAX_SAFE_INTEGER))
+		throw new InvalidParameter(parameter, `${text} is too large`);
 	return Number(minor);
 }
 
@@ -100,7 +139,8 @@ export function majorToMinorUnits(value: unknown, currency: string, parameter: s
 				: `${text} has more decimals than ${currency} has (${decimals}): amounts are never rounded`,
 		);
 	}
-	const minor = BigInt(whole) * 10n ** BigInt(decimals) + BigInt(significant.padEnd(decimals, '0') || '0');
+	const minor =
+		BigInt(whole) * 10n ** BigInt(decimals) + BigInt(significant.padEnd(decimals, '0') || '0');
 	return safeInteger(minor, text, parameter);
 }
 
@@ -118,7 +158,12 @@ export function wholeMinorUnits(value: unknown, parameter: string): number {
 }
 
 /** Reads one amount in the unit the user chose; `currency` is needed for major units only. */
-export function toMinorUnits(value: unknown, unit: AmountUnit, currency: string | undefined, parameter: string): number {
+export function toMinorUnits(
+	value: unknown,
+	unit: AmountUnit,
+	currency: string | undefined,
+	parameter: string,
+): number {
 	if (unit === 'minor') return wholeMinorUnits(value, parameter);
 	if (currency === undefined) throw new Error('a currency is needed to convert major units');
 	return majorToMinorUnits(value, currency, parameter);
@@ -127,5 +172,8 @@ export function toMinorUnits(value: unknown, unit: AmountUnit, currency: string 
 /** The Amounts Are In value, checked (an expression could give anything). */
 export function readAmountUnit(value: unknown, parameter: string): AmountUnit {
 	if (value === 'major' || value === 'minor') return value;
-	throw new InvalidParameter(parameter, `must be "major" (12.34) or "minor" (1234), not ${JSON.stringify(value)}`);
+	throw new InvalidParameter(
+		parameter,
+		`must be "major" (12.34) or "minor" (1234), not ${JSON.stringify(value)}`,
+	);
 }

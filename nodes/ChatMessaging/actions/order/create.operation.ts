@@ -1,10 +1,20 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { CreateOrderBody } from '../../../shared/schemas/orders';
 import { createOrderAnswer, createOrderBody, orderTypes } from '../../../shared/schemas/orders';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { ServiceRequestFailed } from '../../../shared/transport';
-import { InvalidParameter, checkBody, optionalText, requiredText } from '../../../shared/validation';
+import {
+	InvalidParameter,
+	checkBody,
+	optionalText,
+	requiredText,
+} from '../../../shared/validation';
 import { buildContact, keyValueField, phoneNumberField } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
@@ -23,7 +33,9 @@ import { amountsAreInField, currencyField } from './orderFields';
  */
 
 const displayOptions: IDisplayOptions = { show: { resource: ['order'], operation: ['create'] } };
-const show = (extra: Record<string, string[]>): IDisplayOptions => ({ show: { ...displayOptions.show, ...extra } });
+const show = (extra: Record<string, string[]>): IDisplayOptions => ({
+	show: { ...displayOptions.show, ...extra },
+});
 
 const properties: INodeProperties[] = [
 	{
@@ -35,7 +47,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'ORDER-1001',
 		displayOptions,
 		description:
-			'Your own reference for the order, e.g. your shop\'s order number (answered as reference_id). The service refuses a second order with the same reference, so running an item again cannot create a twin.',
+			"Your own reference for the order, e.g. your shop's order number (answered as reference_id). The service refuses a second order with the same reference, so running an item again cannot create a twin.",
 	},
 	{
 		displayName: 'Order Type',
@@ -48,11 +60,14 @@ const properties: INodeProperties[] = [
 		default: 'physical_goods',
 		displayOptions,
 	},
-	phoneNumberField(displayOptions, 'The phone number of the customer who pays, in international format, e.g. +14155550123'),
+	phoneNumberField(
+		displayOptions,
+		'The phone number of the customer who pays, in international format, e.g. +14155550123',
+	),
 	amountsAreInField(displayOptions),
 	currencyField(
 		show({ amountsAreIn: ['major'] }),
-		'The currency of your account\'s orders, used only to convert the amounts (USD and EUR have 2 decimals, JPY none, KWD 3). Not sent: an order is in the account\'s currency. If the order comes back in another currency, the item fails and says so.',
+		"The currency of your account's orders, used only to convert the amounts (USD and EUR have 2 decimals, JPY none, KWD 3). Not sent: an order is in the account's currency. If the order comes back in another currency, the item fails and says so.",
 	),
 	{
 		displayName: 'Line Items Input',
@@ -60,7 +75,11 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'Fields Below', value: 'fields', description: 'One row per line item' },
-			{ name: 'JSON', value: 'json', description: 'An array of line items, e.g. from an expression' },
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'An array of line items, e.g. from an expression',
+			},
 		],
 		default: 'fields',
 		displayOptions,
@@ -78,7 +97,13 @@ const properties: INodeProperties[] = [
 				displayName: 'Line Item',
 				name: 'item',
 				values: [
-					{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'What is sold, as the customer sees it' },
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						description: 'What is sold, as the customer sees it',
+					},
 					{
 						displayName: 'Amount',
 						name: 'amount',
@@ -88,14 +113,21 @@ const properties: INodeProperties[] = [
 						description:
 							'Price of one unit, written as Amounts Are In says: in major units 12.34 (sent as 1234 for USD), in the smallest unit 1234. A dot for decimals, no thousands separator; never rounded.',
 					},
-					{ displayName: 'Quantity', name: 'quantity', type: 'number', typeOptions: { minValue: 1 }, default: 1 },
+					{
+						displayName: 'Quantity',
+						name: 'quantity',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: 1,
+					},
 					{
 						displayName: 'Sale Amount',
 						name: 'saleAmount',
 						type: 'string',
 						default: '',
 						placeholder: '9.99',
-						description: 'The lower price of one unit actually charged, in the same unit as Amount. Empty: the amount is charged.',
+						description:
+							'The lower price of one unit actually charged, in the same unit as Amount. Empty: the amount is charged.',
 					},
 				],
 			},
@@ -123,12 +155,36 @@ const properties: INodeProperties[] = [
 				name: 'appExecutionId',
 				type: 'string',
 				default: '',
-				description: 'The execution of your app that created the order (the order answers it as external_id)',
+				description:
+					'The execution of your app that created the order (the order answers it as external_id)',
 			},
-			{ displayName: 'Contact Email', name: 'contactEmail', type: 'string', placeholder: 'name@email.com', default: '' },
-			{ displayName: 'Contact Language', name: 'contactLanguage', type: 'string', placeholder: 'en', default: '', description: 'The customer\'s language, e.g. en' },
-			keyValueField('Contact Metadata', 'contactMetadata', 'Text values stored with the customer as a contact'),
-			{ displayName: 'Contact Name', name: 'contactName', type: 'string', default: '', description: 'The customer\'s name' },
+			{
+				displayName: 'Contact Email',
+				name: 'contactEmail',
+				type: 'string',
+				placeholder: 'name@email.com',
+				default: '',
+			},
+			{
+				displayName: 'Contact Language',
+				name: 'contactLanguage',
+				type: 'string',
+				placeholder: 'en',
+				default: '',
+				description: "The customer's language, e.g. en",
+			},
+			keyValueField(
+				'Contact Metadata',
+				'contactMetadata',
+				'Text values stored with the customer as a contact',
+			),
+			{
+				displayName: 'Contact Name',
+				name: 'contactName',
+				type: 'string',
+				default: '',
+				description: "The customer's name",
+			},
 			{
 				displayName: 'Expiration Description',
 				name: 'expirationDescription',
@@ -142,7 +198,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'When the offer ends if unpaid (sent as epoch seconds); must lie in the future. Without an offset it is read in the workflow\'s time zone.',
+					"When the offer ends if unpaid (sent as epoch seconds); must lie in the future. Without an offset it is read in the workflow's time zone.",
 			},
 		],
 	},
@@ -170,7 +226,11 @@ function expiration(this: IExecuteFunctions, additional: IDataObject): IDataObje
 	const at = readMoment(additional.expiresAt, 'Expires At', this.getTimezone());
 	const description = optionalText(additional.expirationDescription, 'Expiration Description');
 	if (at === undefined) {
-		if (description !== undefined) throw new InvalidParameter('Expiration Description', 'needs Expires At: give when the order expires');
+		if (description !== undefined)
+			throw new InvalidParameter(
+				'Expiration Description',
+				'needs Expires At: give when the order expires',
+			);
 		return undefined;
 	}
 	const result: IDataObject = { timestamp: Math.floor(Date.parse(at) / 1000) };
@@ -180,7 +240,10 @@ function expiration(this: IExecuteFunctions, additional: IDataObject): IDataObje
 
 function prepare(this: IExecuteFunctions, itemIndex: number): CreateOrderRequest {
 	const unit = readAmountUnit(this.getNodeParameter('amountsAreIn', itemIndex), 'Amounts Are In');
-	const currency = unit === 'major' ? readCurrency(this.getNodeParameter('currency', itemIndex, ''), 'Currency') : undefined;
+	const currency =
+		unit === 'major'
+			? readCurrency(this.getNodeParameter('currency', itemIndex, ''), 'Currency')
+			: undefined;
 	const reading = { unit, currency };
 	const input = this.getNodeParameter('lineItemsInput', itemIndex, 'fields');
 	const items =
@@ -200,12 +263,17 @@ function prepare(this: IExecuteFunctions, itemIndex: number): CreateOrderRequest
 	const language = optionalText(additional.contactLanguage, 'Contact Language');
 	if (language !== undefined) contact.language = language;
 
-	const body: IDataObject = { id: requiredText(this.getNodeParameter('referenceId', itemIndex), 'Reference ID') };
+	const body: IDataObject = {
+		id: requiredText(this.getNodeParameter('referenceId', itemIndex), 'Reference ID'),
+	};
 	const appExecutionId = optionalText(additional.appExecutionId, 'App Execution ID');
 	if (appExecutionId !== undefined) body.app_execution_id = appExecutionId;
 	const type = this.getNodeParameter('orderType', itemIndex);
 	if (!(orderTypes as readonly unknown[]).includes(type)) {
-		throw new InvalidParameter('Order Type', `must be one of ${orderTypes.join(', ')}, not ${JSON.stringify(type)}`);
+		throw new InvalidParameter(
+			'Order Type',
+			`must be one of ${orderTypes.join(', ')}, not ${JSON.stringify(type)}`,
+		);
 	}
 	Object.assign(body, { type, contact, items });
 	const expires = expiration.call(this, additional);
@@ -221,7 +289,11 @@ function prepare(this: IExecuteFunctions, itemIndex: number): CreateOrderRequest
 /** The currencies the order's items answer, when it names any. */
 function answeredCurrencies(order: IDataObject): string[] {
 	const items = Array.isArray(order.items) ? (order.items as IDataObject[]) : [];
-	return [...new Set(items.map((item) => item?.currency).filter((c): c is string => typeof c === 'string'))];
+	return [
+		...new Set(
+			items.map((item) => item?.currency).filter((c): c is string => typeof c === 'string'),
+		),
+	];
 }
 
 function toOutput(answer: ServiceAnswer, request: PreparedRequest<CreateOrderBody>): IDataObject {

@@ -16,14 +16,21 @@ import { orderIdField, orderPath } from './orderFields';
 const displayOptions: IDisplayOptions = { show: { resource: ['order'], operation: ['get'] } };
 
 const properties: INodeProperties[] = [
-	orderIdField(displayOptions, 'The service\'s ID of the order (wa_ord_…), as Create answered it; not your own reference'),
+	orderIdField(
+		displayOptions,
+		"The service's ID of the order (wa_ord_…), as Create answered it; not your own reference",
+	),
 	optionsCollection(displayOptions, [requestsInParallelField]),
 ];
 
 export const get: PerItemOperation<undefined> = {
 	description: properties,
 	prepare(itemIndex) {
-		return { method: 'GET', path: orderPath(this.getNodeParameter('orderId', itemIndex)), body: undefined };
+		return {
+			method: 'GET',
+			path: orderPath(this.getNodeParameter('orderId', itemIndex)),
+			body: undefined,
+		};
 	},
 	answer: getOrderAnswer,
 	toOutput: (answer: ServiceAnswer) => answerFields(answer),

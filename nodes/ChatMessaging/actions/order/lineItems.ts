@@ -25,7 +25,10 @@ export interface AmountReading {
 function quantityOf(value: unknown, where: string): number {
 	const number = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) {
-		throw new InvalidParameter(where, `quantity must be a whole number of at least 1, not ${JSON.stringify(value) ?? describeType(value)}`);
+		throw new InvalidParameter(
+			where,
+			`quantity must be a whole number of at least 1, not ${JSON.stringify(value) ?? describeType(value)}`,
+		);
 	}
 	return number;
 }
@@ -46,7 +49,10 @@ function lineItem(
 	if (sale !== undefined && sale !== null && !(typeof sale === 'string' && sale.trim() === '')) {
 		item.sale_amount = toMinorUnits(sale, reading.unit, reading.currency, `${where} sale amount`);
 		if (item.sale_amount > item.amount) {
-			throw new InvalidParameter(`${where} sale amount`, 'must not be more than the amount (it is the lower price actually charged)');
+			throw new InvalidParameter(
+				`${where} sale amount`,
+				'must not be more than the amount (it is the lower price actually charged)',
+			);
 		}
 	}
 	return item;
@@ -59,7 +65,17 @@ export function lineItemsFromRows(collection: unknown, reading: AmountReading): 
 		throw new InvalidParameter(LINE_ITEMS, 'must hold at least one line item');
 	}
 	return rows.map((row, index) =>
-		lineItem({ name: row.name, amount: row.amount, quantity: row.quantity ?? 1, saleAmount: row.saleAmount }, LINE_ITEMS, index + 1, reading),
+		lineItem(
+			{
+				name: row.name,
+				amount: row.amount,
+				quantity: row.quantity ?? 1,
+				saleAmount: row.saleAmount,
+			},
+			LINE_ITEMS,
+			index + 1,
+			reading,
+		),
 	);
 }
 
@@ -74,7 +90,10 @@ function parseJson(value: unknown): unknown {
 		// reported below, as a parameter problem
 	}
 	if (parsed === NOT_JSON) {
-		throw new InvalidParameter(LINE_ITEMS_JSON, 'is not valid JSON: give an array such as [{"name": "T-shirt", "amount": "12.34", "quantity": 2}]');
+		throw new InvalidParameter(
+			LINE_ITEMS_JSON,
+			'is not valid JSON: give an array such as [{"name": "T-shirt", "amount": "12.34", "quantity": 2}]',
+		);
 	}
 	return parsed;
 }
@@ -83,22 +102,39 @@ function parseJson(value: unknown): unknown {
 export function lineItemsFromJson(value: unknown, reading: AmountReading): OrderItem[] {
 	const parsed = parseJson(value);
 	if (!Array.isArray(parsed)) {
-		throw new InvalidParameter(LINE_ITEMS_JSON, `must be an array of line items, not ${describeType(parsed)}`);
+		throw new InvalidParameter(
+			LINE_ITEMS_JSON,
+			`must be an array of line items, not ${describeType(parsed)}`,
+		);
 	}
-	if (parsed.length === 0) throw new InvalidParameter(LINE_ITEMS_JSON, 'must hold at least one line item');
+	if (parsed.length === 0)
+		throw new InvalidParameter(LINE_ITEMS_JSON, 'must hold at least one line item');
 	return parsed.map((entry: unknown, index) => {
 		const where = `${LINE_ITEMS_JSON}: line item ${index + 1}`;
 		if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-			throw new InvalidParameter(where, `must be an object with ${JSON_FIELDS.join(', ')}, not ${describeType(entry)}`);
+			throw new InvalidParameter(
+				where,
+				`must be an object with ${JSON_FIELDS.join(', ')}, not ${describeType(entry)}`,
+			);
 		}
 		const fields = entry as IDataObject;
-		const unknown = Object.keys(fields).find((key) => !(JSON_FIELDS as readonly string[]).includes(key));
+		const unknown = Object.keys(fields).find(
+			(key) => !(JSON_FIELDS as readonly string[]).includes(key),
+		);
 		if (unknown !== undefined) {
-			throw new InvalidParameter(where, `has a field "${unknown}" the service does not take (use ${JSON_FIELDS.join(', ')})`);
+			throw new InvalidParameter(
+				where,
+				`has a field "${unknown}" the service does not take (use ${JSON_FIELDS.join(', ')})`,
+			);
 		}
 		if (fields.quantity === undefined) throw new InvalidParameter(where, 'has no quantity');
 		return lineItem(
-			{ name: fields.name, amount: fields.amount, quantity: fields.quantity, saleAmount: fields.sale_amount },
+			{
+				name: fields.name,
+				amount: fields.amount,
+				quantity: fields.quantity,
+				saleAmount: fields.sale_amount,
+			},
 			LINE_ITEMS_JSON,
 			index + 1,
 			reading,

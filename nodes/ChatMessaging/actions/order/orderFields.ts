@@ -4,7 +4,10 @@ import { readOneId } from '../message/messageReaders';
 
 /* Parameters the order operations share: which order, and how its amounts are written. */
 
-export function orderIdField(displayOptions: IDisplayOptions, description: string): INodeProperties {
+export function orderIdField(
+	displayOptions: IDisplayOptions,
+	description: string,
+): INodeProperties {
 	return {
 		displayName: 'Order ID',
 		name: 'orderId',
@@ -41,22 +44,27 @@ export function amountsAreInField(displayOptions: IDisplayOptions): INodePropert
 			{
 				name: 'Major Units (E.g. 12.34)',
 				value: 'major',
-				description: 'Amounts as prices are written: 12.34 USD is sent as 1234, 1200 JPY as 1200, 1.234 KWD as 1234',
+				description:
+					'Amounts as prices are written: 12.34 USD is sent as 1234, 1200 JPY as 1200, 1.234 KWD as 1234',
 			},
 			{
 				name: 'Smallest Unit (E.g. 1234 Cents)',
 				value: 'minor',
-				description: 'Whole numbers of the currency\'s smallest unit, sent as they are: 1234 means 12.34 USD',
+				description:
+					"Whole numbers of the currency's smallest unit, sent as they are: 1234 means 12.34 USD",
 			},
 		],
 		default: 'major',
 		displayOptions,
 		description:
-			'How the amounts below are written. The service takes whole numbers of the currency\'s smallest unit; a number is never guessed to be one or the other.',
+			"How the amounts below are written. The service takes whole numbers of the currency's smallest unit; a number is never guessed to be one or the other.",
 	};
 }
 
-export function currencyField(displayOptions: IDisplayOptions, description: string): INodeProperties {
+export function currencyField(
+	displayOptions: IDisplayOptions,
+	description: string,
+): INodeProperties {
 	return {
 		displayName: 'Currency',
 		name: 'currency',

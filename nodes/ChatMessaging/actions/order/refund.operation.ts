@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { RefundOrderBody } from '../../../shared/schemas/orders';
 import { refundOrderAnswer, refundOrderBody, refundSpeeds } from '../../../shared/schemas/orders';
@@ -22,7 +27,7 @@ import { amountsAreInField, currencyField, orderIdField, orderPath } from './ord
 const displayOptions: IDisplayOptions = { show: { resource: ['order'], operation: ['refund'] } };
 
 const properties: INodeProperties[] = [
-	orderIdField(displayOptions, 'The service\'s ID of the paid order to refund (wa_ord_…)'),
+	orderIdField(displayOptions, "The service's ID of the paid order to refund (wa_ord_…)"),
 	amountsAreInField(displayOptions),
 	{
 		displayName: 'Amount',
@@ -33,16 +38,23 @@ const properties: INodeProperties[] = [
 		placeholder: '12.34',
 		displayOptions,
 		description:
-			'How much to give back, written as Amounts Are In says: in major units 12.34 (sent as 1234 for USD; 1200 JPY as 1200; 1.234 KWD as 1234), in the smallest unit 1234. At most what is left of the order\'s total; never rounded.',
+			"How much to give back, written as Amounts Are In says: in major units 12.34 (sent as 1234 for USD; 1200 JPY as 1200; 1.234 KWD as 1234), in the smallest unit 1234. At most what is left of the order's total; never rounded.",
 	},
-	currencyField(displayOptions, 'The order\'s currency as a three-letter code, e.g. USD. Sent with the amount; the service refuses another currency than the order\'s.'),
+	currencyField(
+		displayOptions,
+		"The order's currency as a three-letter code, e.g. USD. Sent with the amount; the service refuses another currency than the order's.",
+	),
 	{
 		displayName: 'Speed',
 		name: 'speed',
 		type: 'options',
 		options: [
 			{ name: 'Normal', value: 'normal', description: 'The usual refund, settled within days' },
-			{ name: 'Instant', value: 'instant', description: 'Settled at once, where the payment method allows' },
+			{
+				name: 'Instant',
+				value: 'instant',
+				description: 'Settled at once, where the payment method allows',
+			},
 		],
 		default: 'normal',
 		displayOptions,
@@ -50,17 +62,29 @@ const properties: INodeProperties[] = [
 	optionsCollection(displayOptions, [requestsInParallelField]),
 ];
 
-const labels = wireLabels(properties, { speed: 'speed', 'amount.currency': 'currency', 'amount.value': 'amount' });
+const labels = wireLabels(properties, {
+	speed: 'speed',
+	'amount.currency': 'currency',
+	'amount.value': 'amount',
+});
 
 function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<RefundOrderBody> {
 	const path = `${orderPath(this.getNodeParameter('orderId', itemIndex))}/refunds`;
 	const unit = readAmountUnit(this.getNodeParameter('amountsAreIn', itemIndex), 'Amounts Are In');
 	const currency = readCurrency(this.getNodeParameter('currency', itemIndex, ''), 'Currency');
-	const value = toMinorUnits(this.getNodeParameter('amount', itemIndex, ''), unit, currency, 'Amount');
+	const value = toMinorUnits(
+		this.getNodeParameter('amount', itemIndex, ''),
+		unit,
+		currency,
+		'Amount',
+	);
 	if (value === 0) throw new InvalidParameter('Amount', 'must be more than 0');
 	const speed = this.getNodeParameter('speed', itemIndex, 'normal');
 	if (!(refundSpeeds as readonly unknown[]).includes(speed)) {
-		throw new InvalidParameter('Speed', `must be one of ${refundSpeeds.join(', ')}, not ${JSON.stringify(speed)}`);
+		throw new InvalidParameter(
+			'Speed',
+			`must be one of ${refundSpeeds.join(', ')}, not ${JSON.stringify(speed)}`,
+		);
 	}
 	const body: IDataObject = { speed, amount: { currency, value } };
 	return { method: 'POST', path, body: checkBody(refundOrderBody, body, labels) };

@@ -31,7 +31,8 @@ function intoBatches<Entry>(
 	}
 	const batches: Array<Array<ReadEntry<Entry>>> = [];
 	for (const group of groups.values()) {
-		for (let start = 0; start < group.length; start += size) batches.push(group.slice(start, start + size));
+		for (let start = 0; start < group.length; start += size)
+			batches.push(group.slice(start, start + size));
 	}
 	// Input order: "batch 1" holds the earliest item, and the earliest failure is the first reported.
 	return batches.sort((a, b) => a[0].itemIndex - b[0].itemIndex);
@@ -69,10 +70,20 @@ export async function runBatches<Entry, Body>(
 	let batchesInParallel: number;
 	try {
 		batchSize = readWholeNumberOption.call(
-			this, 'batchSize', 'Batch Size', operation.batchSize.default, 1, operation.batchSize.max,
+			this,
+			'batchSize',
+			'Batch Size',
+			operation.batchSize.default,
+			1,
+			operation.batchSize.max,
 		);
 		batchesInParallel = readWholeNumberOption.call(
-			this, 'batchesInParallel', 'Batches in Parallel', operation.batchesInParallel.default, 1, operation.batchesInParallel.max,
+			this,
+			'batchesInParallel',
+			'Batches in Parallel',
+			operation.batchesInParallel.default,
+			1,
+			operation.batchesInParallel.max,
 		);
 	} catch (error) {
 		throw run.optionError(error as InvalidParameter);
@@ -80,36 +91,50 @@ export async function runBatches<Entry, Body>(
 
 	const output: INodeExecutionData[] = new Array(items.length);
 	const readEntry = operation.entryReader.call(this);
-	const entries = readEveryItem<Entry>(run, output, operation.description, readEntry).map(({ itemIndex, value }) => ({
-		itemIndex,
-		entry: value,
-	}));
+	const entries = readEveryItem<Entry>(run, output, operation.description, readEntry).map(
+		({ itemIndex, value }) => ({
+			itemIndex,
+			entry: value,
+		}),
+	);
 	const batches = intoBatches(entries, batchSize, operation.batchKey?.bind(operation));
 
 	const accepted = new Set<number>();
-	const stops = await runInParallel(batches, batchesInParallel, client, async (batch, batchIndex, sharedClient) => {
-		const info: BatchInfo = { number: batchIndex + 1, size: batch.length };
-		try {
-			const request = operation.request(batch.map((read) => read.entry));
-			const answer = promisedAnswerOrFailure(await callService.call(this, sharedClient, request), operation.answer);
-			const shared = batchFields(answer, info);
-			for (const { itemIndex, entry } of batch) {
-				output[itemIndex] = {
-					json: { ...operation.succeeded, ...operation.toOutput(entry), ...shared },
-					pairedItem: { item: itemIndex },
-				};
+	const stops = await runInParallel(
+		batches,
+		batchesInParallel,
+		client,
+		async (batch, batchIndex, sharedClient) => {
+			const info: BatchInfo = { number: batchIndex + 1, size: batch.length };
+			try {
+				const request = operation.request(batch.map((read) => read.entry));
+				const answer = promisedAnswerOrFailure(
+					await callService.call(this, sharedClient, request),
+					operation.answer,
+				);
+				const shared = batchFields(answer, info);
+				for (const { itemIndex, entry } of batch) {
+					output[itemIndex] = {
+						json: { ...operation.succeeded, ...operation.toOutput(entry), ...shared },
+						pairedItem: { item: itemIndex },
+					};
+				}
+				accepted.add(batchIndex);
+				return undefined;
+			} catch (error) {
+				if (!(error instanceof ServiceRequestFailed))
+					throw run.itemError(error, batch[0].itemIndex);
+				if (!continueOnFail) return { batchIndex, failure: error.failure };
+				for (const { itemIndex, entry } of batch) {
+					output[itemIndex] = failureItem(error.failure, itemIndex, {
+						...operation.toOutput(entry),
+						batch: info,
+					});
+				}
+				return undefined;
 			}
-			accepted.add(batchIndex);
-			return undefined;
-		} catch (error) {
-			if (!(error instanceof ServiceRequestFailed)) throw run.itemError(error, batch[0].itemIndex);
-			if (!continueOnFail) return { batchIndex, failure: error.failure };
-			for (const { itemIndex, entry } of batch) {
-				output[itemIndex] = failureItem(error.failure, itemIndex, { ...operation.toOutput(entry), batch: info });
-			}
-			return undefined;
-		}
-	});
+		},
+	);
 
 	const failed = stops
 		.filter((stop): stop is { batchIndex: number; failure: ServiceFailure } => stop !== undefined)
@@ -124,7 +149,10 @@ export async function runBatches<Entry, Body>(
 			request: `batch ${batchIndex + 1} of ${batches.length}`,
 			accepted: batches.filter((_batch, index) => accepted.has(index)).flatMap(itemsOf),
 			failed: failed.flatMap((stop) =>
-				itemsOf(batches[stop.batchIndex]).map((itemIndex) => ({ itemIndex, outcome: stop.failure.outcome })),
+				itemsOf(batches[stop.batchIndex]).map((itemIndex) => ({
+					itemIndex,
+					outcome: stop.failure.outcome,
+				})),
 			),
 			failedRequests: failed.length,
 			neverAttempted: batches

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { InvalidParameter } from '../../../shared/validation';
 import type { Action } from '../operationKinds';
@@ -21,15 +26,24 @@ export interface RunChoice {
  * One operation with several ways of running, chosen by a parameter (`String(value)` → Action).
  * `description` is the operation's whole description, once: the ways share their parameters.
  */
-export function chosenBy(choice: RunChoice, description: INodeProperties[], ways: Record<string, Action>): Action {
+export function chosenBy(
+	choice: RunChoice,
+	description: INodeProperties[],
+	ways: Record<string, Action>,
+): Action {
 	return {
 		description,
 		async run(this: IExecuteFunctions, run: OperationRun): Promise<INodeExecutionData[]> {
 			const value = this.getNodeParameter(choice.parameter, 0, choice.fallback) as unknown;
-			const way = Object.prototype.hasOwnProperty.call(ways, String(value)) ? ways[String(value)] : undefined;
+			const way = Object.prototype.hasOwnProperty.call(ways, String(value))
+				? ways[String(value)]
+				: undefined;
 			if (way === undefined) {
 				throw run.optionError(
-					new InvalidParameter(choice.label, `must be one of ${Object.keys(ways).join(', ')}, not ${JSON.stringify(value)}`),
+					new InvalidParameter(
+						choice.label,
+						`must be one of ${Object.keys(ways).join(', ')}, not ${JSON.stringify(value)}`,
+					),
 				);
 			}
 			return await way.run.call(this, run);
@@ -70,7 +84,9 @@ export function withOwnAnswers(
 				else batches.set(number, [item]);
 			}
 			for (const members of batches.values()) {
-				const own = ownAnswer(members.map(({ json }) => ({ json, batchResponse: json.batchResponse as IDataObject })));
+				const own = ownAnswer(
+					members.map(({ json }) => ({ json, batchResponse: json.batchResponse as IDataObject })),
+				);
 				members.forEach((item, index) => {
 					const fields = own[index];
 					if (fields === undefined) return;

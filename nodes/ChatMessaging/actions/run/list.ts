@@ -23,7 +23,10 @@ export async function runList<Page, Record>(
 			run,
 			unread,
 			operation.description,
-			(itemIndex) => ({ request: operation.prepare.call(this, itemIndex), limit: readReturnAllOrLimit.call(this, itemIndex) }),
+			(itemIndex) => ({
+				request: operation.prepare.call(this, itemIndex),
+				limit: readReturnAllOrLimit.call(this, itemIndex),
+			}),
 		).map(({ itemIndex, value }) => [itemIndex, value]),
 	);
 
@@ -36,12 +39,22 @@ export async function runList<Page, Record>(
 			continue;
 		}
 		try {
-			const records = await readRecords.call(this, run.client, read.request, operation.pages, read.limit);
+			const records = await readRecords.call(
+				this,
+				run.client,
+				read.request,
+				operation.pages,
+				read.limit,
+			);
 			for (const record of records) {
-				output.push({ json: operation.toOutput(record, read.request), pairedItem: { item: itemIndex } });
+				output.push({
+					json: operation.toOutput(record, read.request),
+					pairedItem: { item: itemIndex },
+				});
 			}
 		} catch (error) {
-			if (!(error instanceof ServiceRequestFailed) || !run.continueOnFail) throw run.itemError(error, itemIndex);
+			if (!(error instanceof ServiceRequestFailed) || !run.continueOnFail)
+				throw run.itemError(error, itemIndex);
 			output.push(failureItem(error.failure, itemIndex));
 		}
 	}

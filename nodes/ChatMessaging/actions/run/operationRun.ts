@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceClient, ServiceFailure } from '../../../shared/transport';
@@ -30,7 +36,11 @@ function invalidItem(error: InvalidParameter, itemIndex: number): INodeExecution
 	};
 }
 
-export function failureItem(failure: ServiceFailure, itemIndex: number, extra: IDataObject = {}): INodeExecutionData {
+export function failureItem(
+	failure: ServiceFailure,
+	itemIndex: number,
+	extra: IDataObject = {},
+): INodeExecutionData {
 	const json: IDataObject = {
 		error: failure.message,
 		description: failure.description,
@@ -43,10 +53,7 @@ export function failureItem(failure: ServiceFailure, itemIndex: number, extra: I
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-export function createOperationRun(
-	this: IExecuteFunctions,
-	client: ServiceClient,
-): OperationRun {
+export function createOperationRun(this: IExecuteFunctions, client: ServiceClient): OperationRun {
 	const node = this.getNode();
 	return {
 		items: this.getInputData(),
@@ -56,7 +63,8 @@ export function createOperationRun(
 		optionError: (error) => toNodeOperationError(node, error, 0),
 		itemError: (error, itemIndex) => {
 			if (error instanceof InvalidParameter) return toNodeOperationError(node, error, itemIndex);
-			if (error instanceof ServiceRequestFailed) return toNodeApiError(node, error.failure, itemIndex);
+			if (error instanceof ServiceRequestFailed)
+				return toNodeApiError(node, error.failure, itemIndex);
 			if (error instanceof NodeOperationError) return error;
 			return new NodeOperationError(node, error as Error, { itemIndex });
 		},

@@ -1,7 +1,17 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 import type { z } from 'zod';
 
-import type { ServiceAnswer, ServiceClient, ServiceFailure, ServiceRequest } from '../../../shared/transport';
+import type {
+	ServiceAnswer,
+	ServiceClient,
+	ServiceFailure,
+	ServiceRequest,
+} from '../../../shared/transport';
 import { ServiceRequestFailed, callService } from '../../../shared/transport';
 import { InvalidParameter } from '../../../shared/validation';
 
@@ -79,7 +89,8 @@ function tooManyPages(answer: ServiceAnswer): ServiceFailure {
 		statusCode: answer.statusCode,
 		retries: answer.retries,
 		message: `The service still named a next page after ${MAX_PAGES} pages`,
-		description: 'Nothing was changed. Turn off Return All and set a Limit, or narrow the list with its filters.',
+		description:
+			'Nothing was changed. Turn off Return All and set a Limit, or narrow the list with its filters.',
 	};
 }
 
@@ -95,7 +106,11 @@ export async function readPages<Page, Record>(
 	limit: number | undefined,
 ): Promise<Record[]> {
 	const per =
-		reading.perPage === undefined ? undefined : limit === undefined ? reading.perPage : Math.min(limit, reading.perPage);
+		reading.perPage === undefined
+			? undefined
+			: limit === undefined
+				? reading.perPage
+				: Math.min(limit, reading.perPage);
 	const records: Record[] = [];
 	let previousPage: string | undefined;
 	for (let page = 1; ; page++) {
@@ -104,14 +119,23 @@ export async function readPages<Page, Record>(
 		const answer = await callService.call(this, client, { ...request, qs });
 		const parsed = reading.schema.safeParse(answer.body);
 		if (!answer.bodyIsJson || !parsed.success) {
-			const problem = parsed.success ? 'it is not JSON' : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`).join(', ');
+			const problem = parsed.success
+				? 'it is not JSON'
+				: parsed.error.issues
+						.map(
+							(issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`,
+						)
+						.join(', ');
 			throw new ServiceRequestFailed(notAPage(answer, page, problem));
 		}
 		const pageRecords = reading.records(parsed.data);
 		const thisPage = pageRecords.length ? JSON.stringify(pageRecords) : undefined;
-		if (thisPage !== undefined && thisPage === previousPage) throw new ServiceRequestFailed(pageRepeated(answer, page));
+		if (thisPage !== undefined && thisPage === previousPage)
+			throw new ServiceRequestFailed(pageRepeated(answer, page));
 		previousPage = thisPage;
-		records.push(...(limit === undefined ? pageRecords : pageRecords.slice(0, limit - records.length)));
+		records.push(
+			...(limit === undefined ? pageRecords : pageRecords.slice(0, limit - records.length)),
+		);
 
 		const { next, count } = pageLinks(parsed.data);
 		const lastPage =
@@ -120,7 +144,8 @@ export async function readPages<Page, Record>(
 			next === null ||
 			next === '' ||
 			(next === undefined &&
-				((count !== undefined && records.length >= count) || (per !== undefined && pageRecords.length < per)));
+				((count !== undefined && records.length >= count) ||
+					(per !== undefined && pageRecords.length < per)));
 		if (lastPage) return records;
 		if (page >= MAX_PAGES) throw new ServiceRequestFailed(tooManyPages(answer));
 	}
@@ -150,11 +175,17 @@ export function returnAllOrLimitFields(displayOptions: IDisplayOptions): INodePr
 }
 
 /** One item's Return All / Limit: undefined means all. */
-export function readReturnAllOrLimit(this: IExecuteFunctions, itemIndex: number): number | undefined {
+export function readReturnAllOrLimit(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): number | undefined {
 	if (this.getNodeParameter('returnAll', itemIndex, false) === true) return undefined;
 	const limit = this.getNodeParameter('limit', itemIndex, 50);
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-		throw new InvalidParameter('Limit', `must be a whole number of at least 1, not ${JSON.stringify(limit)}`);
+		throw new InvalidParameter(
+			'Limit',
+			`must be a whole number of at least 1, not ${JSON.stringify(limit)}`,
+		);
 	}
 	return limit;
 }

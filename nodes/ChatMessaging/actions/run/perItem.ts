@@ -3,7 +3,11 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { ServiceFailure } from '../../../shared/transport';
 import { ServiceRequestFailed, callService } from '../../../shared/transport';
 import type { InvalidParameter } from '../../../shared/validation';
-import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, readWholeNumberOption } from '../fields/requestOptions';
+import {
+	DEFAULT_PARALLEL_REQUESTS,
+	MAX_PARALLEL_REQUESTS,
+	readWholeNumberOption,
+} from '../fields/requestOptions';
 import type { Action, PerItemOperation, PreparedRequest } from '../operationKinds';
 import type { OperationRun } from './operationRun';
 import { failureItem, readEveryItem } from './operationRun';
@@ -24,37 +28,50 @@ export async function runPerItem<Body>(
 	let requestsInParallel: number;
 	try {
 		requestsInParallel = readWholeNumberOption.call(
-			this, 'requestsInParallel', 'Requests in Parallel', DEFAULT_PARALLEL_REQUESTS, 1, MAX_PARALLEL_REQUESTS,
+			this,
+			'requestsInParallel',
+			'Requests in Parallel',
+			DEFAULT_PARALLEL_REQUESTS,
+			1,
+			MAX_PARALLEL_REQUESTS,
 		);
 	} catch (error) {
 		throw run.optionError(error as InvalidParameter);
 	}
 	const { items, continueOnFail } = run;
 	const output: INodeExecutionData[] = new Array(items.length);
-	const prepared = readEveryItem<PreparedRequest<Body>>(run, output, operation.description, (itemIndex) =>
-		operation.prepare.call(this, itemIndex),
+	const prepared = readEveryItem<PreparedRequest<Body>>(
+		run,
+		output,
+		operation.description,
+		(itemIndex) => operation.prepare.call(this, itemIndex),
 	);
 
 	const accepted: number[] = [];
-	const stops = await runInParallel(prepared, requestsInParallel, run.client, async ({ itemIndex, value: request }, _index, client) => {
-		try {
-			const sent = operation.send
-				? await operation.send.call(this, client, request, itemIndex)
-				: await callService.call(this, client, request);
-			const answer = promisedAnswerOrFailure(sent, operation.answer);
-			output[itemIndex] = {
-				json: { ...operation.toOutput(answer, request), ...answerIds(answer) },
-				pairedItem: { item: itemIndex },
-			};
-			accepted.push(itemIndex);
-			return undefined;
-		} catch (error) {
-			if (!(error instanceof ServiceRequestFailed)) throw run.itemError(error, itemIndex);
-			if (!continueOnFail) return { itemIndex, failure: error.failure };
-			output[itemIndex] = failureItem(error.failure, itemIndex);
-			return undefined;
-		}
-	});
+	const stops = await runInParallel(
+		prepared,
+		requestsInParallel,
+		run.client,
+		async ({ itemIndex, value: request }, _index, client) => {
+			try {
+				const sent = operation.send
+					? await operation.send.call(this, client, request, itemIndex)
+					: await callService.call(this, client, request);
+				const answer = promisedAnswerOrFailure(sent, operation.answer);
+				output[itemIndex] = {
+					json: { ...operation.toOutput(answer, request), ...answerIds(answer) },
+					pairedItem: { item: itemIndex },
+				};
+				accepted.push(itemIndex);
+				return undefined;
+			} catch (error) {
+				if (!(error instanceof ServiceRequestFailed)) throw run.itemError(error, itemIndex);
+				if (!continueOnFail) return { itemIndex, failure: error.failure };
+				output[itemIndex] = failureItem(error.failure, itemIndex);
+				return undefined;
+			}
+		},
+	);
 
 	const failed = stops
 		.filter((stop): stop is { itemIndex: number; failure: ServiceFailure } => stop !== undefined)
@@ -67,7 +84,9 @@ export async function runPerItem<Body>(
 			accepted,
 			failed: failed.map((stop) => ({ itemIndex: stop.itemIndex, outcome: stop.failure.outcome })),
 			failedRequests: failed.length,
-			neverAttempted: prepared.map((entry) => entry.itemIndex).filter((itemIndex) => !attempted.has(itemIndex)),
+			neverAttempted: prepared
+				.map((entry) => entry.itemIndex)
+				.filter((itemIndex) => !attempted.has(itemIndex)),
 		});
 	}
 	return output;

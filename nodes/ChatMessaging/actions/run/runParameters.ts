@@ -33,10 +33,12 @@ const SAME_FOR_EVERY_ITEM = new Set([
 ]);
 
 /** Another node's or the input's whole list, first or last item: the same whichever item asks. */
-const WHOLE_LIST_READ = /(?:\$\(\s*(['"])(?:\\.|(?!\1)[^\\])*\1\s*\)|\$input)\s*\.\s*(?:first|last|all)\s*\(/g;
+const WHOLE_LIST_READ =
+	/(?:\$\(\s*(['"])(?:\\.|(?!\1)[^\\])*\1\s*\)|\$input)\s*\.\s*(?:first|last|all)\s*\(/g;
 
 /** Calls whose value changes from one evaluation to the next. */
-const CHANGES_EACH_TIME = /\b(?:Date|DateTime|now|today|random|randomUUID|uuid|crypto|performance|this)\b/;
+const CHANGES_EACH_TIME =
+	/\b(?:Date|DateTime|now|today|random|randomUUID|uuid|crypto|performance|this)\b/;
 
 const EXPRESSION_PART = /\{\{([\s\S]*?)\}\}/g;
 
@@ -57,7 +59,8 @@ export function isItemIndependentExpression(expression: string): boolean {
 
 /** Whether a parameter as written (plain values, expressions, collections of both) is the same for every item. */
 export function isItemIndependent(raw: unknown): boolean {
-	if (typeof raw === 'string') return !raw.startsWith('=') || isItemIndependentExpression(raw.slice(1));
+	if (typeof raw === 'string')
+		return !raw.startsWith('=') || isItemIndependentExpression(raw.slice(1));
 	if (Array.isArray(raw)) return raw.every(isItemIndependent);
 	if (raw !== null && typeof raw === 'object') return Object.values(raw).every(isItemIndependent);
 	return true;
@@ -84,7 +87,12 @@ export class RunParameters {
 	 * otherwise evaluated for the item as getNodeParameter does. A reused object is frozen, so an
 	 * item can never change what the next item reads.
 	 */
-	get(name: string, itemIndex: number, fallback?: unknown, options?: IGetNodeParameterOptions): unknown {
+	get(
+		name: string,
+		itemIndex: number,
+		fallback?: unknown,
+		options?: IGetNodeParameterOptions,
+	): unknown {
 		const known = this.readings.get(name);
 		if (known?.sameForEveryItem) return known.value;
 		if (known) return this.context.getNodeParameter(name, itemIndex, fallback, options);

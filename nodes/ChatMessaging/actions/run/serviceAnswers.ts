@@ -8,7 +8,8 @@ import { ServiceRequestFailed, serviceMessage } from '../../../shared/transport'
 /* What the runners make of a service's answer: whether it is the promised success, and its fields. */
 
 /** Words in an answer's `status` that can only mean the service did not do what was asked. */
-const FAILURE_STATUS = /^(error|errored|fail|failed|failure|rejected|refused|invalid|denied|unauthori[sz]ed|forbidden)$/i;
+const FAILURE_STATUS =
+	/^(error|errored|fail|failed|failure|rejected|refused|invalid|denied|unauthori[sz]ed|forbidden)$/i;
 
 function bodyFields(answer: ServiceAnswer): Record<string, unknown> {
 	const { body } = answer;
@@ -24,7 +25,10 @@ function failureSign(fields: Record<string, unknown>): string | undefined {
 	}
 	if (fields.success === false) return 'it reports success: false';
 	const { error } = fields;
-	if ((typeof error === 'string' && error.trim() !== '') || (error !== null && typeof error === 'object')) {
+	if (
+		(typeof error === 'string' && error.trim() !== '') ||
+		(error !== null && typeof error === 'object')
+	) {
 		return 'it reports an error';
 	}
 	return undefined;
@@ -50,9 +54,13 @@ function quote(answer: ServiceAnswer): string {
  * and its answer does not confirm it was accepted, so the outcome is "may have been sent", and the
  * caller must not send it again.
  */
-export function checkAnswer(answer: ServiceAnswer, promised: PromisedAnswer): ServiceFailure | undefined {
+export function checkAnswer(
+	answer: ServiceAnswer,
+	promised: PromisedAnswer,
+): ServiceFailure | undefined {
 	const fields = bodyFields(answer);
-	const documented: readonly number[] = typeof promised.statusCode === 'number' ? [promised.statusCode] : promised.statusCode;
+	const documented: readonly number[] =
+		typeof promised.statusCode === 'number' ? [promised.statusCode] : promised.statusCode;
 	let problem: string | undefined;
 	if (!documented.includes(answer.statusCode)) {
 		problem = `${answer.statusCode} where the service documents ${documented.join(' or ')}`;
@@ -60,7 +68,7 @@ export function checkAnswer(answer: ServiceAnswer, promised: PromisedAnswer): Se
 		// A web page in place of the API's answer: a proxy, a captive portal or the wrong host
 		// answered, not the service, and nothing confirms the request was carried out. (Plain text
 		// with the documented status is kept: the status is the service's word.)
-		problem = 'it is a web page, not the API\'s answer';
+		problem = "it is a web page, not the API's answer";
 	} else {
 		problem = failureSign(fields);
 		if (problem === undefined) {
@@ -92,14 +100,21 @@ export function answerIds(answer: ServiceAnswer): IDataObject {
 	const ids: IDataObject = {};
 	const fields = bodyFields(answer);
 	for (const [name, value] of Object.entries(fields)) {
-		if ((name === 'id' || name.endsWith('_id')) && (typeof value === 'string' || typeof value === 'number')) {
+		if (
+			(name === 'id' || name.endsWith('_id')) &&
+			(typeof value === 'string' || typeof value === 'number')
+		) {
 			ids[name] = value;
 		}
 	}
 	for (const [name, flatName] of Object.entries(NESTED_IDS)) {
 		const nested = fields[name];
-		const id = nested !== null && typeof nested === 'object' ? (nested as Record<string, unknown>).id : undefined;
-		if ((typeof id === 'string' || typeof id === 'number') && ids[flatName] === undefined) ids[flatName] = id;
+		const id =
+			nested !== null && typeof nested === 'object'
+				? (nested as Record<string, unknown>).id
+				: undefined;
+		if ((typeof id === 'string' || typeof id === 'number') && ids[flatName] === undefined)
+			ids[flatName] = id;
 	}
 	const location = answer.headers?.location;
 	if (location) ids.location = location;
@@ -107,7 +122,10 @@ export function answerIds(answer: ServiceAnswer): IDataObject {
 }
 
 /** The answer, if it is the success the spec promises; a failure (never re-sent) if it is not. */
-export function promisedAnswerOrFailure(answer: ServiceAnswer, promised: PromisedAnswer | undefined): ServiceAnswer {
+export function promisedAnswerOrFailure(
+	answer: ServiceAnswer,
+	promised: PromisedAnswer | undefined,
+): ServiceAnswer {
 	const unexpected = promised ? checkAnswer(answer, promised) : undefined;
 	if (unexpected) throw new ServiceRequestFailed(unexpected);
 	return answer;
@@ -119,6 +137,7 @@ export function promisedAnswerOrFailure(answer: ServiceAnswer, promised: Promise
  */
 export function answerFields(answer: ServiceAnswer): IDataObject {
 	const { body } = answer;
-	if (answer.bodyIsJson && body && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
+	if (answer.bodyIsJson && body && typeof body === 'object' && !Array.isArray(body))
+		return body as IDataObject;
 	return body === null || body === undefined ? {} : { rawResponse: body as IDataObject };
 }

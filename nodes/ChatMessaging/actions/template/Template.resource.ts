@@ -41,7 +41,8 @@ export const template = defineResource({
 				name: 'Get Many',
 				value: 'getMany',
 				action: 'Get many templates',
-				description: 'List templates, optionally only those in one status, with the variables each uses',
+				description:
+					'List templates, optionally only those in one status, with the variables each uses',
 			},
 			{
 				name: 'Pause',

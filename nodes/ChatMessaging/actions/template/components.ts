@@ -5,7 +5,12 @@ import type { TemplateAnswer } from '../../../shared/schemas/templates';
 import { readTemplateVariables } from '../../../shared/templateComponents';
 import type { DeliveryOutcome, ServiceAnswer } from '../../../shared/transport';
 import { ServiceRequestFailed } from '../../../shared/transport';
-import { InvalidParameter, optionalText, readIdentifier, requiredText } from '../../../shared/validation';
+import {
+	InvalidParameter,
+	optionalText,
+	readIdentifier,
+	requiredText,
+} from '../../../shared/validation';
 
 /*
  * What the template operations share: the Template ID field and its reader, the component fields of
@@ -14,7 +19,10 @@ import { InvalidParameter, optionalText, readIdentifier, requiredText } from '..
  * read out of its components by the one parser (nodes/shared/templateComponents.ts).
  */
 
-export function templateIdField(displayOptions: IDisplayOptions, description: string): INodeProperties {
+export function templateIdField(
+	displayOptions: IDisplayOptions,
+	description: string,
+): INodeProperties {
 	return {
 		displayName: 'Template ID',
 		name: 'templateId',
@@ -70,7 +78,9 @@ export function answeredTemplate(answer: ServiceAnswer, outcome: DeliveryOutcome
 	if (answer.bodyIsJson && parsed.success) return parsed.data;
 	const problem = parsed.success
 		? 'it is not JSON'
-		: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`).join(', ');
+		: parsed.error.issues
+				.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
+				.join(', ');
 	throw new ServiceRequestFailed({
 		outcome,
 		statusCode: answer.statusCode,
@@ -104,7 +114,8 @@ export function componentFields(displayOptions: IDisplayOptions): INodePropertie
 			],
 			default: 'none',
 			displayOptions,
-			description: 'What the message shows above its text. A media header makes every send of the template need a header media file.',
+			description:
+				'What the message shows above its text. A media header makes every send of the template need a header media file.',
 		},
 		{
 			displayName: 'Header Text',
@@ -124,7 +135,8 @@ export function componentFields(displayOptions: IDisplayOptions): INodePropertie
 			default: '',
 			placeholder: 'https://cdn.example.com/sample.jpg',
 			displayOptions: { show: { ...show, headerType: ['image', 'video', 'document'] } },
-			description: 'A sample file of the header media, shown to WhatsApp for review; each send gives its own file',
+			description:
+				'A sample file of the header media, shown to WhatsApp for review; each send gives its own file',
 		},
 		{
 			displayName: 'Body',
@@ -135,7 +147,8 @@ export function componentFields(displayOptions: IDisplayOptions): INodePropertie
 			default: '',
 			placeholder: "Hi {{first_name | example: 'Ada'}}, your order {{order_number}} has shipped.",
 			displayOptions,
-			description: "The message text; variables are written {{name}} or {{name | example: 'value'}}",
+			description:
+				"The message text; variables are written {{name}} or {{name | example: 'value'}}",
 		},
 		{
 			displayName: 'Footer',
@@ -159,7 +172,15 @@ export function componentFields(displayOptions: IDisplayOptions): INodePropertie
 				{
 					displayName: 'Quick Reply',
 					name: 'quickReply',
-					values: [{ displayName: 'Text', name: 'text', type: 'string', default: '', description: 'The reply the customer taps' }],
+					values: [
+						{
+							displayName: 'Text',
+							name: 'text',
+							type: 'string',
+							default: '',
+							description: 'The reply the customer taps',
+						},
+					],
 				},
 				{
 					displayName: 'URL',
@@ -203,7 +224,12 @@ export interface ComponentInput {
 	buttons?: unknown;
 }
 
-type Component = IDataObject & { component_type: string; data_type: string; value: string; index: number };
+type Component = IDataObject & {
+	component_type: string;
+	data_type: string;
+	value: string;
+	index: number;
+};
 
 /** One component, checked by the wire schema now, so a complaint names the field the user filled. */
 function checked(component: Component, label: string): Component {
@@ -223,24 +249,45 @@ export function buildComponents(input: ComponentInput): Component[] {
 	const components: Component[] = [];
 	const headerType = input.headerType as HeaderType;
 	if (!headerTypes.includes(headerType)) {
-		throw new InvalidParameter('Header', `must be one of ${headerTypes.join(', ')}, not ${JSON.stringify(input.headerType)}`);
+		throw new InvalidParameter(
+			'Header',
+			`must be one of ${headerTypes.join(', ')}, not ${JSON.stringify(input.headerType)}`,
+		);
 	}
 	if (headerType === 'text') {
 		const value = requiredText(input.headerText, 'Header Text');
-		components.push(checked({ component_type: 'header', data_type: 'text', value, index: 0 }, 'Header Text'));
+		components.push(
+			checked({ component_type: 'header', data_type: 'text', value, index: 0 }, 'Header Text'),
+		);
 	} else if (headerType !== 'none') {
 		const value = requiredText(input.headerSampleUrl, 'Header Sample URL');
 		if (!/^https?:\/\/\S+$/i.test(value)) {
-			throw new InvalidParameter('Header Sample URL', `"${value}" must be a link starting with https:// or http://`);
+			throw new InvalidParameter(
+				'Header Sample URL',
+				`"${value}" must be a link starting with https:// or http://`,
+			);
 		}
-		components.push(checked({ component_type: 'header', data_type: headerType, value, index: 0 }, 'Header Sample URL'));
+		components.push(
+			checked(
+				{ component_type: 'header', data_type: headerType, value, index: 0 },
+				'Header Sample URL',
+			),
+		);
 	}
 	const body = requiredText(input.bodyText, 'Body');
-	components.push(checked({ component_type: 'body', data_type: 'text', value: body, index: 0 }, 'Body'));
+	components.push(
+		checked({ component_type: 'body', data_type: 'text', value: body, index: 0 }, 'Body'),
+	);
 	const footer = optionalText(input.footerText, 'Footer');
 	if (footer !== undefined) {
-		if (footer.includes('{{')) throw new InvalidParameter('Footer', 'cannot hold variables: WhatsApp footers are fixed text');
-		components.push(checked({ component_type: 'footer', data_type: 'text', value: footer, index: 0 }, 'Footer'));
+		if (footer.includes('{{'))
+			throw new InvalidParameter(
+				'Footer',
+				'cannot hold variables: WhatsApp footers are fixed text',
+			);
+		components.push(
+			checked({ component_type: 'footer', data_type: 'text', value: footer, index: 0 }, 'Footer'),
+		);
 	}
 	const buttons = (input.buttons ?? {}) as Record<string, unknown>;
 	let index = 0;
@@ -250,7 +297,18 @@ export function buildComponents(input: ComponentInput): Component[] {
 		(Array.isArray(entries) ? entries : [entries]).forEach((entry, position) => {
 			const name = `${label} ${position + 1}`;
 			const value = requiredText((entry as IDataObject | null)?.[field], name);
-			components.push(checked({ component_type: 'buttons', sub_type: subType, data_type: 'text', value, index: index++ }, name));
+			components.push(
+				checked(
+					{
+						component_type: 'buttons',
+						sub_type: subType,
+						data_type: 'text',
+						value,
+						index: index++,
+					},
+					name,
+				),
+			);
 		});
 	}
 	return components;

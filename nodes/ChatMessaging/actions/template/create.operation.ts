@@ -1,7 +1,12 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import type { CreateTemplateBody } from '../../../shared/schemas/templates';
-import { TEMPLATE_LANGUAGE_PATTERN, TEMPLATE_NAME_PATTERN, createTemplateBody, templateCategories } from '../../../shared/schemas/templates';
+import {
+	TEMPLATE_LANGUAGE_PATTERN,
+	TEMPLATE_NAME_PATTERN,
+	createTemplateBody,
+	templateCategories,
+} from '../../../shared/schemas/templates';
 import { InvalidParameter, checkBody, requiredText } from '../../../shared/validation';
 import { wireLabels } from '../fields/wireLabels';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
@@ -13,7 +18,11 @@ const displayOptions: IDisplayOptions = { show: { resource: ['template'], operat
 export const categoryOptions = [
 	{ name: 'Authentication', value: 'AUTHENTICATION', description: 'One-time codes' },
 	{ name: 'Marketing', value: 'MARKETING', description: 'Offers, news, invitations' },
-	{ name: 'Utility', value: 'UTILITY', description: 'Updates on something the customer asked for: orders, bookings, accounts' },
+	{
+		name: 'Utility',
+		value: 'UTILITY',
+		description: 'Updates on something the customer asked for: orders, bookings, accounts',
+	},
 ];
 
 const properties: INodeProperties[] = [
@@ -45,7 +54,8 @@ const properties: INodeProperties[] = [
 		options: categoryOptions,
 		default: 'UTILITY',
 		displayOptions,
-		description: 'WhatsApp\'s category for the template; it decides the price of each message and how it is reviewed',
+		description:
+			"WhatsApp's category for the template; it decides the price of each message and how it is reviewed",
 	},
 	...componentFields(displayOptions),
 	optionsCollection(displayOptions, [requestsInParallelField]),
@@ -62,7 +72,10 @@ const labels = wireLabels(properties, {
 export function readTemplateName(value: unknown): string {
 	const name = requiredText(value, 'Template Name');
 	if (!TEMPLATE_NAME_PATTERN.test(name)) {
-		throw new InvalidParameter('Template Name', `"${name}" must be lower-case letters, digits and _ only (e.g. order_update)`);
+		throw new InvalidParameter(
+			'Template Name',
+			`"${name}" must be lower-case letters, digits and _ only (e.g. order_update)`,
+		);
 	}
 	return name;
 }
@@ -70,7 +83,10 @@ export function readTemplateName(value: unknown): string {
 export function readCategory(value: unknown): (typeof templateCategories)[number] {
 	const category = templateCategories.find((known) => known === value);
 	if (category === undefined) {
-		throw new InvalidParameter('Category', `must be one of ${templateCategories.join(', ')}, not ${JSON.stringify(value)}`);
+		throw new InvalidParameter(
+			'Category',
+			`must be one of ${templateCategories.join(', ')}, not ${JSON.stringify(value)}`,
+		);
 	}
 	return category;
 }
@@ -82,7 +98,10 @@ export const create: PerItemOperation<CreateTemplateBody> = {
 		const name = readTemplateName(this.getNodeParameter('templateName', itemIndex));
 		const language = requiredText(this.getNodeParameter('language', itemIndex), 'Language');
 		if (!TEMPLATE_LANGUAGE_PATTERN.test(language)) {
-			throw new InvalidParameter('Language', `"${language}" is not a language code such as en, es or pt_BR`);
+			throw new InvalidParameter(
+				'Language',
+				`"${language}" is not a language code such as en, es or pt_BR`,
+			);
 		}
 		const category = readCategory(this.getNodeParameter('category', itemIndex));
 		const components = buildComponents({
@@ -95,7 +114,14 @@ export const create: PerItemOperation<CreateTemplateBody> = {
 		});
 		const body = checkBody(
 			createTemplateBody,
-			{ whats_app_template: { template_name: name, language, category, components_attributes: components } },
+			{
+				whats_app_template: {
+					template_name: name,
+					language,
+					category,
+					components_attributes: components,
+				},
+			},
 			labels,
 		);
 		return { method: 'POST', path: '/api/v1/whats_app_templates', body };

@@ -6,7 +6,13 @@ import { ServiceRequestFailed } from '../../../shared/transport';
 import { InvalidParameter, optionalText, requiredText } from '../../../shared/validation';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
-import { answeredTemplate, readTemplateId, templateIdField, templateOutput, templatePath } from './components';
+import {
+	answeredTemplate,
+	readTemplateId,
+	templateIdField,
+	templateOutput,
+	templatePath,
+} from './components';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['template'], operation: ['get'] } };
 const byName = { show: { ...displayOptions.show, findBy: ['name'] } };
@@ -18,12 +24,19 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'ID', value: 'id', description: 'The template ID, wat_…' },
-			{ name: 'Name', value: 'name', description: 'The template name, with its language when the name exists in several' },
+			{
+				name: 'Name',
+				value: 'name',
+				description: 'The template name, with its language when the name exists in several',
+			},
 		],
 		default: 'id',
 		displayOptions,
 	},
-	templateIdField({ show: { ...displayOptions.show, findBy: ['id'] } }, 'The ID of the template to read, e.g. wat_1a2b3c4d5e6f7081'),
+	templateIdField(
+		{ show: { ...displayOptions.show, findBy: ['id'] } },
+		'The ID of the template to read, e.g. wat_1a2b3c4d5e6f7081',
+	),
 	{
 		displayName: 'Template Name',
 		name: 'templateName',
@@ -41,7 +54,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'en',
 		displayOptions: byName,
-		description: 'The language code (en, es, pt_BR). Needed when the name exists in several languages: the node never picks one for you.',
+		description:
+			'The language code (en, es, pt_BR). Needed when the name exists in several languages: the node never picks one for you.',
 	},
 	optionsCollection(displayOptions, [requestsInParallelField]),
 ];
@@ -50,7 +64,11 @@ const properties: INodeProperties[] = [
 type Wanted = { name: string; language?: string };
 const wantedByRequest = new WeakMap<PreparedRequest<undefined>, Wanted>();
 
-function notFound(answer: ServiceAnswer, message: string, description: string): ServiceRequestFailed {
+function notFound(
+	answer: ServiceAnswer,
+	message: string,
+	description: string,
+): ServiceRequestFailed {
 	return new ServiceRequestFailed({
 		outcome: 'not sent',
 		statusCode: answer.statusCode,
@@ -64,10 +82,17 @@ function notFound(answer: ServiceAnswer, message: string, description: string): 
 function matchByName(answer: ServiceAnswer, wanted: Wanted): IDataObject {
 	const list = templateListAnswer.safeParse(answer.body);
 	if (!answer.bodyIsJson || !list.success) {
-		throw notFound(answer, `The service answered ${answer.statusCode} with something that is not a list of templates`, 'Check the Base URL of the credential.');
+		throw notFound(
+			answer,
+			`The service answered ${answer.statusCode} with something that is not a list of templates`,
+			'Check the Base URL of the credential.',
+		);
 	}
 	const named = list.data.filter((template) => template.template_name === wanted.name);
-	const matches = wanted.language === undefined ? named : named.filter((template) => template.language === wanted.language);
+	const matches =
+		wanted.language === undefined
+			? named
+			: named.filter((template) => template.language === wanted.language);
 	const inLanguage = wanted.language === undefined ? '' : ` in language ${wanted.language}`;
 	if (matches.length === 1) return templateOutput(matches[0]);
 	if (matches.length === 0) {
@@ -75,14 +100,20 @@ function matchByName(answer: ServiceAnswer, wanted: Wanted): IDataObject {
 		throw notFound(
 			answer,
 			`No template is named "${wanted.name}"${inLanguage}`,
-			others ? `The name exists in: ${others}. Set Language to one of them.` : 'Names are exact: check spelling and case, or list the templates with Get Many.',
+			others
+				? `The name exists in: ${others}. Set Language to one of them.`
+				: 'Names are exact: check spelling and case, or list the templates with Get Many.',
 		);
 	}
-	const found = matches.map((template) => `${template.id} (${template.language ?? 'no language'}, ${template.status})`).join(', ');
+	const found = matches
+		.map((template) => `${template.id} (${template.language ?? 'no language'}, ${template.status})`)
+		.join(', ');
 	throw notFound(
 		answer,
 		`${matches.length} templates are named "${wanted.name}"${inLanguage}: ${found}`,
-		wanted.language === undefined ? 'Set Language to say which one, or use Find By ID.' : 'Use Find By ID to say which one.',
+		wanted.language === undefined
+			? 'Set Language to say which one, or use Find By ID.'
+			: 'Use Find By ID to say which one.',
 	);
 }
 
@@ -101,14 +132,23 @@ export const get: PerItemOperation<undefined> = {
 		const name = requiredText(this.getNodeParameter('templateName', itemIndex), 'Template Name');
 		const language = optionalText(this.getNodeParameter('language', itemIndex, ''), 'Language');
 		if (language !== undefined && !TEMPLATE_LANGUAGE_PATTERN.test(language)) {
-			throw new InvalidParameter('Language', `"${language}" is not a language code such as en, es or pt_BR`);
+			throw new InvalidParameter(
+				'Language',
+				`"${language}" is not a language code such as en, es or pt_BR`,
+			);
 		}
-		const request: PreparedRequest<undefined> = { method: 'GET', path: '/api/v1/whats_app_templates', body: undefined };
+		const request: PreparedRequest<undefined> = {
+			method: 'GET',
+			path: '/api/v1/whats_app_templates',
+			body: undefined,
+		};
 		wantedByRequest.set(request, { name, ...(language === undefined ? {} : { language }) });
 		return request;
 	},
 	toOutput(answer, request) {
 		const wanted = wantedByRequest.get(request);
-		return wanted === undefined ? templateOutput(answeredTemplate(answer, 'not sent')) : matchByName(answer, wanted);
+		return wanted === undefined
+			? templateOutput(answeredTemplate(answer, 'not sent'))
+			: matchByName(answer, wanted);
 	},
 };

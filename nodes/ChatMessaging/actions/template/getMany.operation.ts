@@ -8,7 +8,9 @@ import type { ListOperation } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
 import { templateOutput } from './components';
 
-const displayOptions: IDisplayOptions = { show: { resource: ['template'], operation: ['getMany'] } };
+const displayOptions: IDisplayOptions = {
+	show: { resource: ['template'], operation: ['getMany'] },
+};
 
 const statusNames: Record<(typeof templateStatuses)[number], string> = {
 	approved: 'Approved',
@@ -56,7 +58,10 @@ export const getMany: ListOperation<TemplateAnswer[], TemplateAnswer> = {
 		if (filters.status !== undefined) {
 			const status = filters.status as (typeof templateStatuses)[number];
 			if (!templateStatuses.includes(status)) {
-				throw new InvalidParameter('Status', `must be one of ${templateStatuses.join(', ')}, not ${JSON.stringify(filters.status)}`);
+				throw new InvalidParameter(
+					'Status',
+					`must be one of ${templateStatuses.join(', ')}, not ${JSON.stringify(filters.status)}`,
+				);
 			}
 			qs.status = status;
 		}

@@ -2,14 +2,24 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation } from '../operationKinds';
-import { answeredTemplate, readTemplateId, templateIdField, templateOutput, templatePath } from './components';
+import {
+	answeredTemplate,
+	readTemplateId,
+	templateIdField,
+	templateOutput,
+	templatePath,
+} from './components';
 
 /*
  * Archive, Pause and Submit for Approval: `PATCH /api/v1/whats_app_templates/{id}/<action>` with no
  * body; no body at all, as the reference shows; the answer is the template in its new status. Which status each starts from is the
  * service's rule (docs/operations/template.md); a refusal is its 422, shown as it words it.
  */
-export function statusChange(operation: string, action: 'archive' | 'pause' | 'submit', description: string): PerItemOperation<undefined> {
+export function statusChange(
+	operation: string,
+	action: 'archive' | 'pause' | 'submit',
+	description: string,
+): PerItemOperation<undefined> {
 	const displayOptions = { show: { resource: ['template'], operation: [operation] } };
 	const properties: INodeProperties[] = [
 		templateIdField(displayOptions, description),

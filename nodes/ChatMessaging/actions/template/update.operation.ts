@@ -6,7 +6,13 @@ import { InvalidParameter, checkBody, requiredText } from '../../../shared/valid
 import { wireLabels } from '../fields/wireLabels';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation } from '../operationKinds';
-import { answeredTemplate, readTemplateId, templateIdField, templateOutput, templatePath } from './components';
+import {
+	answeredTemplate,
+	readTemplateId,
+	templateIdField,
+	templateOutput,
+	templatePath,
+} from './components';
 import { categoryOptions, readCategory, readTemplateName } from './create.operation';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['template'], operation: ['update'] } };
@@ -28,7 +34,8 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions,
-		description: 'Only the fields added here are sent; an approved template that changes goes back to review',
+		description:
+			'Only the fields added here are sent; an approved template that changes goes back to review',
 		options: [
 			{
 				displayName: 'Category',
@@ -44,7 +51,8 @@ const properties: INodeProperties[] = [
 				typeOptions: { multipleValues: true },
 				placeholder: 'Add Change',
 				default: {},
-				description: 'New text for a component, or its removal. Components are named by ID because a template can hold several buttons.',
+				description:
+					'New text for a component, or its removal. Components are named by ID because a template can hold several buttons.',
 				options: [
 					{
 						displayName: 'New Text',
@@ -57,7 +65,8 @@ const properties: INodeProperties[] = [
 								type: 'string',
 								typeOptions: { rows: 2 },
 								default: '',
-								description: "The component's new text; variables are written {{name}} or {{name | example: 'value'}}",
+								description:
+									"The component's new text; variables are written {{name}} or {{name | example: 'value'}}",
 							},
 						],
 					},
@@ -87,7 +96,10 @@ const labels = wireLabels(properties, {
 function readComponentId(value: unknown, label: string): number {
 	const id = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) {
-		throw new InvalidParameter(label, `must be the ID of one of the template's components (a whole number from 1), not ${JSON.stringify(value)}`);
+		throw new InvalidParameter(
+			label,
+			`must be the ID of one of the template's components (a whole number from 1), not ${JSON.stringify(value)}`,
+		);
 	}
 	return id;
 }
@@ -97,13 +109,19 @@ function readComponentChanges(collection: unknown): IDataObject[] {
 	const groups = (collection ?? {}) as Record<string, unknown>;
 	const list = (group: string) => {
 		const entries = groups[group];
-		return (entries === undefined ? [] : Array.isArray(entries) ? entries : [entries]) as IDataObject[];
+		return (
+			entries === undefined ? [] : Array.isArray(entries) ? entries : [entries]
+		) as IDataObject[];
 	};
 	const changes: IDataObject[] = [];
 	const seen = new Set<number>();
 	const add = (change: IDataObject, label: string) => {
 		const id = change.id as number;
-		if (seen.has(id)) throw new InvalidParameter(label, `names component ${id} a second time: give each component one change`);
+		if (seen.has(id))
+			throw new InvalidParameter(
+				label,
+				`names component ${id} a second time: give each component one change`,
+			);
 		seen.add(id);
 		changes.push(change);
 	};
@@ -114,7 +132,10 @@ function readComponentChanges(collection: unknown): IDataObject[] {
 	});
 	list('remove').forEach((entry, position) => {
 		const label = `Component Changes: Remove ${position + 1}`;
-		add({ id: readComponentId(entry.componentId, `${label}: Component ID`), _destroy: true }, label);
+		add(
+			{ id: readComponentId(entry.componentId, `${label}: Component ID`), _destroy: true },
+			label,
+		);
 	});
 	return changes;
 }
@@ -126,12 +147,16 @@ export const update: PerItemOperation<UpdateTemplateBody> = {
 		const id = readTemplateId(this.getNodeParameter('templateId', itemIndex));
 		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 		const change: IDataObject = {};
-		if (fields.templateName !== undefined) change.template_name = readTemplateName(fields.templateName);
+		if (fields.templateName !== undefined)
+			change.template_name = readTemplateName(fields.templateName);
 		if (fields.category !== undefined) change.category = readCategory(fields.category);
 		const components = readComponentChanges(fields.componentChanges);
 		if (components.length > 0) change.components_attributes = components;
 		if (Object.keys(change).length === 0) {
-			throw new InvalidParameter('Update Fields', 'has nothing to change: add Template Name, Category or Component Changes');
+			throw new InvalidParameter(
+				'Update Fields',
+				'has nothing to change: add Template Name, Category or Component Changes',
+			);
 		}
 		const body = checkBody(updateTemplateBody, { whats_app_template: change }, labels);
 		return { method: 'PATCH', path: templatePath(id), body };
