@@ -1,10 +1,9 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { eventAnswer } from '../../../shared/schemas/messages';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { ServiceRequestFailed } from '../../../shared/transport';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
-import { readOneId } from '../message/messageReaders';
+import { eventRequest, parseEvent } from '../message/eventReading';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
 
 /*
@@ -58,20 +57,7 @@ function notALaunch(answer: ServiceAnswer, problem: string): ServiceRequestFaile
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
 function toOutput(answer: ServiceAnswer): IDataObject {
-	// Not the runner's promised-answer check: that one reads `status: "failed"` as a failed request,
-	// where here it is the answer asked for.
-	if (answer.statusCode !== 200)
-		throw notALaunch(answer, `${answer.statusCode} where the service documents 200`);
-	const parsed = eventAnswer.safeParse(answer.body);
-	if (!answer.bodyIsJson || !parsed.success) {
-		const problem = parsed.success
-			? 'it is not JSON'
-			: parsed.error.issues
-					.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
-					.join(', ');
-		throw notALaunch(answer, problem);
-	}
-	const event = parsed.data;
+	const event = parseEvent(answer, notALaunch);
 	const result = (event.result ?? null) as IDataObject | null;
 	if (result !== null && result.type !== 'campaign') {
 		throw notALaunch(answer, `its result is a ${JSON.stringify(result.type)}, not a campaign`);
@@ -99,16 +85,7 @@ function toOutput(answer: ServiceAnswer): IDataObject {
 export const getStatus: PerItemOperation<undefined> = {
 	description: properties,
 	prepare(itemIndex): PreparedRequest<undefined> {
-		const eventId = readOneId(
-			this.getNodeParameter('eventId', itemIndex),
-			'Event ID',
-			NOT_AN_EVENT,
-		);
-		return {
-			method: 'GET',
-			path: `/api/v1/events/${encodeURIComponent(eventId)}`,
-			body: undefined,
-		};
+		return eventRequest(this.getNodeParameter('eventId', itemIndex), NOT_AN_EVENT);
 	},
 	toOutput,
 };

@@ -1,12 +1,11 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import type { EventAnswer } from '../../../shared/schemas/messages';
-import { eventAnswer } from '../../../shared/schemas/messages';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { ServiceRequestFailed } from '../../../shared/transport';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
-import { readOneId } from './messageReaders';
+import { eventRequest, parseEvent } from './eventReading';
 
 /*
  * `GET /api/v1/events/{event_id}` (docs/service-contract.md, "The operations named without detail"):
@@ -74,35 +73,16 @@ function notAnEvent(answer: ServiceAnswer, problem: string): ServiceRequestFaile
 }
 
 function toOutput(answer: ServiceAnswer): IDataObject {
-	// Not checked by the runner's promised-answer check: that one reads `status: "failed"` as a
-	// failed request, where here it is the answer asked for (the message failed).
-	if (answer.statusCode !== 200)
-		throw notAnEvent(answer, `${answer.statusCode} where the service documents 200`);
-	const parsed = eventAnswer.safeParse(answer.body);
-	if (!answer.bodyIsJson || !parsed.success) {
-		const problem = parsed.success
-			? 'it is not JSON'
-			: parsed.error.issues
-					.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
-					.join(', ');
-		throw notAnEvent(answer, problem);
-	}
-	return { ...eventStatusFields(parsed.data), response: answer.body as IDataObject };
+	return {
+		...eventStatusFields(parseEvent(answer, notAnEvent)),
+		response: answer.body as IDataObject,
+	};
 }
 
 export const getStatus: PerItemOperation<undefined> = {
 	description: properties,
 	prepare(itemIndex): PreparedRequest<undefined> {
-		const eventId = readOneId(
-			this.getNodeParameter('eventId', itemIndex),
-			'Event ID',
-			NOT_AN_EVENT,
-		);
-		return {
-			method: 'GET',
-			path: `/api/v1/events/${encodeURIComponent(eventId)}`,
-			body: undefined,
-		};
+		return eventRequest(this.getNodeParameter('eventId', itemIndex), NOT_AN_EVENT);
 	},
 	toOutput,
 };
