@@ -3,8 +3,8 @@ import type { z } from 'zod';
 
 import type { BroadcastAnswer, BroadcastStatus } from '../../../shared/schemas/broadcasts';
 import { broadcastStatuses, broadcastsPage } from '../../../shared/schemas/broadcasts';
-import { InvalidParameter } from '../../../shared/validation';
 import { optionsCollection } from '../fields/requestOptions';
+import { statusFilterField, statusFilterQuery } from '../fields/statusFilter';
 import type { ListOperation } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
 
@@ -22,24 +22,13 @@ const statusNames: Record<BroadcastStatus, string> = {
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimitFields(displayOptions),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
+	statusFilterField(
 		displayOptions,
-		options: [
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: broadcastStatuses.map((value) => ({ name: statusNames[value], value })),
-				default: 'sent',
-				description: 'Only broadcasts in this status, e.g. Queued for those not started yet',
-			},
-		],
-	},
+		broadcastStatuses,
+		statusNames,
+		'sent',
+		'Only broadcasts in this status, e.g. Queued for those not started yet',
+	),
 	optionsCollection(displayOptions),
 ];
 
@@ -54,17 +43,7 @@ export const getMany: ListOperation<BroadcastsPage, BroadcastAnswer> = {
 	description: properties,
 	prepare(itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		const qs: IDataObject = {};
-		if (filters.status !== undefined && filters.status !== '') {
-			const status = filters.status as BroadcastStatus;
-			if (!broadcastStatuses.includes(status)) {
-				throw new InvalidParameter(
-					'Status',
-					`must be one of ${broadcastStatuses.join(', ')}, not ${JSON.stringify(filters.status)}`,
-				);
-			}
-			qs.status = status;
-		}
+		const qs = statusFilterQuery(filters, broadcastStatuses);
 		return { method: 'GET', path: '/api/v1/broadcasts', qs, body: undefined };
 	},
 	pages: { schema: broadcastsPage, records: (page) => page.broadcasts },

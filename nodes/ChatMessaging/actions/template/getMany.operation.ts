@@ -2,8 +2,8 @@ import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow
 
 import type { TemplateAnswer } from '../../../shared/schemas/templates';
 import { templateListAnswer, templateStatuses } from '../../../shared/schemas/templates';
-import { InvalidParameter } from '../../../shared/validation';
 import { optionsCollection } from '../fields/requestOptions';
+import { statusFilterField, statusFilterQuery } from '../fields/statusFilter';
 import type { ListOperation } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
 import { templateOutput } from './components';
@@ -24,24 +24,13 @@ const statusNames: Record<(typeof templateStatuses)[number], string> = {
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimitFields(displayOptions),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
+	statusFilterField(
 		displayOptions,
-		options: [
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: templateStatuses.map((value) => ({ name: statusNames[value], value })),
-				default: 'approved',
-				description: 'Only templates in this status, e.g. Approved for those that can be sent now',
-			},
-		],
-	},
+		templateStatuses,
+		statusNames,
+		'approved',
+		'Only templates in this status, e.g. Approved for those that can be sent now',
+	),
 	optionsCollection(displayOptions),
 ];
 
@@ -54,17 +43,7 @@ export const getMany: ListOperation<TemplateAnswer[], TemplateAnswer> = {
 	description: properties,
 	prepare(itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		const qs: IDataObject = {};
-		if (filters.status !== undefined) {
-			const status = filters.status as (typeof templateStatuses)[number];
-			if (!templateStatuses.includes(status)) {
-				throw new InvalidParameter(
-					'Status',
-					`must be one of ${templateStatuses.join(', ')}, not ${JSON.stringify(filters.status)}`,
-				);
-			}
-			qs.status = status;
-		}
+		const qs = statusFilterQuery(filters, templateStatuses);
 		return { method: 'GET', path: '/api/v1/whats_app_templates', qs, body: undefined };
 	},
 	pages: { schema: templateListAnswer, records: (page) => page },
