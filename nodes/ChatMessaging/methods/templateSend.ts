@@ -5,7 +5,7 @@ import type {
 	ResourceMapperValue,
 } from 'n8n-workflow';
 
-import { InvalidParameter } from '../../shared/validation';
+import { InvalidParameter, readIdentifier } from '../../shared/validation';
 import type { Action, PerItemOperation, PreparedRequest } from '../actions/operationKinds';
 import type { OperationRun } from '../actions/run/operationRun';
 import { runPerItem } from '../actions/run/perItem';
@@ -157,6 +157,27 @@ export function readTemplateOfItem(
 		checkAgainstTemplate(known, given, variablesLabel(mode));
 	}
 	return { chatTemplateId, liquidValues };
+}
+
+/**
+ * One item's template and variables in the node version that runs. Version 1: the Template ID as
+ * typed, the variables as typed. Version 2: the picked template, its variables checked against it.
+ */
+export function readTemplateOfVersion(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	templates: ItemTemplates,
+	reading: TemplateReading,
+): TemplateOfItem {
+	if (isVersion2(this)) return readTemplateOfItem.call(this, itemIndex, templates, reading);
+	return {
+		chatTemplateId: readIdentifier(
+			runParameters(this).get('templateId', itemIndex),
+			'Template ID',
+			'template',
+		),
+		liquidValues: reading.manualValues.call(this, itemIndex),
+	};
 }
 
 /** A per-item operation whose prepare also gets the templates read for this execution. */

@@ -34,12 +34,8 @@ import {
 	variablesInputField,
 	version1Only,
 } from '../../methods/templateParameters';
-import type {
-	ItemTemplates,
-	TemplateOfItem,
-	TemplateSendOperation,
-} from '../../methods/templateSend';
-import { isVersion2, readTemplateOfItem } from '../../methods/templateSend';
+import type { ItemTemplates, TemplateSendOperation } from '../../methods/templateSend';
+import { isVersion2, readTemplateOfVersion } from '../../methods/templateSend';
 import { answerFields } from '../run/serviceAnswers';
 
 const displayOptions: IDisplayOptions = {
@@ -109,28 +105,6 @@ function typedInVariables(this: IExecuteFunctions, itemIndex: number) {
 	return readTemplateVariableValues.call(this, itemIndex, false);
 }
 
-/** Version 1: the ID as typed. Version 2: the picked template, its variables checked against it. */
-function readTemplate(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	templates: ItemTemplates,
-): TemplateOfItem {
-	if (isVersion2(this)) {
-		return readTemplateOfItem.call(this, itemIndex, templates, {
-			numbersAllowed: false,
-			manualValues: typedInVariables,
-		});
-	}
-	return {
-		chatTemplateId: readIdentifier(
-			this.getNodeParameter('templateId', itemIndex),
-			'Template ID',
-			'template',
-		),
-		liquidValues: typedInVariables.call(this, itemIndex),
-	};
-}
-
 function prepare(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -153,7 +127,10 @@ function prepare(
 		),
 	};
 
-	const { chatTemplateId, liquidValues } = readTemplate.call(this, itemIndex, templates);
+	const { chatTemplateId, liquidValues } = readTemplateOfVersion.call(this, itemIndex, templates, {
+		numbersAllowed: false,
+		manualValues: typedInVariables,
+	});
 	const body = checkBody(
 		connectToAiAgentBody,
 		{

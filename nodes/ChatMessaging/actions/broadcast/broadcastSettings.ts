@@ -6,7 +6,6 @@ import {
 	InvalidParameter,
 	normaliseBusinessPhoneNumber,
 	optionalText,
-	readIdentifier,
 	requiredText,
 } from '../../../shared/validation';
 import { readTemplateVariableValues } from '../fields/templateVariables';
@@ -15,7 +14,7 @@ import { readMoment } from '../message/messageReaders';
 import { MAPPER_LABEL, MAPPER_PARAMETER, TEMPLATE_LABEL } from '../../methods/templateParameters';
 import { TEMPLATE_PARAMETER } from '../../methods/resourceMapping';
 import type { ItemTemplates } from '../../methods/templateSend';
-import { isVersion2, readTemplateOfItem } from '../../methods/templateSend';
+import { isVersion2, readTemplateOfVersion } from '../../methods/templateSend';
 import { CONTACTS_FROM_INPUT_TEXT, launchDescription } from './launch.description';
 
 /*
@@ -89,28 +88,13 @@ export function readBroadcastSettings(
 ): BroadcastSettings {
 	const label = settingLabelsOf(launchLabelsOf(this));
 	const name = requiredText(this.getNodeParameter('broadcastName', itemIndex), label.name);
-	let template: {
-		chatTemplateId: string;
-		liquidValues: Record<string, string | number | IDataObject>;
-	};
-	if (isVersion2(this)) {
-		template = readTemplateOfItem.call(this, itemIndex, templates, {
-			numbersAllowed: true,
-			manualValues(this: IExecuteFunctions, index: number) {
-				return readTemplateVariableValues.call(this, index, true);
-			},
-			givenElsewhere: contactVariables,
-		});
-	} else {
-		template = {
-			chatTemplateId: readIdentifier(
-				this.getNodeParameter('templateId', itemIndex),
-				label.chat_template_id,
-				'template',
-			),
-			liquidValues: readTemplateVariableValues.call(this, itemIndex, true),
-		};
-	}
+	const template = readTemplateOfVersion.call(this, itemIndex, templates, {
+		numbersAllowed: true,
+		manualValues(this: IExecuteFunctions, index: number) {
+			return readTemplateVariableValues.call(this, index, true);
+		},
+		givenElsewhere: contactVariables,
+	});
 	const settings: BroadcastSettings = { name, chat_template_id: template.chatTemplateId };
 
 	const mode = this.getNodeParameter('deliveryMode', itemIndex, 'instant');

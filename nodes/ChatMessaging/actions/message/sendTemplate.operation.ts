@@ -15,12 +15,8 @@ import {
 	readHeaderMediaUrl,
 	readIdentifier,
 } from '../../../shared/validation';
-import type {
-	ItemTemplates,
-	TemplateOfItem,
-	TemplateSendOperation,
-} from '../../methods/templateSend';
-import { isVersion2, readTemplateOfItem } from '../../methods/templateSend';
+import type { ItemTemplates, TemplateSendOperation } from '../../methods/templateSend';
+import { isVersion2, readTemplateOfVersion } from '../../methods/templateSend';
 import { TEMPLATE_LABEL } from '../../methods/templateParameters';
 import { buildContact } from '../fields/contactFields';
 import {
@@ -193,28 +189,6 @@ function typedInVariables(
 	return liquidValues;
 }
 
-/** Version 1: the ID as typed. Version 2: the picked template, its variables checked against it. */
-function readTemplate(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	templates: ItemTemplates,
-): TemplateOfItem {
-	if (isVersion2(this)) {
-		return readTemplateOfItem.call(this, itemIndex, templates, {
-			numbersAllowed: true,
-			manualValues: typedInVariables,
-		});
-	}
-	return {
-		chatTemplateId: readIdentifier(
-			runParameters(this).get('templateId', itemIndex),
-			'Template ID',
-			'template',
-		),
-		liquidValues: typedInVariables.call(this, itemIndex),
-	};
-}
-
 /**
  * The contact: from the fields below, or read from the input item's own fields (Map Automatically
  * From Input), where a Contact Name or Email set below would be a second answer to the same question.
@@ -264,7 +238,10 @@ function prepare(
 		metadata: 'Contact Metadata',
 	});
 
-	const { chatTemplateId, liquidValues } = readTemplate.call(this, itemIndex, templates);
+	const { chatTemplateId, liquidValues } = readTemplateOfVersion.call(this, itemIndex, templates, {
+		numbersAllowed: true,
+		manualValues: typedInVariables,
+	});
 	const templateMessage: IDataObject = { chat_template_id: chatTemplateId };
 	if (Object.keys(liquidValues).length > 0) templateMessage.liquid_values = liquidValues;
 
