@@ -117,7 +117,8 @@ test('Broadcast: the input items launch one broadcast in one request, then its s
 					resource: 'broadcast',
 					operation: 'launch',
 					broadcastName: 'Smoke restock',
-					templateId: ORDER_UPDATE,
+					// Version 2's picker; the broadcast-level variables typed in as JSON.
+					template: { __rl: true, mode: 'id', value: ORDER_UPDATE },
 					audience: 'contactsFromInput',
 					contactFields: 'autoMapInputData',
 					contactVariablesFrom: 'inputFields',
