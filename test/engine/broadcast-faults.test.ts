@@ -8,7 +8,7 @@ import { SEEDED_BROADCASTS } from '../../sandbox/service/broadcastSeeds';
 import { MAX_BROADCAST_CONTACTS } from '../../nodes/shared/schemas/broadcasts';
 import { launchBody } from '../standInHarness';
 import { useStandInService } from '../standInFixture';
-import { runChatMessaging } from './harness';
+import { failureOf, resourceRunner } from './resourceRuns';
 
 const API_KEY = 'broadcast-faults-key-SECRET-4e02';
 const service = useStandInService({ apiKey: API_KEY });
@@ -54,26 +54,9 @@ const valid: Record<Operation, Record<string, unknown>> = {
 	getStatus: { operation: 'getStatus', eventId: 'evt_0123456789abcdef' },
 };
 
-async function run(
-	parameters: Record<string, unknown>,
-	items: object[],
-	extra: { continueOnFail?: boolean; timezone?: string } = {},
-) {
-	return await runChatMessaging({
-		items,
-		parameters: { resource: 'broadcast', ...parameters } as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail: extra.continueOnFail,
-		timezone: extra.timezone,
-	});
-}
+const run = resourceRunner('broadcast', service, API_KEY);
 
-function failure(result: { error?: unknown }) {
-	const error = result.error as { message: string; description?: string } | undefined;
-	expect(error).toBeDefined();
-	return { message: error!.message, description: error!.description ?? '' };
-}
+const failure = failureOf;
 
 describe('bad inputs: the parameter and the item are named, nothing is sent', () => {
 	const fromItem = '={{ $json.value }}';

@@ -6,7 +6,7 @@
  * out once, paired with itself.
  */
 import type { FaultSpec } from '../../sandbox/faults';
-import { runChatMessaging } from './harness';
+import { failureOf, resourceRunner } from './resourceRuns';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'contact-faults-key-SECRET-e05b';
@@ -54,29 +54,9 @@ const KNOWN = [
 	'+447700900123',
 ];
 
-async function run(
-	parameters: Record<string, unknown>,
-	items: object[],
-	extra: { continueOnFail?: boolean; options?: Record<string, unknown> } = {},
-) {
-	return await runChatMessaging({
-		items,
-		parameters: {
-			resource: 'contact',
-			...parameters,
-			...(extra.options ? { options: extra.options } : {}),
-		} as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail: extra.continueOnFail,
-	});
-}
+const run = resourceRunner('contact', service, API_KEY);
 
-function failure(result: { error?: unknown }) {
-	const error = result.error as { message: string; description?: string } | undefined;
-	expect(error).toBeDefined();
-	return { message: error!.message, description: error!.description ?? '' };
-}
+const failure = failureOf;
 
 describe('bad inputs: the parameter and the item are named, nothing is sent', () => {
 	const fromItem = '={{ $json.value }}';

@@ -3,7 +3,7 @@
  * before any request, naming the parameter and the item; a service fault has one defined outcome
  * per operation; with Continue On Fail every input item comes out once, paired with itself.
  */
-import { runChatMessaging } from './harness';
+import { failureOf, resourceRunner } from './resourceRuns';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'conversation-faults-key-SECRET-9a3e';
@@ -27,21 +27,9 @@ const valid: Record<Operation, Record<string, unknown>> = {
 	updateStatus: { operation: 'updateStatus', conversationId: '={{ $json.id }}', status: 'open' },
 };
 
-async function run(parameters: Record<string, unknown>, items: object[], continueOnFail = false) {
-	return await runChatMessaging({
-		items,
-		parameters: { resource: 'conversation', ...parameters } as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail,
-	});
-}
+const run = resourceRunner('conversation', service, API_KEY);
 
-function failure(result: { error?: unknown }) {
-	const error = result.error as { message: string; description?: string } | undefined;
-	expect(error).toBeDefined();
-	return { message: error!.message, description: error!.description ?? '' };
-}
+const failure = failureOf;
 
 /** A conversation's id, read through the node as a user would. */
 async function conversationIdOf(phone: string): Promise<string> {
@@ -230,7 +218,7 @@ describe('Continue On Fail: every input item comes out once, paired with itself'
 		const result = await run(
 			valid.close,
 			[{ phone: ADA }, { phone: '12345' }, { phone: '+4915170009876' }],
-			true,
+			{ continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();
 		const output = result.output!;
@@ -249,7 +237,7 @@ describe('Continue On Fail: every input item comes out once, paired with itself'
 		const result = await run(
 			valid.getMany,
 			[{ phone: ADA }, { phone: 'not a number' }, { phone: GRACE }, { phone: ADA }],
-			true,
+			{ continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();
 		const output = result.output!;
@@ -270,7 +258,7 @@ describe('Continue On Fail: every input item comes out once, paired with itself'
 		const result = await run(
 			valid.updateStatus,
 			[{ id }, { id: 'a/b' }, { id: 'conv_0000000000000000' }],
-			true,
+			{ continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();
 		expect(

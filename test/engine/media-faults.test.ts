@@ -7,6 +7,7 @@
  */
 import { runChatMessaging } from './harness';
 import { runWithFiles, testBytes, type TestItem } from './binaryItems';
+import { failureOf } from './resourceRuns';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'media-faults-key-SECRET-90ac';
@@ -39,11 +40,7 @@ async function uploadRun(
 	});
 }
 
-function failure(result: { error?: unknown }) {
-	const error = result.error as { message: string; description?: string } | undefined;
-	expect(error).toBeDefined();
-	return { message: error!.message, description: error!.description ?? '' };
-}
+const failure = failureOf;
 
 describe('Upload: the file is checked before any request, for every item', () => {
 	test.each<[string, TestItem, Record<string, unknown>, RegExp]>([

@@ -5,6 +5,7 @@
  * that did not says so, with the media ID and link; with Continue On Fail every item comes out once.
  */
 import { runWithFiles, testBytes, type TestItem } from './binaryItems';
+import { failureOf } from './resourceRuns';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'media-header-key-SECRET-41bd';
@@ -67,11 +68,7 @@ async function send(
 	});
 }
 
-function failure(result: { error?: unknown }) {
-	const error = result.error as { message: string; description?: string } | undefined;
-	expect(error).toBeDefined();
-	return { message: error!.message, description: error!.description ?? '' };
-}
+const failure = failureOf;
 
 const paths = () => service.requests.map((request) => `${request.method} ${request.path}`);
 

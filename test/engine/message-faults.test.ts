@@ -5,7 +5,7 @@
  * out, paired with itself.
  */
 import { useStandInService } from '../standInFixture';
-import { runChatMessaging } from './harness';
+import { failureOf, resourceRunner } from './resourceRuns';
 
 const API_KEY = 'message-faults-key-SECRET-93ae';
 const service = useStandInService({ apiKey: API_KEY });
@@ -21,26 +21,9 @@ const valid: Record<Operation, Record<string, unknown>> = {
 	getMany: { operation: 'getMany', limit: 2 },
 };
 
-async function run(
-	parameters: Record<string, unknown>,
-	items: object[],
-	extra: { continueOnFail?: boolean; timezone?: string } = {},
-) {
-	return await runChatMessaging({
-		items,
-		parameters: { resource: 'message', ...parameters } as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail: extra.continueOnFail,
-		timezone: extra.timezone,
-	});
-}
+const run = resourceRunner('message', service, API_KEY);
 
-function failure(result: { error?: unknown }) {
-	const error = result.error as { message: string; description?: string } | undefined;
-	expect(error).toBeDefined();
-	return { message: error!.message, description: error!.description ?? '' };
-}
+const failure = failureOf;
 
 describe('bad inputs: the parameter and the item are named, nothing is sent', () => {
 	const fromItem = '={{ $json.value }}';

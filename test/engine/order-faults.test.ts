@@ -6,7 +6,7 @@
  * Fail every input item comes out once, paired with itself.
  */
 import { SEEDED_ORDERS } from '../../sandbox/service/orders';
-import { runChatMessaging } from './harness';
+import { failureOf, resourceRunner } from './resourceRuns';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'order-faults-key-SECRET-c8b1';
@@ -51,29 +51,9 @@ const valid: Record<Operation, Record<string, unknown>> = {
 	},
 };
 
-async function run(
-	parameters: Record<string, unknown>,
-	items: object[],
-	extra: { continueOnFail?: boolean; options?: Record<string, unknown> } = {},
-) {
-	return await runChatMessaging({
-		items,
-		parameters: {
-			resource: 'order',
-			...parameters,
-			...(extra.options ? { options: extra.options } : {}),
-		} as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail: extra.continueOnFail,
-	});
-}
+const run = resourceRunner('order', service, API_KEY);
 
-function failure(result: { error?: unknown }) {
-	const error = result.error as { message: string; description?: string } | undefined;
-	expect(error).toBeDefined();
-	return { message: error!.message, description: error!.description ?? '' };
-}
+const failure = failureOf;
 
 const item = (fields: Record<string, unknown> = {}) => ({
 	reference: newReference(),

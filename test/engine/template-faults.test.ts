@@ -5,7 +5,7 @@
  * input item comes out once, paired with itself.
  */
 import type { FaultSpec } from '../../sandbox/faults';
-import { runChatMessaging } from './harness';
+import { failureOf, resourceRunner } from './resourceRuns';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'template-faults-key-SECRET-91c2';
@@ -47,21 +47,9 @@ const valid: Record<Operation, Record<string, unknown>> = {
 	submitForApproval: { operation: 'submitForApproval', templateId: '={{ $json.id }}' },
 };
 
-async function run(parameters: Record<string, unknown>, items: object[], continueOnFail = false) {
-	return await runChatMessaging({
-		items,
-		parameters: { resource: 'template', ...parameters } as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail,
-	});
-}
+const run = resourceRunner('template', service, API_KEY);
 
-function failure(result: { error?: unknown }) {
-	const error = result.error as { message: string; description?: string } | undefined;
-	expect(error).toBeDefined();
-	return { message: error!.message, description: error!.description ?? '' };
-}
+const failure = failureOf;
 
 describe('bad inputs: the parameter and the item are named, nothing is sent', () => {
 	const fromItem = '={{ $json.value }}';
@@ -352,7 +340,7 @@ describe('Continue On Fail: every input item comes out once, paired with itself'
 		const result = await run(
 			valid.get,
 			[{ id: APPROVED }, { id: 'order_update' }, { id: 'wat_0000000000000000' }],
-			true,
+			{ continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();
 		const output = result.output!;
@@ -369,7 +357,7 @@ describe('Continue On Fail: every input item comes out once, paired with itself'
 		const result = await run(
 			{ operation: 'getMany', returnAll: false, limit: '={{ $json.limit }}' },
 			[{ limit: 2 }, { limit: 2 }, { limit: 0 }],
-			true,
+			{ continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();
 		const output = result.output!;
@@ -387,7 +375,7 @@ describe('Continue On Fail: every input item comes out once, paired with itself'
 		const result = await run(
 			valid.archive,
 			[{ id: 'wat_8192031425364758' }, { id: 'wat_6f70819203142536' }, { id: '' }],
-			true,
+			{ continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();
 		const output = result.output!;
@@ -398,7 +386,9 @@ describe('Continue On Fail: every input item comes out once, paired with itself'
 	});
 
 	test('Create: the same name twice in one language, the second refused by the service', async () => {
-		const result = await run({ ...valid.create, templateName: 'twice_named' }, [{}, {}], true);
+		const result = await run({ ...valid.create, templateName: 'twice_named' }, [{}, {}], {
+			continueOnFail: true,
+		});
 		expect(result.error).toBeUndefined();
 		const output = result.output!;
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
