@@ -4,6 +4,9 @@ import { join } from 'node:path';
 
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { ChatMessaging } from '../../nodes/ChatMessaging/ChatMessaging.node';
 import { startStandInService, type StandInService } from '../../sandbox/server';
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import type { RealN8n } from '../../scripts/n8n/real-n8n';
@@ -21,7 +24,14 @@ import { BOOT_TIMEOUT_MS, E2E_OWNER, useN8n } from './setup/sharedN8n';
 const SCREENSHOTS = join(PROJECT_ROOT, 'test-output', 'screenshots');
 const CHROMIUM = '/usr/bin/chromium';
 
-const panels = [
+interface Panel {
+	node: string;
+	parameters: { resource: string; operation: string };
+	labels: string[];
+	typeVersion: number;
+}
+
+const first: Panel[] = [
 	{
 		node: 'Send Template',
 		parameters: { resource: 'message', operation: 'sendTemplate' },
@@ -42,7 +52,64 @@ const panels = [
 		parameters: { resource: 'contact', operation: 'createMany' },
 		labels: ['Phone Number', 'Additional Fields'],
 	},
-];
+].map((panel) => ({ ...panel, typeVersion: 1 }));
+
+/*
+ * Every other operation, as a new node (version 2) shows it, straight from the node's description:
+ * the labels expected are those of the parameters shown for the operation whatever else is set
+ * (the first three), so an operation added later gets its panel checked without a line here.
+ */
+const properties = new ChatMessaging().description.properties;
+type VersionCondition = number | { _cnd: { gte: number } };
+const inVersion2 = (versions: VersionCondition[] | undefined) =>
+	versions === undefined ||
+	versions.some((v) => (typeof v === 'number' ? v === 2 : 2 >= v._cnd.gte));
+
+function alwaysShownLabels(resource: string, operation: string): string[] {
+	return properties
+		.filter((property: INodeProperties) => {
+			const show = property.displayOptions?.show;
+			if (show === undefined || property.type === 'notice' || property.type === 'hidden')
+				return false;
+			if (!Object.keys(show).every((key) => ['resource', 'operation', '@version'].includes(key)))
+				return false;
+			return (
+				(show.resource as string[]).includes(resource) &&
+				(show.operation as string[] | undefined)?.includes(operation) === true &&
+				inVersion2(show['@version'] as VersionCondition[] | undefined)
+			);
+		})
+		.map((property) => property.displayName)
+		.slice(0, 3);
+}
+
+const resourceOptions = properties.find((p) => p.name === 'resource')!
+	.options as INodePropertyOptions[];
+const rest: Panel[] = resourceOptions.flatMap((resource) =>
+	properties
+		.filter(
+			(p) =>
+				p.name === 'operation' &&
+				(p.displayOptions?.show?.resource as string[]).includes(String(resource.value)),
+		)
+		.flatMap((p) => p.options as INodePropertyOptions[])
+		.filter(
+			(operation) =>
+				!first.some(
+					(panel) =>
+						panel.parameters.operation === operation.value &&
+						panel.parameters.resource === resource.value,
+				),
+		)
+		.map((operation) => ({
+			node: `${resource.name} ${operation.name}`,
+			parameters: { resource: String(resource.value), operation: String(operation.value) },
+			labels: alwaysShownLabels(String(resource.value), String(operation.value)),
+			typeVersion: 2,
+		})),
+);
+
+const panels: Panel[] = [...first, ...rest];
 
 let n8n: RealN8n;
 let release: () => Promise<void>;
@@ -69,8 +136,8 @@ beforeAll(async () => {
 				id: `panel-${index}`,
 				name: panel.node,
 				type: 'n8n-nodes-chat-messaging.chatMessaging',
-				typeVersion: 1,
-				position: [index * 240, 0],
+				typeVersion: panel.typeVersion,
+				position: [(index % 8) * 240, 480 + Math.floor(index / 8) * 200],
 				parameters: panel.parameters,
 			})),
 			{
@@ -169,10 +236,17 @@ async function panelText(nodeId: string, screenshot: string, labels: string[]): 
 	const panel = page.locator('[data-test-id="ndv"]').first();
 	await panel.waitFor({ state: 'visible' });
 	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input"]').first().waitFor();
-	const settled = await settledText(panel, labels);
-	await page.screenshot({ path: join(SCREENSHOTS, screenshot) });
-	// Read again after the screenshot: this is what the picture shows, and it must not be loading.
-	const shown = await panel.innerText();
+	// A panel can still grow after it looked settled (the trigger's "send a test webhook" hint
+	// arrives late), so the screenshot is taken again until the text read after it is the text
+	// read before it: the picture then shows exactly what the test asserts on.
+	let settled = await settledText(panel, labels);
+	let shown = '';
+	for (let attempt = 1; attempt <= 5; attempt++) {
+		await page.screenshot({ path: join(SCREENSHOTS, screenshot) });
+		shown = await panel.innerText();
+		if (shown === settled) break;
+		settled = await settledText(panel, labels);
+	}
 	expect(shown).not.toMatch(/Loading/i);
 	expect(await page.locator('[data-test-id="ndv"] .async-notice').count()).toBe(0);
 	expect(shown).toBe(settled);

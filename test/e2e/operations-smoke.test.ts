@@ -260,6 +260,103 @@ test('Media: a file from binary data is uploaded, listed, and deleted', async ()
 	expect(outputOf(execution, 'Delete')).toHaveLength(1);
 }, 120_000);
 
+/** spring_sale: the stand-in's template with an image header and three variables. */
+const SPRING_SALE = 'wat_3c4d5e6f70819203';
+/** A 1×1 PNG, as a node before the Chat Messaging node hands it over in binary data. */
+const PNG =
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/** A Code node that outputs one item with sale.png in its binary field `data`. */
+const saleFile: Step = {
+	name: 'File',
+	type: 'n8n-nodes-base.code',
+	typeVersion: 2,
+	parameters: {
+		jsCode: `const data = await this.helpers.prepareBinaryData(Buffer.from('${PNG}', 'base64'), 'sale.png', 'image/png');\nreturn [{ json: { phone: '+14155550123' }, binary: { data } }];`,
+	},
+};
+
+/** Send Template (version 2) of spring_sale with its variables typed in and a header image. */
+function springSaleSend(headerMedia: Record<string, unknown>): Step {
+	return {
+		name: 'Send',
+		chat: {
+			resource: 'message',
+			operation: 'sendTemplate',
+			phoneNumber: '+14155550123',
+			template: { __rl: true, mode: 'id', value: SPRING_SALE },
+			templateVariablesInput: 'fields',
+			templateVariables: {
+				variable: [
+					{ name: 'first_name', value: 'Ada', sendAs: 'string' },
+					{ name: 'discount', value: '20%', sendAs: 'string' },
+					{ name: 'end_date', value: 'May 31', sendAs: 'string' },
+				],
+			},
+			headerMedia: 'url',
+			...headerMedia,
+		},
+	};
+}
+
+/** What the one send carried as its header image, after checking the rest of its body. */
+function sentHeaderMedia(): string {
+	const sends = standIn.acceptedSends('/api/v1/events');
+	expect(sends).toHaveLength(1);
+	const body = sends[0].body as { template_message: { liquid_values: Record<string, unknown> } };
+	expect(body.template_message).toMatchObject({
+		chat_template_id: SPRING_SALE,
+		liquid_values: { first_name: 'Ada', discount: '20%', end_date: 'May 31' },
+	});
+	return String(body.template_message.liquid_values.header_media);
+}
+
+test('Media → Message: a file is uploaded, then sent as the header image of a template', async () => {
+	const execution = await run(
+		chain('Smoke: upload, then send it as header', [
+			saleFile,
+			{
+				name: 'Upload',
+				chat: { resource: 'media', operation: 'upload', binaryPropertyName: 'data' },
+			},
+			springSaleSend({ headerMediaSource: 'link', headerMediaUrl: '={{ $json.media_url }}' }),
+		]),
+	);
+	const [uploaded] = outputOf(execution, 'Upload');
+	expect(standIn.acceptedSends('/api/v1/medias')).toHaveLength(1);
+	expect(sentHeaderMedia()).toBe(uploaded.media_url);
+	// The link the contact's phone fetches is the file that was read.
+	const fetched = await fetch(String(uploaded.media_url));
+	expect(Buffer.from(await fetched.arrayBuffer()).toString('base64')).toBe(PNG);
+	expect(outputOf(execution, 'Send')).toHaveLength(1);
+}, 120_000);
+
+test('Message: Send Template takes its header image straight from binary data (uploaded, then sent)', async () => {
+	const execution = await run(
+		chain('Smoke: header from binary', [
+			saleFile,
+			springSaleSend({ headerMediaSource: 'binary', headerMediaBinaryField: 'data' }),
+		]),
+	);
+	const uploads = standIn.acceptedSends('/api/v1/medias');
+	expect(uploads).toHaveLength(1);
+	expect((uploads[0].body as { media: Record<string, unknown> }).media).toEqual({
+		data: PNG,
+		filename: 'sale.png',
+		content_type: 'image/png',
+	});
+	const [sent] = outputOf(execution, 'Send');
+	const headerMedia = sent.headerMedia as Record<string, unknown>;
+	expect(sentHeaderMedia()).toBe(headerMedia.media_url);
+	const requests = standIn.requests.map((request) => `${request.method} ${request.path}`);
+	// The template is read once, the file uploaded, then the one send.
+	expect(requests).toEqual([
+		`GET /api/v1/whats_app_templates/${SPRING_SALE}`,
+		'POST /api/v1/medias',
+		'POST /api/v1/events',
+	]);
+}, 120_000);
+
 test("Message: a sent template's status is read back with the id the send answered", async () => {
 	const execution = await run(
 		chain('Smoke: send then status', [
