@@ -384,11 +384,23 @@ describe('the template picker (Send Template, version 2)', () => {
 		await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-mapper.png') });
 
 		// Each field's input is n8n's parameter input, named by the variable (the mapper's field id).
+		// The mapper can re-render while a field is being typed into (a busy machine lost keystrokes
+		// here), so each value is filled, left, and read back; filled again if it did not hold.
 		for (const [id, value] of Object.values(picked.fields)) {
 			const input = mapper.locator(`[data-test-id="parameter-input-${id}"] input`);
-			await input.click();
-			await page.keyboard.type(value);
-			await input.blur();
+			const held = await until(
+				async () => {
+					if ((await input.inputValue()) !== value) {
+						await input.click();
+						await input.fill(value);
+						await input.blur();
+					}
+					await page.waitForTimeout(300);
+					return await input.inputValue();
+				},
+				(shown) => shown === value,
+			);
+			expect(held).toBe(value);
 		}
 		await locator.scrollIntoViewIfNeeded();
 		await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-filled.png') });
