@@ -158,3 +158,18 @@ describe('currencies and the unit choice', () => {
 		);
 	});
 });
+
+describe('a number whose digits a JavaScript number cannot hold is refused, never charged as another amount', () => {
+	test('85016071629436.52 (16 significant digits, as 85016071629436.51 arrives) is refused', () => {
+		const error = refusal(() => majorToMinorUnits(85016071629436.51, 'USD', 'Amount'));
+		expect(error.reason).toMatch(/more digits than a number holds exactly/);
+	});
+
+	test('the same amount written as text is exact: 8501607162943651 cents', () => {
+		expect(majorToMinorUnits('85016071629436.51', 'USD', 'Amount')).toBe(8501607162943651);
+	});
+
+	test('15 significant digits are exact: 1234567890123.45 → 123456789012345', () => {
+		expect(majorToMinorUnits(1234567890123.45, 'USD', 'Amount')).toBe(123456789012345);
+	});
+});

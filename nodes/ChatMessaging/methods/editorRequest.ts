@@ -174,8 +174,9 @@ export async function editorGet(
 				body: unknown;
 			};
 			const { body } = parseServiceBody(response.body);
+			// The answer fills the panel (template names, a quoted wrong answer): never the key.
 			if (response.statusCode >= 200 && response.statusCode < 300)
-				return { statusCode: response.statusCode, body };
+				return { statusCode: response.statusCode, body: withoutSecret(body, secret) };
 			failure = describeStatus(response.statusCode, body, what);
 			break;
 		} catch (error) {

@@ -223,10 +223,11 @@ export async function callService(
 ): Promise<ServiceAnswer> {
 	const { policy, cancelSignal } = client;
 	const budget = client.waitBudget ?? new WaitBudget(policy.maxTotalWaitMs);
+	const apiKey = client.credentials?.data?.apiKey;
 	const fail = (failure: ServiceFailure): never => {
 		const told = request.method === 'GET' ? asReadFailure(failure) : failure;
 		// A service or proxy could echo the key back; nothing of it may reach the user or the log.
-		throw new ServiceRequestFailed(withoutSecret(told, client.credentials?.data?.apiKey));
+		throw new ServiceRequestFailed(withoutSecret(told, apiKey));
 	};
 	const { rawUpload } = request;
 	const address = rawUpload
@@ -267,7 +268,16 @@ export async function callService(
 			const headers = lowerCaseHeaders(response.headers);
 			const { body: parsed, bodyIsJson } = parseServiceBody(response.body);
 			if (response.statusCode >= 200 && response.statusCode < 300) {
-				return { statusCode: response.statusCode, body: parsed, bodyIsJson, headers, retries };
+				// A success answer becomes item fields, or an error quoting it when it is not the one
+				// promised (a wrong Base URL that echoes requests answers 200): the key is cut out here,
+				// once, rather than in every place that reads an answer.
+				return {
+					statusCode: response.statusCode,
+					body: withoutSecret(parsed, apiKey),
+					bodyIsJson,
+					headers: withoutSecret(headers, apiKey),
+					retries,
+				};
 			}
 			const askedToWait = retryAfterMs(headers['retry-after']);
 			// A 503 without Retry-After may come from a proxy after the service acted; only a 503 that

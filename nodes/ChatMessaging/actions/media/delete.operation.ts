@@ -1,7 +1,7 @@
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { deleteMediaAnswer } from '../../../shared/schemas/media';
-import { InvalidParameter, describeType } from '../../../shared/validation';
+import { InvalidParameter, describeType, inexactNumberReason } from '../../../shared/validation';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
 import { answerFields } from '../run/serviceAnswers';
@@ -34,6 +34,10 @@ const properties: INodeProperties[] = [
 
 /** A media ID as the service writes it: a whole number from 1, given as a number or as digits. */
 export function readMediaId(value: unknown): string {
+	// A number beyond the exact integers has already lost its last digits: sent, it would name, and
+	// delete, another media item.
+	const inexact = typeof value === 'number' ? inexactNumberReason(value) : undefined;
+	if (inexact !== undefined) throw new InvalidParameter(MEDIA_ID_LABEL, inexact);
 	const text =
 		typeof value === 'number'
 			? String(value)
@@ -55,6 +59,12 @@ export function readMediaId(value: unknown): string {
 	return text;
 }
 
+/** The ID as the number Upload and Get Many show, or as its text where a number would change it. */
+function idAsNumber(text: string): number | string {
+	const number = Number(text);
+	return Number.isSafeInteger(number) ? number : text;
+}
+
 export const deleteMedia: PerItemOperation<undefined> = {
 	description: properties,
 	prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<undefined> {
@@ -63,7 +73,7 @@ export const deleteMedia: PerItemOperation<undefined> = {
 	},
 	answer: deleteMediaAnswer,
 	toOutput: (answer, request) => ({
-		id: Number(request.path.slice(MEDIAS_PATH.length + 1)),
+		id: idAsNumber(request.path.slice(MEDIAS_PATH.length + 1)),
 		deleted: true,
 		...answerFields(answer),
 	}),

@@ -2,6 +2,7 @@ import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { MediaContentType } from '../../../shared/schemas/media';
 import { base64ByteLength, mediaContentTypes, mediaSizeLimit } from '../../../shared/schemas/media';
+import { ServiceRequestFailed } from '../../../shared/transport';
 import { InvalidParameter, describeType } from '../../../shared/validation';
 
 /*
@@ -179,5 +180,25 @@ export async function loadMediaBytes(
 	itemIndex: number,
 	file: MediaFile,
 ): Promise<Buffer> {
-	return await this.helpers.getBinaryDataBuffer(itemIndex, file.field);
+	try {
+		return await this.helpers.getBinaryDataBuffer(itemIndex, file.field);
+	} catch (error) {
+		throw unreadableFile(file, error);
+	}
+}
+
+/**
+ * n8n keeps the bytes apart from the item (on disk, in S3): they can be gone or unreadable after the
+ * description was checked. Nothing was sent for this item, and the others still go.
+ */
+function unreadableFile(file: MediaFile, error: unknown): ServiceRequestFailed {
+	return new ServiceRequestFailed({
+		outcome: 'not sent',
+		retries: 0,
+		message: `Could not read ${describeFile(file)} from n8n's binary data: ${
+			error instanceof Error ? error.message : String(error)
+		}`,
+		description:
+			'Nothing was sent for this item. Check that the node before this one still holds the file (binary data kept on disk or in S3 can be pruned), then run this item again.',
+	});
 }

@@ -85,6 +85,18 @@ export function readCurrency(value: unknown, parameter: string): string {
 	return code;
 }
 
+/**
+ * Up to 15 significant digits, a decimal survives the trip through a JavaScript number unchanged.
+ * Beyond that the number may already be another amount than the one written (85016071629436.51
+ * arrives as 85016071629436.52, 0.1 + 0.2 as 0.30000000000000004), so it is refused, not charged.
+ */
+const EXACT_SIGNIFICANT_DIGITS = 15;
+
+function significantDigits(numberText: string): number {
+	const [mantissa] = numberText.toLowerCase().split('e');
+	return mantissa.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
+}
+
 /** An amount as text: a string as typed, a number as JavaScript writes it (12.3 → "12.3"). */
 function amountText(value: unknown, parameter: string): string {
 	if (typeof value === 'number') {
@@ -137,6 +149,16 @@ export function majorToMinorUnits(value: unknown, currency: string, parameter: s
 			decimals === 0
 				? `${text} has decimals, but ${currency} has none (its smallest unit is 1 ${currency}): amounts are never rounded`
 				: `${text} has more decimals than ${currency} has (${decimals}): amounts are never rounded`,
+		);
+	}
+	if (
+		typeof value === 'number' &&
+		!Number.isSafeInteger(value) &&
+		significantDigits(text) > EXACT_SIGNIFICANT_DIGITS
+	) {
+		throw new InvalidParameter(
+			parameter,
+			`${text} has more digits than a number holds exactly, so it may no longer be the amount written: give the amount as text, e.g. "19.99"`,
 		);
 	}
 	const minor =

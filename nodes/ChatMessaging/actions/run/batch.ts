@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ServiceAnswer, ServiceFailure } from '../../../shared/transport';
-import { ServiceRequestFailed, callService } from '../../../shared/transport';
+import { callService } from '../../../shared/transport';
 import type { InvalidParameter } from '../../../shared/validation';
 import { readWholeNumberOption } from '../fields/requestOptions';
 import type { Action, BatchInfo, BatchOperation } from '../operationKinds';
 import type { OperationRun } from './operationRun';
-import { failureItem, readEveryItem } from './operationRun';
+import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
 import { runInParallel } from './parallelRequests';
 import { answerFields, answerIds, promisedAnswerOrFailure } from './serviceAnswers';
 import { stoppedRunError } from './stoppedRun';
@@ -122,11 +122,10 @@ export async function runBatches<Entry, Body>(
 				accepted.add(batchIndex);
 				return undefined;
 			} catch (error) {
-				if (!(error instanceof ServiceRequestFailed))
-					throw run.itemError(error, batch[0].itemIndex);
-				if (!continueOnFail) return { batchIndex, failure: error.failure };
+				const failure = asServiceFailure(error);
+				if (!continueOnFail) return { batchIndex, failure };
 				for (const { itemIndex, entry } of batch) {
-					output[itemIndex] = failureItem(error.failure, itemIndex, {
+					output[itemIndex] = failureItem(failure, itemIndex, {
 						...operation.toOutput(entry),
 						batch: info,
 					});

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { ServiceRequestFailed } from '../../../shared/transport';
 import type { Action, ListOperation, PreparedRequest } from '../operationKinds';
 import type { OperationRun } from './operationRun';
-import { failureItem, readEveryItem } from './operationRun';
+import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
 import { readPages, readReturnAllOrLimit } from './pages';
 
 /**
@@ -53,9 +53,18 @@ export async function runList<Page, Record>(
 				});
 			}
 		} catch (error) {
-			if (!(error instanceof ServiceRequestFailed) || !run.continueOnFail)
-				throw run.itemError(error, itemIndex);
-			output.push(failureItem(error.failure, itemIndex));
+			if (!run.continueOnFail) throw run.itemError(error, itemIndex);
+			// A list only reads: whatever failed, nothing was changed and the item is safe to run again.
+			const failure =
+				error instanceof ServiceRequestFailed
+					? error.failure
+					: {
+							...asServiceFailure(error),
+							outcome: 'not sent' as const,
+							description:
+								'Nothing was changed: this request only reads, so it is safe to run again.',
+						};
+			output.push(failureItem(failure, itemIndex));
 		}
 	}
 	return output;

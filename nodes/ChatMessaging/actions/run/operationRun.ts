@@ -71,6 +71,31 @@ export function createOperationRun(this: IExecuteFunctions, client: ServiceClien
 	};
 }
 
+/**
+ * A request that failed with something other than the transport's own failure (one of n8n's
+ * helpers, reading a file, a defect): the item still gets an outcome, and it claims no more than is
+ * known. A parameter problem found this late stopped before the service call; anything else may
+ * have come after the service acted.
+ */
+export function asServiceFailure(error: unknown): ServiceFailure {
+	if (error instanceof ServiceRequestFailed) return error.failure;
+	if (error instanceof InvalidParameter) {
+		return {
+			outcome: 'not sent',
+			retries: 0,
+			message: `${error.parameter} ${error.reason}`,
+			description: 'Nothing was sent for this item.',
+		};
+	}
+	return {
+		outcome: 'may have been sent',
+		retries: 0,
+		message: `Unexpected error: ${messageOf(error)}`,
+		description:
+			'The node cannot tell whether the service acted on this item: check it at the service (for a message, the conversation) before running it again.',
+	};
+}
+
 /** The editor's label of the parameter n8n names in an expression error, e.g. "Phone Number". */
 function parameterLabel(error: unknown, properties: INodeProperties[]): string | undefined {
 	const name = (error as { context?: { parameter?: unknown } }).context?.parameter;

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ServiceFailure } from '../../../shared/transport';
-import { ServiceRequestFailed, callService } from '../../../shared/transport';
+import { callService } from '../../../shared/transport';
 import type { InvalidParameter } from '../../../shared/validation';
 import {
 	DEFAULT_PARALLEL_REQUESTS,
@@ -10,7 +10,7 @@ import {
 } from '../fields/requestOptions';
 import type { Action, PerItemOperation, PreparedRequest } from '../operationKinds';
 import type { OperationRun } from './operationRun';
-import { failureItem, readEveryItem } from './operationRun';
+import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
 import { runInParallel } from './parallelRequests';
 import { answerIds, promisedAnswerOrFailure } from './serviceAnswers';
 import { stoppedRunError } from './stoppedRun';
@@ -65,9 +65,10 @@ export async function runPerItem<Body>(
 				accepted.push(itemIndex);
 				return undefined;
 			} catch (error) {
-				if (!(error instanceof ServiceRequestFailed)) throw run.itemError(error, itemIndex);
-				if (!continueOnFail) return { itemIndex, failure: error.failure };
-				output[itemIndex] = failureItem(error.failure, itemIndex);
+				// Whatever failed, this item gets an outcome and the others' are still reported.
+				const failure = asServiceFailure(error);
+				if (!continueOnFail) return { itemIndex, failure };
+				output[itemIndex] = failureItem(failure, itemIndex);
 				return undefined;
 			}
 		},
