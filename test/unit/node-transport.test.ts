@@ -13,11 +13,8 @@ import {
 	serviceMessage,
 	toNodeApiError,
 } from '../../nodes/shared/transport';
-import {
-	describeCancelled,
-	describeDeadline,
-	withoutSecret,
-} from '../../nodes/shared/transport/failures';
+import { describeCancelled, describeDeadline } from '../../nodes/shared/transport/failures';
+import { withoutSecret } from '../../nodes/shared/transport/secrets';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
@@ -489,6 +486,23 @@ describe('withoutSecret', () => {
 			serviceBody: { headers: { authorization: key } },
 		};
 		expect(JSON.stringify(withoutSecret(failure, key))).not.toContain(key);
+	});
+
+	it('cuts the key in every form it is sent in: stored as "Bearer <key>" or with a newline', () => {
+		for (const stored of [`Bearer ${key}`, `${key}\n`, `  ${key}  `]) {
+			expect(withoutSecret(`echoed: ${key}`, stored)).toBe('echoed: [API key hidden]');
+			expect(JSON.stringify(withoutSecret({ nested: [{ auth: key }] }, stored))).not.toContain(key);
+		}
+		expect(withoutSecret(`echoed: Bearer ${key}`, `Bearer ${key}`)).toBe(
+			'echoed: [API key hidden]',
+		);
+	});
+
+	it('cuts a key with characters JSON escapes out of an object, and the object stays valid', () => {
+		const odd = 'k"e\\y-SECRET';
+		const cut = withoutSecret({ echo: `x${odd}y`, [odd]: 1 }, odd);
+		expect(JSON.stringify(cut)).not.toContain(JSON.stringify(odd).slice(1, -1));
+		expect(cut).toEqual({ echo: 'x[API key hidden]y', '[API key hidden]': 1 });
 	});
 
 	it('leaves everything alone when there is no usable key', () => {

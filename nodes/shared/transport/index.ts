@@ -1,7 +1,8 @@
 /*
  * The transport's public face: operations import from here ('../../shared/transport'), never from
  * the files behind it. requestLoop.ts makes the calls, retryPolicy.ts decides what is repeated and
- * for how long, failures.ts words every failure and builds the errors n8n shows.
+ * for how long, deadline.ts bounds each attempt, failures.ts words every failure and builds the
+ * errors n8n shows, secrets.ts keeps the API key out of all of it.
  */
 export type { ServiceAnswer, ServiceClient, ServiceMethod, ServiceRequest } from './requestLoop';
 export {
@@ -25,7 +26,7 @@ export {
 	networkErrorCode,
 	serviceMessage,
 	toNodeApiError,
-	withoutSecret,
 } from './failures';
+export { withoutSecret } from './secrets';
 export type { ServiceUrl } from './serviceUrl';
 export { serviceUrl } from './serviceUrl';
