@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm test: build the package (the end-to-end suite loads dist/ into a real n8n), lint it as the
-# community-node scanner would (and the sandbox, scripts and tests with typescript-eslint), check
+# community-node scanner would (and the sandbox, scripts and tests with typescript-eslint) and with
+# the rules of n8n's own `n8n-node lint` (@n8n/node-cli's exported config), check
 # that every file is formatted as prettier writes it,
 # typecheck the whole tree (the build compiles only nodes/ and credentials/, and jest's ts-jest
 # only the files a test imports), then every jest project, with jest's JSON report kept for CI.
@@ -8,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 npm run --silent build
 npm run --silent lint
+npm run --silent lint:n8n-node
 npm run --silent format:check
 npm run --silent typecheck
 mkdir -p test-output

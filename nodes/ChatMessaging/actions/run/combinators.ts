@@ -90,7 +90,9 @@ export function withOwnAnswers(
 				members.forEach((item, index) => {
 					const fields = own[index];
 					if (fields === undefined) return;
-					const { batchResponse: _batchResponse, ...rest } = item.json;
+					// The batch's answer is replaced by this item's own fields, not kept beside them.
+					const rest = { ...item.json };
+					delete rest.batchResponse;
 					item.json = { ...rest, ...fields };
 				});
 			}
