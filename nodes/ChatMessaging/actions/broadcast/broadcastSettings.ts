@@ -96,6 +96,12 @@ export function readBroadcastSettings(
 		givenElsewhere: contactVariables,
 	});
 	const settings: BroadcastSettings = { name, chat_template_id: template.chatTemplateId };
+	if (contactVariables !== undefined && mapsVariablesAutomatically(this)) {
+		// Mapped automatically, the "shared" values are this item's own fields. A variable its
+		// contact carries too is that contact's: kept here it would be item 0's value for everyone.
+		for (const carried of contactVariables.call(this, itemIndex))
+			delete template.liquidValues[carried];
+	}
 
 	const mode = this.getNodeParameter('deliveryMode', itemIndex, 'instant');
 	if (!deliveryModes.includes(mode as BroadcastSettings['delivery_mode'] & string)) {
@@ -137,10 +143,28 @@ function hasExpression(value: unknown): boolean {
 	return false;
 }
 
-/** Whether any setting is an expression, i.e. could differ from one item to the next. */
+/**
+ * Version 2's Template Variables set to Map Automatically: each item's own fields are its values,
+ * so they differ from item to item although no parameter holds an expression.
+ */
+function mapsVariablesAutomatically(context: IExecuteFunctions): boolean {
+	if (!isVersion2(context)) return false;
+	const parameters = context.getNode().parameters;
+	const mode = parameters.templateVariablesInput ?? 'mapper';
+	const mapper = parameters[MAPPER_PARAMETER] as IDataObject | undefined;
+	return mode === 'mapper' && mapper?.mappingMode === 'autoMapInputData';
+}
+
+/**
+ * Whether any setting could differ from one item to the next: an expression, or variables mapped
+ * automatically from each item's fields.
+ */
 export function settingsMayVary(this: IExecuteFunctions): boolean {
 	const parameters = this.getNode().parameters;
-	return SETTING_PARAMETERS.some((name) => hasExpression(parameters[name]));
+	return (
+		mapsVariablesAutomatically(this) ||
+		SETTING_PARAMETERS.some((name) => hasExpression(parameters[name]))
+	);
 }
 
 /*
@@ -169,9 +193,13 @@ export function checkSameSettings(
 			if (Math.abs(Date.parse(a) - Date.parse(b)) < SAME_LAUNCH_TIME_MS) continue;
 		}
 		const shown = (value: unknown) => (value === undefined ? 'not set' : JSON.stringify(value));
+		const hint =
+			key === 'liquid_values' && mapsVariablesAutomatically(this)
+				? ". Map Automatically reads each item's fields; to give each contact its own values, set Contact Variables to From Input Item Fields"
+				: '';
 		throw new InvalidParameter(
 			settingLabels[key],
-			`is ${shown(b)} for this item but ${shown(a)} for item 0: with ${CONTACTS_FROM_INPUT_TEXT} all input items form one broadcast, so it must be the same for every item`,
+			`is ${shown(b)} for this item but ${shown(a)} for item 0: with ${CONTACTS_FROM_INPUT_TEXT} all input items form one broadcast, so it must be the same for every item${hint}`,
 		);
 	}
 }

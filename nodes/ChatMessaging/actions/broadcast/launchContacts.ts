@@ -45,7 +45,16 @@ function variableValue(name: string, value: unknown, label: string): string | nu
 			throw new InvalidParameter(label, `header_media must be a URL, not ${describeType(value)}`);
 		return readHeaderMediaUrl(value, ' (given as the contact variable header_media)');
 	}
-	if (typeof value === 'string') return value;
+	if (typeof value === 'string') {
+		// The service applies a contact's variables over the broadcast's and counts an empty one as
+		// missing: sent, it would replace the shared value or fail the whole broadcast for all.
+		if (value.trim() === '')
+			throw new InvalidParameter(
+				label,
+				`variable "${name}" is empty for this contact: give it a value, or leave it out so the broadcast's own value applies`,
+			);
+		return value;
+	}
 	if (typeof value === 'number') {
 		const reason = inexactNumberReason(value);
 		if (reason !== undefined) throw new InvalidParameter(label, `variable "${name}" is ${reason}`);
@@ -106,6 +115,7 @@ function readVariables(
 			checkKeyName(name, VARIABLES);
 			if (Object.prototype.hasOwnProperty.call(values, name))
 				throw new InvalidParameter(VARIABLES, `variable "${name}" is given twice`);
+			// A value whose expression found nothing is empty, refused as such (never sent as "").
 			values[name] = variableValue(name, row.value ?? '', VARIABLES);
 		});
 	}

@@ -169,10 +169,30 @@ export const createMany: BatchOperation<ContactBody, ContactBody[]> = {
 	entryReader(this: IExecuteFunctions) {
 		// One choice for the whole run: the mode decides whether expressions are read at all.
 		const items = this.getInputData();
-		if (this.getNodeParameter('contactFields', 0, 'defineBelow') === 'autoMapInputData') {
-			return (itemIndex) => contactFromInput(items[itemIndex].json);
-		}
-		return (itemIndex) => readContact.call(this, itemIndex);
+		const read =
+			this.getNodeParameter('contactFields', 0, 'defineBelow') === 'autoMapInputData'
+				? (itemIndex: number) => contactFromInput(items[itemIndex].json)
+				: (itemIndex: number) => readContact.call(this, itemIndex);
+		/*
+		 * One number given two different ways in one run: the service keeps whichever arrives last,
+		 * which with batches in parallel is a race, while both items would report their own contact as
+		 * created. The later item is refused instead; the same contact repeated is harmless.
+		 */
+		const byNumber = new Map<string, { itemIndex: number; contact: string }>();
+		return (itemIndex) => {
+			const contact = read(itemIndex);
+			const written = JSON.stringify(contact);
+			const earlier = byNumber.get(contact.phone_number);
+			if (earlier !== undefined && earlier.contact !== written) {
+				throw new InvalidParameter(
+					labels.phone_number,
+					`${contact.phone_number} is already the contact of item ${earlier.itemIndex}, with other details: which one the service keeps would be left to chance. Give each number once`,
+				);
+			}
+			if (earlier === undefined)
+				byNumber.set(contact.phone_number, { itemIndex, contact: written });
+			return contact;
+		};
 	},
 	// Every contact was checked against the contact schema when its item was read.
 	request: (contacts) => ({ method: 'POST', path: '/subscribers', body: contacts }),

@@ -40,8 +40,14 @@ export interface StoppedRun {
  * make the user run everything again and send those twice.
  */
 export function stoppedRunError(node: INode, stop: StoppedRun): Error {
-	if (stop.accepted.length === 0 && stop.neverAttempted.length === 0 && stop.failedRequests === 1) {
-		// The run was this one request: its own words are the whole story.
+	if (
+		stop.accepted.length === 0 &&
+		stop.neverAttempted.length === 0 &&
+		stop.failedRequests === 1 &&
+		stop.failed.length === 1
+	) {
+		// The run was this one request for this one item: its own words are the whole story. A
+		// request for many items (a batch, a broadcast to contacts) needs the list of them.
 		return toNodeApiError(node, stop.failure, stop.itemIndex);
 	}
 	const failedByOutcome = new Map<DeliveryOutcome, number[]>();

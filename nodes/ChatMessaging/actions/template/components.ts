@@ -7,6 +7,7 @@ import type { DeliveryOutcome, ServiceAnswer } from '../../../shared/transport';
 import { ServiceRequestFailed } from '../../../shared/transport';
 import {
 	InvalidParameter,
+	normalisePhoneNumber,
 	optionalText,
 	readIdentifier,
 	requiredText,
@@ -296,7 +297,11 @@ export function buildComponents(input: ComponentInput): Component[] {
 		if (entries === undefined) continue;
 		(Array.isArray(entries) ? entries : [entries]).forEach((entry, position) => {
 			const name = `${label} ${position + 1}`;
-			const value = requiredText((entry as IDataObject | null)?.[field], name);
+			const given = (entry as IDataObject | null)?.[field];
+			// Every recipient's phone dials this number: without its country code it would call
+			// someone else in each recipient's own country, so it is read as a contact's number is.
+			const value =
+				subType === 'phone_number' ? normalisePhoneNumber(given, name) : requiredText(given, name);
 			components.push(
 				checked(
 					{

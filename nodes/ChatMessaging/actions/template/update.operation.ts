@@ -93,9 +93,15 @@ const labels = wireLabels(properties, {
 	whats_app_template: 'updateFields',
 });
 
+/*
+ * An ID is only ever taken as written: text must be plain digits (Number() would also read "0x10"
+ * as 16 and "1e1" as 10), and a number must be exact (beyond 2^53 it is already another ID).
+ * Either mistake would change or remove another component of the template.
+ */
 function readComponentId(value: unknown, label: string): number {
-	const id = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) {
+	const text = typeof value === 'string' ? value.trim() : undefined;
+	const id = text !== undefined && /^\d+$/.test(text) ? Number(text) : value;
+	if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
 		throw new InvalidParameter(
 			label,
 			`must be the ID of one of the template's components (a whole number from 1), not ${JSON.stringify(value)}`,
