@@ -20,6 +20,115 @@ export function authorizationHeaderValue(apiKey: unknown): string {
 		.trim();
 }
 
+/*
+ * Where the key may go. authenticate() is the last step before n8n sends any request made with this
+ * credential: the node's own, the credential test's, and the HTTP Request node's (which takes any URL
+ * the workflow gives it). So it, not each caller, holds the key to the Base URL's origin, and refuses
+ * (throws, so nothing is sent) whenever the two cannot be shown to be the same.
+ */
+
+/** The Base URL as the node reads it: spaces around it and trailing slashes do not count. */
+function normalisedBaseUrl(value: unknown): string {
+	return (typeof value === 'string' ? value : '').trim().replace(/\/+$/, '');
+}
+
+/** Axios's test for a URL that ignores baseURL: a scheme, or a protocol-relative `//host`. */
+const AXIOS_ABSOLUTE_URL = /^([a-z][a-z\d+\-.]*:)?\/\//i;
+
+function parsed(address: string): URL | undefined {
+	try {
+		return new URL(address);
+	} catch {
+		return undefined;
+	}
+}
+
+const noKeySent = 'The API key was not sent.';
+
+/**
+ * The origin the key belongs to, or why none can be trusted. A user name or password before an `@`
+ * hides the real host behind one that looks right (`https://api.example-chat.com@other.host`); a
+ * query or fragment would swallow the request's path, which the node refuses too.
+ */
+export function keyOrigin(baseUrl: unknown): { origin: string } | { problem: string } {
+	const text = normalisedBaseUrl(baseUrl);
+	const base = parsed(text);
+	if (base === undefined) {
+		return {
+			problem: `The Base URL of the Chat Messaging API credential is not a web address. ${noKeySent}`,
+		};
+	}
+	if (base.protocol !== 'https:' && base.protocol !== 'http:') {
+		return {
+			problem: `The Base URL of the Chat Messaging API credential must start with https:// or http://, not ${base.protocol}. ${noKeySent}`,
+		};
+	}
+	if (base.username !== '' || base.password !== '') {
+		return {
+			problem: `The Base URL of the Chat Messaging API credential has a user name or password before an @, so the host it seems to name is not the one it reaches. ${noKeySent} Give the host only, e.g. https://api.example-chat.com.`,
+		};
+	}
+	if (base.search !== '' || base.hash !== '' || text.includes('?') || text.includes('#')) {
+		return {
+			problem: `The Base URL of the Chat Messaging API credential has a query (?) or fragment (#), which would hide the path of every request. ${noKeySent} Give the host only, without ? or #.`,
+		};
+	}
+	return { origin: base.origin };
+}
+
+/**
+ * Every address a request could go to. n8n's HTTP layer resolves `url` (or the HTTP Request node's
+ * `uri`) against `baseURL` the WHATWG way for its checks and the axios way for the request itself;
+ * both are read, and both must land on the key's origin.
+ */
+function requestTargets(requestOptions: IHttpRequestOptions): Array<URL | undefined> {
+	const given = requestOptions.url ?? (requestOptions as { uri?: unknown }).uri;
+	const url = given === undefined || given === null ? '' : String(given);
+	const baseURL =
+		requestOptions.baseURL === undefined || requestOptions.baseURL === null
+			? ''
+			: String(requestOptions.baseURL);
+	if (baseURL === '') return [parsed(url)];
+	let whatwg: URL | undefined;
+	try {
+		whatwg = new URL(url, baseURL);
+	} catch {
+		whatwg = undefined;
+	}
+	const combined =
+		url === ''
+			? baseURL
+			: AXIOS_ABSOLUTE_URL.test(url)
+				? url
+				: `${baseURL.replace(/\/?\/$/, '')}/${url.replace(/^\/+/, '')}`;
+	return [whatwg, parsed(combined)];
+}
+
+/** Throws, naming origins only (never the key, a path or a query), unless the key may go there. */
+export function assertKeyMayGo(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): void {
+	const allowed = keyOrigin(credentials.baseUrl);
+	if ('problem' in allowed) throw new Error(allowed.problem);
+	for (const target of requestTargets(requestOptions)) {
+		if (target === undefined) {
+			throw new Error(
+				`This request's address is not a web address the API key can be checked against. ${noKeySent}`,
+			);
+		}
+		if (target.origin !== allowed.origin || target.username !== '' || target.password !== '') {
+			const where =
+				target.protocol === 'https:' || target.protocol === 'http:'
+					? target.origin
+					: target.protocol;
+			throw new Error(
+				`The Chat Messaging API key is sent only to its Base URL's host (${allowed.origin}); this request goes to ${where}. ${noKeySent}`,
+			);
+		}
+	}
+}
+
 /** Every redirect status: the test refuses them all, the same way the node does. */
 export const REDIRECT_STATUSES = [300, 301, 302, 303, 304, 305, 307, 308] as const;
 
@@ -105,11 +214,13 @@ export class ChatMessagingApi implements ICredentialType {
 		},
 	];
 
-	// A function rather than a header template, so the pasted-"Bearer" tolerance is code with a test.
+	// A function rather than a header template: the pasted-"Bearer" tolerance is code with a test, and
+	// the key is added only to requests bound for the Base URL's origin (see assertKeyMayGo).
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		assertKeyMayGo(credentials, requestOptions);
 		requestOptions.headers = {
 			...requestOptions.headers,
 			Authorization: authorizationHeaderValue(credentials.apiKey),
@@ -135,7 +246,8 @@ export class ChatMessagingApi implements ICredentialType {
 	 */
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			// Trimmed as the node trims it: a Base URL pasted with a trailing space works in the node.
+			baseURL: '={{String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "")}}',
 			url: '/api/v1/events',
 			method: 'POST',
 			body: { event_type: 'n8n_credential_check' },

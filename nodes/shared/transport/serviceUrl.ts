@@ -37,6 +37,14 @@ function credentialBase(baseUrl: string): { base: URL } | { refused: ServiceFail
 			'Nothing was sent. Correct the Base URL of the Chat Messaging API credential.',
 		);
 	}
+	if (base.username !== '' || base.password !== '') {
+		// https://api.example-chat.com@other.host reaches other.host: the host it seems to name is not
+		// the one the key would go to.
+		return refused(
+			"The credential's Base URL has a user name or password before an @, so the host it seems to name is not the one it reaches",
+			'Nothing was sent. Set the Base URL to the host only, e.g. https://api.example-chat.com.',
+		);
+	}
 	if (base.search !== '' || base.hash !== '' || baseUrl.includes('?') || baseUrl.includes('#')) {
 		return refused(
 			"The credential's Base URL has a query (?) or fragment (#), which would hide the path of every request",
