@@ -8,6 +8,7 @@ import type {
 import {
 	InvalidParameter,
 	describeType,
+	inexactNumberReason,
 	readHeaderMediaFileName,
 	readHeaderMediaUrl,
 } from '../../shared/validation';
@@ -136,8 +137,14 @@ const WHERE = ` (${HEADER_MEDIA_FIELD} in ${MAPPER_LABEL})`;
 
 function mappedValue(name: string, value: unknown, numbersAllowed: boolean): string | number {
 	if (typeof value === 'string') return value;
-	if (typeof value === 'number' && Number.isFinite(value))
+	if (typeof value === 'number') {
+		// As the typed-in ways do: a number beyond exact integers has already lost its last digits
+		// (12345678901234567890 is 12345678901234567000), and would name another order or code.
+		const reason = inexactNumberReason(value);
+		if (reason !== undefined)
+			throw new InvalidParameter(MAPPER_LABEL, `variable "${name}" is ${reason}`);
 		return numbersAllowed ? value : String(value);
+	}
 	if (typeof value === 'boolean') return String(value);
 	throw new InvalidParameter(
 		MAPPER_LABEL,

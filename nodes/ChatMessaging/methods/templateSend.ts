@@ -26,7 +26,7 @@ import {
 	TEMPLATE_LABEL,
 	readMappedVariables,
 } from './templateParameters';
-import { TEMPLATE_ID_REGEX, isSendable } from './templates';
+import { HEADER_MEDIA_FILENAME_FIELD, TEMPLATE_ID_REGEX, isSendable } from './templates';
 
 /*
  * Version 2 of an operation that sends a template, at run time. Before any item is prepared, every
@@ -97,6 +97,10 @@ export interface TemplateReading {
 	givenElsewhere?(this: IExecuteFunctions, itemIndex: number): string[];
 }
 
+function isEmptyValue(value: unknown): boolean {
+	return value === undefined || (typeof value === 'string' && value.trim() === '');
+}
+
 /** The label a mismatch is reported under: the field the user fills for the chosen way. */
 function variablesLabel(mode: string): string {
 	return mode === 'json' ? `${MAPPER_LABEL} (JSON)` : MAPPER_LABEL;
@@ -127,8 +131,9 @@ export function readTemplateOfItem(
 
 	const mode = parameters.get('templateVariablesInput', itemIndex, 'mapper') as string;
 	let liquidValues: Record<string, string | number | IDataObject>;
+	let mapped: ResourceMapperValue | undefined;
 	if (mode === 'mapper') {
-		const mapped = parameters.get(MAPPER_PARAMETER, itemIndex, undefined) as
+		mapped = parameters.get(MAPPER_PARAMETER, itemIndex, undefined) as
 			| ResourceMapperValue
 			| undefined;
 		const item: INodeExecutionData | undefined = this.getInputData()[itemIndex];
@@ -141,6 +146,26 @@ export function readTemplateOfItem(
 	for (const name of elsewhere) {
 		const value = liquidValues[name];
 		if (typeof value === 'string' && value.trim() === '') delete liquidValues[name];
+	}
+	if (known === undefined && mapped !== undefined) {
+		// The template could not be read: the mapper's fields, each one required, stand in for its
+		// variables. One whose value came out empty (left unset, an expression that found nothing, an
+		// item without the field) would otherwise be left out, and the service would take the send,
+		// say "queued", and fail it later for the missing variable.
+		const missing = (mapped.schema ?? []).find(
+			(field) =>
+				field.required &&
+				field.removed !== true &&
+				field.id !== HEADER_MEDIA_FILENAME_FIELD &&
+				!elsewhere.includes(field.id) &&
+				isEmptyValue(liquidValues[field.id]),
+		);
+		if (missing !== undefined) {
+			throw new InvalidParameter(
+				MAPPER_LABEL,
+				`variable "${missing.id}" has no value (every variable of the template needs one; the template could not be read at run time, so the mapper's fields are checked instead)`,
+			);
+		}
 	}
 	if (known !== undefined) {
 		// Said of the Template itself, before its variables: no value could make it sendable.

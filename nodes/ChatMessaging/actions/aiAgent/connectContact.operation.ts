@@ -21,6 +21,7 @@ import { optionsCollection, requestsInParallelField } from '../fields/requestOpt
 import {
 	manualTemplateVariableFields,
 	readTemplateVariableValues,
+	refuseEmptyVariables,
 	templateIdField,
 	templateVariablesInputField,
 } from '../fields/templateVariables';
@@ -131,6 +132,7 @@ function prepare(
 		numbersAllowed: false,
 		manualValues: typedInVariables,
 	});
+	refuseEmptyVariables.call(this, itemIndex, liquidValues);
 	const body = checkBody(
 		connectToAiAgentBody,
 		{

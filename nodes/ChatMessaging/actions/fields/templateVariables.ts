@@ -378,3 +378,27 @@ export function readTemplateVariableValues(
 	});
 	return values;
 }
+
+/**
+ * Refuses a variable whose value is empty or blank, before anything is sent. The service counts ""
+ * as missing: it answers "queued" and the message fails later (a service that took it would greet
+ * the contact "Hi ,"). An expression that found nothing in the item gives exactly that, so the item
+ * is named here rather than reported as queued. Version 2 with the template read says the same
+ * through its own check; this covers version 1 and a template that could not be read.
+ */
+export function refuseEmptyVariables(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	values: Record<string, unknown>,
+): void {
+	const empty = Object.keys(values).find((name) => {
+		const value = values[name];
+		return typeof value === 'string' && value.trim() === '';
+	});
+	if (empty === undefined) return;
+	const mode = this.getNodeParameter('templateVariablesInput', itemIndex, 'fields');
+	throw new InvalidParameter(
+		mode === 'json' ? JSON_LABEL : LABEL,
+		`variable "${empty}" is empty, and the service refuses a template with an empty placeholder (an expression that finds nothing in the item gives an empty value): give it a value, or leave the variable out if the template does not have it`,
+	);
+}

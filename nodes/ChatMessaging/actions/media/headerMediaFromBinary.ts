@@ -128,6 +128,24 @@ function uploadedText(uploaded: IDataObject): string {
 }
 
 /**
+ * A failed upload of an item's header file, as the item's failure. The outcome is the message's, and
+ * the message waits for the upload's link: whatever became of the upload, the message was not sent.
+ * An upload that may have reached the service is said in words, since the upload's own description
+ * speaks of "the message" having maybe been sent.
+ */
+function headerUploadFailed(error: ServiceRequestFailed, file: MediaFile): ServiceRequestFailed {
+	const uploadMayBeThere = error.failure.outcome === 'may have been sent';
+	return new ServiceRequestFailed({
+		...error.failure,
+		outcome: 'not sent',
+		message: `Uploading the header media (${describeFile(file)}) failed: ${error.failure.message}`,
+		description: uploadMayBeThere
+			? 'The message was not sent: it waits for its header media. The upload itself may have reached the service before it failed, so the file may already be in the media library: look there (Media → Get Many) before running this item again, and reuse its media_url with Header Media Source: Link.'
+			: `The message was not sent: it waits for its header media. ${error.failure.description}`,
+	});
+}
+
+/**
  * Send Template's `send`: the item's header file uploaded first, then the send with its link. The
  * promised answer is checked here too, so that an answer not as promised also tells of the upload.
  */
@@ -151,13 +169,7 @@ export function sendWithHeaderMediaUpload(
 		try {
 			upload = await uploadMediaFile.call(this, client, itemIndex, file, 'json', labels);
 		} catch (error) {
-			throw error instanceof ServiceRequestFailed
-				? new ServiceRequestFailed({
-						...error.failure,
-						message: `Uploading the header media (${describeFile(file)}) failed: ${error.failure.message}`,
-						description: `The message was not sent: it waits for its header media. ${error.failure.description}`,
-					})
-				: error;
+			throw error instanceof ServiceRequestFailed ? headerUploadFailed(error, file) : error;
 		}
 		const uploaded = uploadedFields(upload.media as IDataObject, file, upload.byteSize);
 		const sentBefore = (reason: string) =>

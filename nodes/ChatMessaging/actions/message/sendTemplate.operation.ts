@@ -25,7 +25,7 @@ import {
 	MAP_AUTOMATICALLY_TEXT,
 	sendContactFromInput,
 } from '../fields/contactFromInput';
-import { readTemplateVariableValues } from '../fields/templateVariables';
+import { readTemplateVariableValues, refuseEmptyVariables } from '../fields/templateVariables';
 import { wireLabels } from '../fields/wireLabels';
 import {
 	readHeaderMediaFile,
@@ -242,6 +242,7 @@ function prepare(
 		numbersAllowed: true,
 		manualValues: typedInVariables,
 	});
+	refuseEmptyVariables.call(this, itemIndex, liquidValues);
 	const templateMessage: IDataObject = { chat_template_id: chatTemplateId };
 	if (Object.keys(liquidValues).length > 0) templateMessage.liquid_values = liquidValues;
 
