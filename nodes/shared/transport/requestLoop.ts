@@ -234,17 +234,20 @@ export async function callService(
 							client.credentials ? { credentialsDecrypted: client.credentials } : undefined,
 						)
 			) as { statusCode: number; body: unknown; headers: unknown };
-			const headers = lowerCaseHeaders(response.headers);
-			const { body: parsed, bodyIsJson } = parseServiceBody(response.body);
+			// The key is cut out of the answer here, once, before anything reads it: a success becomes
+			// item fields, or an error quoting it when it is not the one promised (a wrong Base URL that
+			// echoes requests answers 200), and a failure's words quote the body or the Location cut
+			// short. Cutting the key out only after that would leave the part of an echoed key before
+			// the cut in the message.
+			const headers = withoutSecret(lowerCaseHeaders(response.headers), apiKey);
+			const answered = parseServiceBody(response.body);
+			const parsed = withoutSecret(answered.body, apiKey);
 			if (response.statusCode >= 200 && response.statusCode < 300) {
-				// A success answer becomes item fields, or an error quoting it when it is not the one
-				// promised (a wrong Base URL that echoes requests answers 200): the key is cut out here,
-				// once, rather than in every place that reads an answer.
 				return {
 					statusCode: response.statusCode,
-					body: withoutSecret(parsed, apiKey),
-					bodyIsJson,
-					headers: withoutSecret(headers, apiKey),
+					body: parsed,
+					bodyIsJson: answered.bodyIsJson,
+					headers,
 					retries,
 				};
 			}

@@ -70,14 +70,16 @@ function notAPage(answer: ServiceAnswer, page: number, problem: string): Service
 
 /*
  * A service that ignores `page` answers page 1 again and again, each one naming a next page: Return
- * All would gather the same records until MAX_PAGES. Two pages alike, record for record, stop it.
+ * All would gather the same records until MAX_PAGES. Two pages alike, record for record, stop it:
+ * any two, not only neighbours, as a service whose pages wrap around (1, 2, 1, 2…) would otherwise
+ * be read 10,000 times over.
  */
-function pageRepeated(answer: ServiceAnswer, page: number): ServiceFailure {
+function pageRepeated(answer: ServiceAnswer, page: number, samePage: number): ServiceFailure {
 	return {
 		outcome: 'not sent',
 		statusCode: answer.statusCode,
 		retries: answer.retries,
-		message: `The service answered page ${page} of the list with the same records as page ${page - 1}, so it seems to ignore the page asked for`,
+		message: `The service answered page ${page} of the list with the same records as page ${samePage}, so it seems to ignore the page asked for`,
 		description:
 			'Nothing was changed: reading a list changes nothing on the service. No records were output, rather than the same ones twice. Turn off Return All and set a Limit no larger than one page, or narrow the list with its filters.',
 	};
@@ -112,7 +114,8 @@ export async function readPages<Page, Record>(
 				? reading.perPage
 				: Math.min(limit, reading.perPage);
 	const records: Record[] = [];
-	let previousPage: string | undefined;
+	/** Every page read so far, as its records' JSON, with its number. */
+	const pagesRead = new Map<string, number>();
 	for (let page = 1; ; page++) {
 		const qs: IDataObject = { ...request.qs, page };
 		if (per !== undefined) qs.per = per;
@@ -130,9 +133,12 @@ export async function readPages<Page, Record>(
 		}
 		const pageRecords = reading.records(parsed.data);
 		const thisPage = pageRecords.length ? JSON.stringify(pageRecords) : undefined;
-		if (thisPage !== undefined && thisPage === previousPage)
-			throw new ServiceRequestFailed(pageRepeated(answer, page));
-		previousPage = thisPage;
+		if (thisPage !== undefined) {
+			const samePage = pagesRead.get(thisPage);
+			if (samePage !== undefined)
+				throw new ServiceRequestFailed(pageRepeated(answer, page, samePage));
+			pagesRead.set(thisPage, page);
+		}
 		records.push(
 			...(limit === undefined ? pageRecords : pageRecords.slice(0, limit - records.length)),
 		);

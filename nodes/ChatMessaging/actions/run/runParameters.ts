@@ -36,15 +36,23 @@ const SAME_FOR_EVERY_ITEM = new Set([
 const WHOLE_LIST_READ =
 	/(?:\$\(\s*(['"])(?:\\.|(?!\1)[^\\])*\1\s*\)|\$input)\s*\.\s*(?:first|last|all)\s*\(/g;
 
-/** Calls whose value changes from one evaluation to the next. */
+/**
+ * Calls whose value changes from one evaluation to the next: the clock (also through n8n's date
+ * extensions diffToNow and isInLast, Luxon's toRelative…, and Intl's date formats, which format now
+ * by default) and random numbers (also n8n's array extension randomItem()).
+ */
 const CHANGES_EACH_TIME =
-	/\b(?:Date|DateTime|now|today|random|randomUUID|uuid|crypto|performance|this)\b/;
+	/\b(?:Date|DateTime|now|today|random\w*|uuid|crypto|performance|this|Intl|diffToNow|isInLast|toRelative\w*)\b/;
 
 const EXPRESSION_PART = /\{\{([\s\S]*?)\}\}/g;
 
 /** Whether an expression (the text after its leading '=') gives the same value for every item. */
 export function isItemIndependentExpression(expression: string): boolean {
 	for (const [, code] of expression.matchAll(EXPRESSION_PART)) {
+		// A backslash in the code can stand for anything: JavaScript reads `\u0024json` as `$json`, and
+		// n8n reads an escaped `\}}` as part of the code, where the split above ended it (the rest,
+		// `$json` included, would be taken for text). Such an expression is left to n8n, per item.
+		if (code.includes('\\')) return false;
 		const rest = code.replace(WHOLE_LIST_READ, ' ');
 		if (CHANGES_EACH_TIME.test(rest)) return false;
 		// `$(` left over is another node read some other way (e.g. .item, .itemMatching(i)).
