@@ -191,14 +191,16 @@ export function describeRedirect(
 		: ' without a Location';
 	const fix =
 		'Correct the Base URL in the Chat Messaging API credential: use the address the service really answers at (often https:// instead of http://, or a different host), without /api/v1.';
-	if (statusCode === 303) {
-		// 303 See Other is how a server points at the result of a request it has already handled.
+	if (statusCode === 302 || statusCode === 303) {
+		// 303 See Other is how a server points at the result of a request it has already handled, and
+		// many web frameworks answer a POST they handled with 302 Found the same way.
+		const name = statusCode === 303 ? '303 See Other' : '302 Found';
 		return {
 			statusCode,
 			retries,
 			outcome: 'may have been sent',
-			message: `The Base URL answered with a redirect (303 See Other)${where}, which is not followed`,
-			description: `The message may have been sent: a 303 can mean the server handled the request and points at its result elsewhere. It was not repeated there, so the API key went nowhere else. Check the conversation before running again. ${fix}`,
+			message: `The Base URL answered with a redirect (${name})${where}, which is not followed`,
+			description: `The message may have been sent: a ${statusCode} can mean the server handled the request and points at its result elsewhere. It was not repeated there, so the API key went nowhere else. Check the conversation before running again. ${fix}`,
 		};
 	}
 	return {
