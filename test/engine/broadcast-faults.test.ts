@@ -361,7 +361,10 @@ describe('one fault per operation', () => {
 			/Parameter Error.*broadcast\.chat_template_id: is not a template of this account/,
 		);
 		expect(message).toMatch(/not sent$/);
-		expect(description).toMatch(/^Nothing was sent/);
+		// One request for both contacts: the report names every item it carried, not item 0 alone.
+		expect(description).toContain('Accepted by the service: none.');
+		expect(description).toContain('Failed: 2 (items 0-1: not sent).');
+		expect(description).toContain('This request was not sent.');
 	});
 
 	test("Get: an unknown broadcast is the service's 404", async () => {
