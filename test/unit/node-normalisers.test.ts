@@ -6,7 +6,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { readEmail, readKeyValues } from '../../nodes/ChatMessaging/actions/fields/contactFields';
 import { readRetryUntil } from '../../nodes/ChatMessaging/actions/message/sendTemplate.operation';
-import { readTemplateVariableValues as readTemplateVariables } from '../../nodes/ChatMessaging/actions/fields/templateVariables';
+import { readTemplateVariableValues as readTemplateVariables } from '../../nodes/ChatMessaging/actions/fields/templateVariableValues';
 import {
 	createContactsBody as createContacts,
 	phoneNumber,

@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { readEmail } from '../../nodes/ChatMessaging/actions/fields/contactFields';
-import { readTemplateVariableValues as readTemplateVariables } from '../../nodes/ChatMessaging/actions/fields/templateVariables';
+import { readTemplateVariableValues as readTemplateVariables } from '../../nodes/ChatMessaging/actions/fields/templateVariableValues';
 import {
 	BUSINESS_PHONE_PATTERN,
 	EMAIL_PATTERN,

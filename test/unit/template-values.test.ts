@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { readTemplateVariableValues as readTemplateVariables } from '../../nodes/ChatMessaging/actions/fields/templateVariables';
+import { readTemplateVariableValues as readTemplateVariables } from '../../nodes/ChatMessaging/actions/fields/templateVariableValues';
 import { headerMedia } from '../../nodes/shared/schemas';
 import { InvalidParameter } from '../../nodes/shared/validation';
 

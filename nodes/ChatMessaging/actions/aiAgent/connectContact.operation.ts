@@ -20,11 +20,10 @@ import {
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import {
 	manualTemplateVariableFields,
-	readTemplateVariableValues,
-	refuseEmptyVariables,
 	templateIdField,
 	templateVariablesInputField,
 } from '../fields/templateVariables';
+import { readTemplateVariableValues, refuseEmptyVariables } from '../fields/templateVariableValues';
 import { wireLabels } from '../fields/wireLabels';
 import type { PreparedRequest } from '../operationKinds';
 import {

@@ -8,7 +8,7 @@ import {
 	optionalText,
 	requiredText,
 } from '../../../shared/validation';
-import { readTemplateVariableValues } from '../fields/templateVariables';
+import { readTemplateVariableValues } from '../fields/templateVariableValues';
 import { wireLabels } from '../fields/wireLabels';
 import { readMoment } from '../message/messageReaders';
 import { MAPPER_LABEL, MAPPER_PARAMETER, TEMPLATE_LABEL } from '../../methods/templateParameters';

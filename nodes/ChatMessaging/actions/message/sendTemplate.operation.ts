@@ -25,7 +25,7 @@ import {
 	MAP_AUTOMATICALLY_TEXT,
 	sendContactFromInput,
 } from '../fields/contactFromInput';
-import { readTemplateVariableValues, refuseEmptyVariables } from '../fields/templateVariables';
+import { readTemplateVariableValues, refuseEmptyVariables } from '../fields/templateVariableValues';
 import { wireLabels } from '../fields/wireLabels';
 import {
 	readHeaderMediaFile,
