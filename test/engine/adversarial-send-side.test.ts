@@ -10,6 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { runWithFiles, testBytes, type TestItem } from './binaryItems';
 import { runChatMessaging, runWorkflow } from './harness';
+import { autoMapped, mappedBelow, picked } from './savedParameters';
 import { editorContext } from './template-picker-harness';
 import { searchTemplates } from '../../nodes/ChatMessaging/methods/listSearch';
 import { getTemplateVariables } from '../../nodes/ChatMessaging/methods/resourceMapping';
@@ -24,30 +25,6 @@ const SPRING_SALE = 'wat_3c4d5e6f70819203';
 const EVENTS = '/api/v1/events';
 const MEDIAS = '/api/v1/medias';
 const TEMPLATES = '/api/v1/whats_app_templates';
-
-const picked = (value: string, mode = 'list') => ({ __rl: true, mode, value });
-/** The mapper's value as the editor saves it with "Map Each Field Below". */
-const mappedBelow = (value: Record<string, unknown>) => ({
-	mappingMode: 'defineBelow',
-	value,
-	matchingColumns: [],
-	schema: Object.keys(value).map((id) => ({
-		id,
-		displayName: id,
-		required: true,
-		defaultMatch: false,
-		display: true,
-		type: 'string',
-	})),
-	attemptToConvertTypes: false,
-	convertFieldsToString: true,
-});
-const autoMapped = {
-	mappingMode: 'autoMapInputData',
-	value: null,
-	matchingColumns: [],
-	schema: [],
-};
 
 const sends = () =>
 	service.requests.filter((r) => r.method === 'POST' && r.path === EVENTS).map((r) => r.body);

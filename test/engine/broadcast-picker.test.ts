@@ -8,6 +8,7 @@
  */
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
+import { mappedBelow, picked } from './savedParameters';
 
 const API_KEY = 'broadcast-picker-key-9e2a';
 const service = useStandInService({ apiKey: API_KEY });
@@ -16,22 +17,6 @@ const ORDER_UPDATE_EN = 'wat_1a2b3c4d5e6f7081';
 const TEMPLATES = '/api/v1/whats_app_templates';
 const EVENTS = '/api/v1/events';
 
-const picked = (value: string, mode = 'list') => ({ __rl: true, mode, value });
-const mappedBelow = (value: Record<string, unknown>) => ({
-	mappingMode: 'defineBelow',
-	value,
-	matchingColumns: [],
-	schema: Object.keys(value).map((id) => ({
-		id,
-		displayName: id,
-		required: true,
-		defaultMatch: false,
-		display: true,
-		type: 'string',
-	})),
-	attemptToConvertTypes: false,
-	convertFieldsToString: true,
-});
 const allFour = {
 	first_name: 'everyone',
 	order_number: 'A-7',

@@ -4,6 +4,7 @@
  * template has a media header, what happens when the template cannot be read, and Continue On Fail.
  */
 import { runChatMessaging } from './harness';
+import { mappedBelow, picked } from './savedParameters';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'picker-checks-key-93ae';
@@ -41,22 +42,6 @@ const liquidValuesSent = () =>
 			(r.body as { template_message: { liquid_values?: unknown } }).template_message.liquid_values,
 	);
 
-const picked = (value: string) => ({ __rl: true, mode: 'list', value });
-const mappedBelow = (value: Record<string, unknown>) => ({
-	mappingMode: 'defineBelow',
-	value,
-	matchingColumns: [],
-	schema: Object.keys(value).map((id) => ({
-		id,
-		displayName: id,
-		required: true,
-		defaultMatch: false,
-		display: true,
-		type: 'string',
-	})),
-	attemptToConvertTypes: false,
-	convertFieldsToString: true,
-});
 const orderUpdate = {
 	template: picked(ORDER_UPDATE_EN),
 	templateVariablesMapped: mappedBelow({

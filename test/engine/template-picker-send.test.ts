@@ -5,6 +5,7 @@
  * each template once per execution.
  */
 import { runChatMessaging } from './harness';
+import { mappedBelow, picked } from './savedParameters';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'picker-send-key-41c7';
@@ -36,26 +37,6 @@ const templateReads = () =>
 	service.requests
 		.filter((r) => r.method === 'GET' && r.path.startsWith(TEMPLATES))
 		.map((r) => r.path);
-
-/** The resource locator as the editor saves it after picking from the list. */
-const picked = (value: string, mode = 'list') => ({ __rl: true, mode, value });
-
-/** The mapper's value as the editor saves it with "Map Each Field Below". */
-const mappedBelow = (value: Record<string, unknown>) => ({
-	mappingMode: 'defineBelow',
-	value,
-	matchingColumns: [],
-	schema: Object.keys(value).map((id) => ({
-		id,
-		displayName: id,
-		required: true,
-		defaultMatch: false,
-		display: true,
-		type: 'string',
-	})),
-	attemptToConvertTypes: false,
-	convertFieldsToString: true,
-});
 
 const sendTemplate = {
 	resource: 'message',

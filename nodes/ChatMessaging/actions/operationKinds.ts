@@ -75,6 +75,12 @@ export interface BatchOperation<Entry, Body> {
 	/** The request for one batch, its body checked against the wire schema. */
 	request(entries: Entry[]): PreparedRequest<Body>;
 	answer?: PromisedAnswer;
+	/**
+	 * What the answer must say about the entries it was sent for, beyond its shape: each contact
+	 * answered, the preference set the one sent. A reason makes the whole batch "may have been
+	 * sent", so no item passes on an answer that says nothing of it (or speaks of another).
+	 */
+	checkBatch?(answer: ServiceAnswer, entries: Entry[]): string | undefined;
 	/** What each entry's output item says about the entry itself, on success and on failure alike. */
 	toOutput(entry: Entry): IDataObject;
 	/** Output fields only a successful entry gets, before the batch's; `{ created: true }` and the like. */

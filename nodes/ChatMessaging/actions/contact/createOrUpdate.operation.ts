@@ -132,6 +132,24 @@ const inBulk: BatchOperation<UpsertContactBody, UpsertContactBody[]> = {
 	// Every contact was checked against the upsert schema when its item was read.
 	request: (contacts) => ({ method: 'POST', path: PATH, body: contacts }),
 	answer: upsertContactsBulkAnswer,
+	// Each contact sent must come back: an item whose contact is missing from the answer (or an
+	// answer that is no list at all) would otherwise pass as a success on the other items' contacts.
+	checkBatch(answer, contacts) {
+		if (!answer.bodyIsJson || !Array.isArray(answer.body))
+			return 'the answer is not the list of contacts';
+		const answered = new Map<unknown, number>();
+		for (const contact of answer.body as unknown[]) {
+			if (contact === null || typeof contact !== 'object') continue;
+			const phone = (contact as IDataObject).phone_number;
+			answered.set(phone, (answered.get(phone) ?? 0) + 1);
+		}
+		const sent = new Map<string, number>();
+		for (const { phone_number: phone } of contacts) sent.set(phone, (sent.get(phone) ?? 0) + 1);
+		const missing = [...sent].filter(([phone, count]) => (answered.get(phone) ?? 0) < count);
+		if (missing.length === 0) return undefined;
+		const shown = missing.slice(0, 3).map(([phone]) => phone);
+		return `it has no contact for ${shown.join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''}`;
+	},
 	succeeded: {},
 	toOutput: (contact) => ({ ...contact }),
 };

@@ -9,8 +9,10 @@ import type {
 	CommunicationPreference,
 	UpdateCommunicationPreferencesBody,
 } from '../../../shared/schemas/contacts';
+import type { PromisedAnswer } from '../../../shared/schemas';
 import {
 	MAX_PHONE_NUMBERS_PER_PREFERENCE_UPDATE,
+	communicationPreferencesAnswer,
 	updateCommunicationPreferencesAnswer,
 	updateCommunicationPreferencesBody,
 } from '../../../shared/schemas/contacts';
@@ -105,6 +107,16 @@ function readEntry(this: IExecuteFunctions, itemIndex: number): PreferenceEntry 
 	return { phone_number: phone, communication_preference };
 }
 
+/*
+ * The answer must carry both lists: they are what tells each item whether its contact was updated.
+ * An answer without them (`{}`, or another endpoint's) confirms nothing for any number, so the batch
+ * is "may have been sent" rather than every item passing with the batch's empty answer.
+ */
+const promisedAnswer: PromisedAnswer = {
+	...updateCommunicationPreferencesAnswer,
+	body: communicationPreferencesAnswer.required({ updated: true, not_found: true }),
+};
+
 const preferences: BatchOperation<PreferenceEntry, UpdateCommunicationPreferencesBody> = {
 	description: properties,
 	batchSize: { default: DEFAULT_BATCH_SIZE, max: MAX_PHONE_NUMBERS_PER_PREFERENCE_UPDATE },
@@ -129,7 +141,25 @@ const preferences: BatchOperation<PreferenceEntry, UpdateCommunicationPreference
 			body: checkBody(updateCommunicationPreferencesBody, body, labels),
 		};
 	},
-	answer: updateCommunicationPreferencesAnswer,
+	answer: promisedAnswer,
+	// The answer must speak of this request: the preference sent (when it names one), and every
+	// number in one of its two lists. Otherwise nothing says what happened to the numbers left out.
+	checkBatch(answer, entries) {
+		const body = answer.body as IDataObject;
+		const sent = entries[0]?.communication_preference;
+		if (body.communication_preference !== undefined && body.communication_preference !== sent)
+			return `it names the preference ${JSON.stringify(body.communication_preference)}, not ${JSON.stringify(sent)}`;
+		const listed = new Set([
+			...((body.updated as unknown[]) ?? []),
+			...((body.not_found as unknown[]) ?? []),
+		]);
+		const missing = entries.filter((entry) => !listed.has(entry.phone_number));
+		if (missing.length === 0) return undefined;
+		return `neither updated nor not_found lists ${missing
+			.slice(0, 3)
+			.map((entry) => entry.phone_number)
+			.join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''}`;
+	},
 	succeeded: {},
 	toOutput: (entry) => ({ ...entry }),
 };

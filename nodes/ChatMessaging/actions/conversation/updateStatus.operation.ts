@@ -6,6 +6,7 @@ import {
 	updateConversationStatusBody,
 } from '../../../shared/schemas/conversations';
 import type { ServiceAnswer } from '../../../shared/transport';
+import { ServiceRequestFailed } from '../../../shared/transport';
 import { InvalidParameter, checkBody } from '../../../shared/validation';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
@@ -74,5 +75,34 @@ export const updateStatus: PerItemOperation<UpdateStatusBody> = {
 	description: properties,
 	prepare,
 	answer: updateConversationStatusAnswer,
-	toOutput: (answer: ServiceAnswer) => answerFields(answer),
+	toOutput: (answer, request) => answeredConversation(answer, request),
 };
+
+/**
+ * The answer is "the conversation as it now is": one for another conversation, or still in another
+ * status, is not this item's success. Requests go in parallel, so an answer mixed up on the way (a
+ * proxy, a cache) would otherwise give this item another conversation's state. The change may have
+ * been made all the same, so the outcome is "may have been sent" and it is not repeated.
+ */
+function answeredConversation(
+	answer: ServiceAnswer,
+	request: PreparedRequest<UpdateStatusBody>,
+): ReturnType<typeof answerFields> {
+	const conversation = answerFields(answer);
+	const askedId = decodeURIComponent(request.path.slice(request.path.lastIndexOf('/') + 1));
+	const problem =
+		conversation.id !== askedId
+			? `is for conversation ${JSON.stringify(conversation.id)}, not ${askedId}`
+			: conversation.status !== request.body.status
+				? `says status ${JSON.stringify(conversation.status)}, not ${request.body.status}`
+				: undefined;
+	if (problem === undefined) return conversation;
+	throw new ServiceRequestFailed({
+		outcome: 'may have been sent',
+		statusCode: answer.statusCode,
+		serviceBody: answer.body,
+		retries: answer.retries,
+		message: `The service answered ${answer.statusCode}, but the conversation it answered ${problem}`,
+		description: `The status change may have been made: the service received it, but its answer does not show conversation ${askedId} with status ${request.body.status}, so it was not repeated. Check the conversation (Conversation → Get Many) before running this item again.`,
+	});
+}

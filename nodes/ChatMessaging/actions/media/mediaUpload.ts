@@ -97,6 +97,15 @@ function mediaOf(answer: ServiceAnswer, step: string): MediaAnswer {
 	});
 }
 
+/**
+ * The advice of a "not sent" failure, its first words said of this step: the transport's "Nothing
+ * was sent" would contradict what the upload's own words say of the earlier steps (bytes that did
+ * reach the service). What follows (retries, the network code, what to do) is kept.
+ */
+function adviceOf(failure: ServiceFailure): string {
+	return failure.description.replace(/^Nothing was sent\b/, 'This step was not carried out');
+}
+
 /** A failed step of the direct upload before finalize: no media item was created. */
 async function beforeFinalize(
 	stepName: string,
@@ -109,15 +118,31 @@ async function beforeFinalize(
 		const message = refusedUrl
 			? `the upload URL refused the bytes (${failure.statusCode})${serviceMessage(failure.serviceBody) ? `: ${serviceMessage(failure.serviceBody)}` : ''}`
 			: failure.message;
+		// The transport's words for a request that may have been acted on speak of a message to look
+		// for in the conversation: here only a reservation or the bytes can have arrived, and without
+		// finalize they make no media item, so that advice would be wrong. Only "not sent" advice (a
+		// Base URL to correct, a wait budget to raise) still applies.
+		const advice = refusedUrl || failure.outcome !== 'not sent' ? '' : `${adviceOf(failure)} `;
 		return {
 			statusCode: failure.statusCode,
 			serviceBody: failure.serviceBody,
 			retries: failure.retries,
 			outcome: 'not sent',
 			message: `Direct upload, ${stepName}: ${message}`,
-			description: `No media item was created: the upload stopped before its last step (finalize), so nothing is in the media library. ${refusedUrl ? '' : `${failure.description.replace(/^Nothing was sent\. /, '')} `}You may run this item again, or choose Upload Method "JSON (Base64)".`,
+			description: `No media item was created: the upload stopped before its last step (finalize), so nothing is in the media library. ${advice}You may run this item again, or choose Upload Method "JSON (Base64)".`,
 		};
 	});
+}
+
+/**
+ * A media request (the JSON upload, the finalize) that may have been acted on: said of the file and
+ * the media library, not in the transport's words for a message ("check the conversation").
+ */
+function mayBeStored(failure: ServiceFailure, whatArrived: string): ServiceFailure {
+	return {
+		...failure,
+		description: `${whatArrived}; whether the media item was created is not known, so the request was not repeated. Look in the media library (Media → Get Many) before uploading the file again.`,
+	};
 }
 
 async function viaJson(
@@ -138,7 +163,13 @@ async function viaJson(
 		},
 		labels,
 	);
-	const answer = await callService.call(this, client, { method: 'POST', path: MEDIAS_PATH, body });
+	const answer = await step(
+		async () => await callService.call(this, client, { method: 'POST', path: MEDIAS_PATH, body }),
+		(failure) =>
+			failure.outcome === 'not sent'
+				? failure
+				: mayBeStored(failure, 'The file reached the service'),
+	);
 	return { answer, media: mediaOf(answer, `POST ${MEDIAS_PATH}`) };
 }
 
@@ -202,8 +233,8 @@ async function viaDirectUpload(
 			message: `Direct upload, step 3 of 3 (finalize): ${failure.message}`,
 			description:
 				failure.outcome === 'not sent'
-					? `The file's bytes reached the service, but no media item was created. ${failure.description}`
-					: `The file's bytes reached the service; whether the media item was created is not known. Look in the media library (Media → Get Many) before uploading it again. ${failure.description}`,
+					? `The file's bytes reached the service, but no media item was created. ${adviceOf(failure)}`
+					: mayBeStored(failure, "The file's bytes reached the service").description,
 		}),
 	);
 	return { answer, media: mediaOf(answer, `POST ${MEDIAS_PATH}/finalize`) };

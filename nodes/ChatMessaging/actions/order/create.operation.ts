@@ -298,6 +298,19 @@ function answeredCurrencies(order: IDataObject): string[] {
 
 function toOutput(answer: ServiceAnswer, request: PreparedRequest<CreateOrderBody>): IDataObject {
 	const order = answerFields(answer);
+	// The order answers its reference as reference_id: one with another reference is another order
+	// (an answer mixed up on the way, with requests in parallel), not this item's. This item's order
+	// may exist all the same, so it is "may have been sent" and not repeated.
+	if (order.reference_id !== undefined && order.reference_id !== request.body.id) {
+		throw new ServiceRequestFailed({
+			outcome: 'may have been sent',
+			statusCode: answer.statusCode,
+			serviceBody: answer.body,
+			retries: answer.retries,
+			message: `The service answered ${answer.statusCode} with order ${String(order.id)} of reference ${JSON.stringify(order.reference_id)}, not ${JSON.stringify(request.body.id)}`,
+			description: `The order may have been created: the service received it, but its answer is another order's, so it was not repeated. Look up reference ${request.body.id} in the orders before running this item again (the service refuses a second order with the same reference).`,
+		});
+	}
 	const assumed = (request as CreateOrderRequest).amountsConvertedFor;
 	const other = answeredCurrencies(order).find((currency) => currency !== assumed);
 	if (assumed !== undefined && other !== undefined) {

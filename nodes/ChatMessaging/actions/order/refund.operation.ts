@@ -8,6 +8,7 @@ import type {
 import type { RefundOrderBody } from '../../../shared/schemas/orders';
 import { refundOrderAnswer, refundOrderBody, refundSpeeds } from '../../../shared/schemas/orders';
 import type { ServiceAnswer } from '../../../shared/transport';
+import { ServiceRequestFailed } from '../../../shared/transport';
 import { InvalidParameter, checkBody } from '../../../shared/validation';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
@@ -94,5 +95,39 @@ export const refund: PerItemOperation<RefundOrderBody> = {
 	description: properties,
 	prepare,
 	answer: refundOrderAnswer,
-	toOutput: (answer: ServiceAnswer) => answerFields(answer),
+	toOutput: (answer, request) => answeredRefund(answer, request),
 };
+
+/**
+ * The refund as answered, when it is this item's: the order it names and the amount it gives back
+ * (when the answer shows them) must be the ones asked for. Another order's refund, or another amount,
+ * is not this item's success (an answer mixed up on the way, with refunds in parallel); money may
+ * have moved all the same, so it is "may have been sent" and never repeated.
+ */
+function answeredRefund(
+	answer: ServiceAnswer,
+	request: PreparedRequest<RefundOrderBody>,
+): ReturnType<typeof answerFields> {
+	const refunded = answerFields(answer);
+	const segments = request.path.split('/');
+	const orderId = decodeURIComponent(segments[segments.length - 2]);
+	const amount = refunded.amount as { value?: unknown; currency?: unknown } | undefined;
+	const asked = request.body.amount;
+	const problem =
+		refunded.order_id !== undefined && refunded.order_id !== orderId
+			? `is for order ${JSON.stringify(refunded.order_id)}, not ${orderId}`
+			: amount !== null &&
+				  typeof amount === 'object' &&
+				  (amount.value !== asked.value || amount.currency !== asked.currency)
+				? `gives back ${String(amount.value)} ${String(amount.currency)}, not ${asked.value} ${asked.currency}`
+				: undefined;
+	if (problem === undefined) return refunded;
+	throw new ServiceRequestFailed({
+		outcome: 'may have been sent',
+		statusCode: answer.statusCode,
+		serviceBody: answer.body,
+		retries: answer.retries,
+		message: `The service answered ${answer.statusCode}, but the refund it answered ${problem}`,
+		description: `The refund may have been made: the service received it, but its answer is not this refund, so it was not repeated. Read order ${orderId} (Order → Get) and its refunds before running this item again.`,
+	});
+}

@@ -1,14 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ServiceAnswer, ServiceFailure } from '../../../shared/transport';
-import { callService } from '../../../shared/transport';
+import { ServiceRequestFailed, callService } from '../../../shared/transport';
 import type { InvalidParameter } from '../../../shared/validation';
 import { readWholeNumberOption } from '../fields/requestOptions';
 import type { Action, BatchInfo, BatchOperation } from '../operationKinds';
 import type { OperationRun } from './operationRun';
 import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
 import { runInParallel } from './parallelRequests';
-import { answerFields, answerIds, promisedAnswerOrFailure } from './serviceAnswers';
+import {
+	answerFields,
+	answerIds,
+	promisedAnswerOrFailure,
+	unconfirmedAnswer,
+} from './serviceAnswers';
 import { stoppedRunError } from './stoppedRun';
 
 interface ReadEntry<Entry> {
@@ -107,11 +112,15 @@ export async function runBatches<Entry, Body>(
 		async (batch, batchIndex, sharedClient) => {
 			const info: BatchInfo = { number: batchIndex + 1, size: batch.length };
 			try {
-				const request = operation.request(batch.map((read) => read.entry));
+				const entries = batch.map((read) => read.entry);
+				const request = operation.request(entries);
 				const answer = promisedAnswerOrFailure(
 					await callService.call(this, sharedClient, request),
 					operation.answer,
 				);
+				const unconfirmed = operation.checkBatch?.(answer, entries);
+				if (unconfirmed !== undefined)
+					throw new ServiceRequestFailed(unconfirmedAnswer(answer, unconfirmed));
 				const shared = batchFields(answer, info);
 				for (const { itemIndex, entry } of batch) {
 					output[itemIndex] = {

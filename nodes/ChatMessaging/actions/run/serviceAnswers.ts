@@ -77,14 +77,29 @@ export function checkAnswer(
 		}
 	}
 	if (problem === undefined) return undefined;
+	return unconfirmedAnswer(
+		answer,
+		problem,
+		'The message may have been sent: the service received the request, but its answer does not confirm it was accepted, so it was not repeated. Check the conversation or the delivery webhooks before running this item again.',
+	);
+}
+
+/**
+ * A 2xx answer that does not confirm the request: "may have been sent", quoting the service. Also
+ * what a batch operation's own check of its answer (BatchOperation.checkBatch) turns into.
+ */
+export function unconfirmedAnswer(
+	answer: ServiceAnswer,
+	problem: string,
+	description = 'The request may have been carried out: the service received it, but its answer does not confirm it for every item of the batch, so it was not repeated. Check at the service (for contacts, look them up) before running these items again.',
+): ServiceFailure {
 	return {
 		outcome: 'may have been sent',
 		statusCode: answer.statusCode,
 		serviceBody: answer.body,
 		retries: answer.retries,
 		message: `The service answered ${answer.statusCode} but not as documented (${problem})${quote(answer)}`,
-		description:
-			'The message may have been sent: the service received the request, but its answer does not confirm it was accepted, so it was not repeated. Check the conversation or the delivery webhooks before running this item again.',
+		description,
 	};
 }
 
