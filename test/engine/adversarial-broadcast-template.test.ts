@@ -294,6 +294,46 @@ describe('(5) Template → Create: a call button number without its country is r
 });
 
 /*
+ * (5b) Was: Template → Create read a URL button's link with requiredText only
+ * (template/components.ts, buildComponents): `shop.example.com` or `javascript:…` went to the
+ * service, which opens the link on every recipient's phone. Found when the stand-in was made to
+ * check the contract's http(s) link.
+ */
+describe('(5b) Template → Create: a URL button needs a public http(s) link', () => {
+	const create = (url: string) => ({
+		resource: 'template',
+		operation: 'create',
+		templateName: `url_button_${Math.random().toString(36).slice(2, 8)}`,
+		language: 'en',
+		category: 'UTILITY',
+		headerType: 'none',
+		bodyText: 'Track your order',
+		buttons: { url: [{ url }] },
+	});
+	const posted = () => service.requests.filter((r) => r.method === 'POST' && r.path === TEMPLATES);
+
+	test.each(['shop.example.com/track', 'javascript:alert(1)', 'ftp://files.example.com/x'])(
+		'"%s" is refused before anything is sent, naming the button',
+		async (url) => {
+			const result = await run([{}], create(url));
+			expect(posted()).toEqual([]);
+			expect(errorOf(result)?.message).toMatch(/^Buttons: URL 1 .*http\(s\) URL/);
+		},
+	);
+
+	test('SUSPICION RULED OUT: https://shop.example.com/track/{{order}} is sent as written', async () => {
+		const result = await run([{}], create('https://shop.example.com/track/{{order}}'));
+		expect(result.error).toBeUndefined();
+		const body = posted()[0].body as {
+			whats_app_template: { components_attributes: Array<{ sub_type?: string; value: string }> };
+		};
+		expect(
+			body.whats_app_template.components_attributes.find((c) => c.sub_type === 'url')?.value,
+		).toBe('https://shop.example.com/track/{{order}}');
+	});
+});
+
+/*
  * (6) Was: Contact → Create Many sends one number given twice with different details in one run
  * (contact/createMany.operation.ts entryReader: no check across items). The service keeps
  * whichever arrives last, which with batches in parallel is a race, and both items reported their

@@ -12,10 +12,18 @@ export const HEADER_MEDIA_FILE_NAME = 'File Name';
 
 /** `where` tells the user where the value came from when it was not the field itself. */
 export function readHeaderMediaUrl(value: unknown, where = ''): string {
-	const link = requiredText(value, HEADER_MEDIA_URL);
+	return readHttpUrl(value, HEADER_MEDIA_URL, where);
+}
+
+/**
+ * A public http(s) link, exactly as written (a header's media, a template's URL button): whoever
+ * opens it, the service or every recipient, must reach that host and nothing a client would run.
+ */
+export function readHttpUrl(value: unknown, parameter: string, where = ''): string {
+	const link = requiredText(value, parameter);
 	const refuse = () =>
 		new InvalidParameter(
-			HEADER_MEDIA_URL,
+			parameter,
 			`${JSON.stringify(link)}${where} must be a public http(s) URL: http:// or https://, then the host`,
 		);
 	// What the user wrote is what is sent, so it must already be a whole URL: the WHATWG parser

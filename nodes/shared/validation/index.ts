@@ -19,6 +19,7 @@ export {
 	HEADER_MEDIA_URL,
 	readHeaderMediaFileName,
 	readHeaderMediaUrl,
+	readHttpUrl,
 } from './headerMedia';
 export { normaliseTimeZone } from './timeZones';
 export { checkBody } from './bodyCheck';

@@ -8,6 +8,7 @@ import { ServiceRequestFailed } from '../../../shared/transport';
 import {
 	InvalidParameter,
 	normalisePhoneNumber,
+	readHttpUrl,
 	optionalText,
 	readIdentifier,
 	requiredText,
@@ -300,8 +301,13 @@ export function buildComponents(input: ComponentInput): Component[] {
 			const given = (entry as IDataObject | null)?.[field];
 			// Every recipient's phone dials this number: without its country code it would call
 			// someone else in each recipient's own country, so it is read as a contact's number is.
+			// A URL button opens its link on every recipient's phone: a public http(s) link only.
 			const value =
-				subType === 'phone_number' ? normalisePhoneNumber(given, name) : requiredText(given, name);
+				subType === 'phone_number'
+					? normalisePhoneNumber(given, name)
+					: subType === 'url'
+						? readHttpUrl(given, name)
+						: requiredText(given, name);
 			components.push(
 				checked(
 					{
