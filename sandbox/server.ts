@@ -25,7 +25,7 @@ import {
 } from './rateLimit';
 import { isAcceptedSend, redactHeaders, type RecordedRequest } from './requestLog';
 import { serviceTable, type ServicePart } from './service/parts';
-import { matchRoute, type RouteAnswer, type RouteMatch } from './service/routes';
+import { matchRoute, parameterError, type RouteAnswer, type RouteMatch } from './service/routes';
 import { createServiceParts } from './serviceParts';
 import {
 	DEFAULT_DELIVERY_STATUSES,
@@ -44,7 +44,8 @@ import type { WebhookAuth } from './webhooks';
 /*
  * A strict local stand-in for the messaging service, for development and tests only. It answers
  * the endpoints of its parts (serviceParts.ts), validates bodies with the very schemas the node
- * sends with, records every request (without the key) and can be told to misbehave. Node's own
+ * sends with and with checks written from the contract alone (service/contractChecks.ts),
+ * records every request (without the key) and can be told to misbehave. Node's own
  * http module only, so it starts fast and behaves like a plain HTTP server under load.
  */
 
@@ -104,10 +105,31 @@ export interface StandInService {
 /** Methods whose requests may come without a body; the route says whether it needs one. */
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'PATCH']);
 
+/**
+ * `Content-Type: application/json` [S §4], a charset parameter allowed (UTF-8 only). Other JSON
+ * types (`application/vnd.api+json`, `text/json`) are not the contract's, so a client sending one
+ * learns it here rather than from the real service.
+ */
 function isJsonContentType(header: string | undefined): boolean {
 	if (header === undefined) return false;
-	const mediaType = header.split(';')[0].trim().toLowerCase();
-	return mediaType === 'application/json' || /^application\/[\w.-]+\+json$/.test(mediaType);
+	const [mediaType, ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
+	if (mediaType !== 'application/json') return false;
+	return parameters.every((parameter) => parameter === '' || /^charset="?utf-8"?$/.test(parameter));
+}
+
+/** Methods whose requests carry no body at all on this API: a body sent with one is refused. */
+const NO_BODY_METHODS = new Set(['GET', 'HEAD', 'DELETE']);
+
+/**
+ * Query parameters of an endpoint whose contract names none (every endpoint but the lists and the
+ * two GETs that check their own): each is refused by name, as the lists refuse an unknown one.
+ */
+function unexpectedQuery(url: URL): Record<string, string[]> | undefined {
+	const names = [...new Set(url.searchParams.keys())];
+	if (names.length === 0) return undefined;
+	const errors: Record<string, string[]> = {};
+	for (const name of names) errors[name] = ['is not a parameter of this endpoint'];
+	return errors;
 }
 
 /** The parsed body: none for a bodiless GET, DELETE or PATCH, otherwise strictly JSON. */
@@ -182,6 +204,15 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		if (!authorized && route.withoutApiKey !== true)
 			return { status: 401, body: { message: 'Unauthorized' } };
 		if (body.tooLarge) return { status: 413, body: { message: 'Payload Too Large' } };
+		// The API's own endpoints only: a signed upload URL or a file link is the storage's.
+		const refuse = route.refusal ?? parameterError;
+		if (route.takesQuery !== true && route.withoutApiKey !== true) {
+			const unexpected = unexpectedQuery(url);
+			if (unexpected !== undefined) return refuse(unexpected);
+		}
+		if (NO_BODY_METHODS.has(method) && body.bytes > 0) {
+			return refuse({ '(body)': [`must be left out: ${method} takes no body`] });
+		}
 		const request = { params: found.params, query: url.searchParams, baseUrl: service.url };
 		if (route.rawBody === true)
 			return found.handler({ ...request, body: undefined, bytes: body.data, headers });

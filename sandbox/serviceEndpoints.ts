@@ -7,6 +7,12 @@ import {
 	describeIssues,
 	sendTemplateBodyCheckedAt as sendTemplateMessageBody,
 } from '../nodes/shared/schemas';
+import {
+	hasErrors,
+	nullFields,
+	SEND_TEMPLATE_NULLABLE,
+	sendTemplateErrors,
+} from './service/contractChecks';
 import type { ServicePart } from './service/parts';
 import type { RouteAnswer } from './service/routes';
 import type { TemplateMessageSend } from './service/sendSideService';
@@ -34,22 +40,30 @@ export function randomId(prefix: string): string {
 	return `${prefix}_${randomBytes(8).toString('hex')}`;
 }
 
+const refused = (errors: Record<string, string[]>): RouteAnswer => ({
+	status: 422,
+	body: { message: 'Parameter Error', code: 'invalid_parameters', errors },
+});
+
+/**
+ * The body against the contract's own checks first (contractChecks.ts: no null anywhere, and what
+ * `extra` adds), then against the wire schema.
+ */
 function checked<S extends z.ZodTypeAny>(
 	schema: S,
 	body: unknown,
 	then: (value: z.infer<S>) => RouteAnswer,
+	extra?: (body: unknown) => Record<string, string[]>,
+	nullable?: ReadonlySet<string>,
 ): RouteAnswer {
+	const nulls = nullFields(body, nullable);
+	if (hasErrors(nulls)) return refused(nulls);
 	const result = schema.safeParse(body);
-	if (!result.success) {
-		return {
-			status: 422,
-			body: {
-				message: 'Parameter Error',
-				code: 'invalid_parameters',
-				errors: describeIssues(result.error),
-			},
-		};
+	if (result.success && extra !== undefined) {
+		const errors = extra(body);
+		if (hasErrors(errors)) return refused(errors);
 	}
+	if (!result.success) return refused(describeIssues(result.error));
 	return then(result.data as z.infer<S>);
 }
 
@@ -64,20 +78,26 @@ export function createCommandEndpoints(recorder: CommandRecorder): ServicePart {
 	return {
 		events: {
 			send_template_message: (body) =>
-				checked(sendTemplateMessage, body, (send) => {
-					const eventId = randomId('evt');
-					const messageId = randomId('cmsg');
-					recorder.recordTemplateMessage({ messageId, eventId, ...send });
-					// The spec's 201 body repeats the request. The stand-in adds the message's id, the one
-					// its delivery reports carry as data.message.id, so a send can be matched with them.
-					return {
-						status: 201,
-						body: { ...(body as Record<string, unknown>), id: messageId },
-						headers: locationOf(eventId),
-						messageId,
-						acceptedTemplateMessage: { messageId, contact: send.contact },
-					};
-				}),
+				checked(
+					sendTemplateMessage,
+					body,
+					(send) => {
+						const eventId = randomId('evt');
+						const messageId = randomId('cmsg');
+						recorder.recordTemplateMessage({ messageId, eventId, ...send });
+						// The spec's 201 body repeats the request. The stand-in adds the message's id, the one
+						// its delivery reports carry as data.message.id, so a send can be matched with them.
+						return {
+							status: 201,
+							body: { ...(body as Record<string, unknown>), id: messageId },
+							headers: locationOf(eventId),
+							messageId,
+							acceptedTemplateMessage: { messageId, contact: send.contact },
+						};
+					},
+					sendTemplateErrors,
+					SEND_TEMPLATE_NULLABLE,
+				),
 			connect_to_ai_agent: (body) =>
 				checked(connectToAiAgent, body, (connect) => {
 					const eventId = randomId('evt');

@@ -183,6 +183,7 @@ export function createBroadcastStore(
 		{
 			method: 'GET',
 			pattern: '/api/v1/broadcasts',
+			takesQuery: true,
 			handler: ({ query }) => {
 				const checked = checkQuery(listBroadcastsQuery, query);
 				if ('error' in checked) return checked.error;

@@ -11,6 +11,7 @@ import {
 } from '../../nodes/shared/schemas/contacts';
 import { PHONE_NUMBER_PATTERN } from '../../nodes/shared/schemas';
 import { iso, type Clock } from './clock';
+import { contactTimezoneErrors, hasErrors } from './contractChecks';
 import { ADA, ALAN, GRACE, JOAO, JONAS, LUCIA } from './contactBook';
 import { checkBody, notFound, ok, parameterError, type Route, type RouteAnswer } from './routes';
 
@@ -110,6 +111,9 @@ export function createContactStore(now: Clock) {
 				if (Array.isArray(body) && body.length > MAX_CONTACTS_PER_UPSERT) {
 					return { status: 413, body: { message: 'Payload Too Large' } };
 				}
+				// "an IANA name (Europe/Berlin, UTC)" as IANA writes it: the schema takes any letter case.
+				const zones = contactTimezoneErrors(body);
+				if (hasErrors(zones)) return parameterError(zones);
 				if (Array.isArray(body)) {
 					const many = checkBody(upsertContactsBulk, body);
 					if ('error' in many) return many.error;
@@ -161,6 +165,8 @@ export function createContactStore(now: Clock) {
 				if (refused !== undefined) return refused;
 				const contact = contacts.get(params.phone);
 				if (contact === undefined) return notFound();
+				const zones = contactTimezoneErrors(body);
+				if (hasErrors(zones)) return parameterError(zones);
 				const checked = checkBody(updateContactBody, body);
 				if ('error' in checked) return checked.error;
 				const changed = applied(contact, checked.value, iso(now()));

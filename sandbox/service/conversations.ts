@@ -185,6 +185,7 @@ export function createConversationStore(now: Clock, options: ConversationStoreOp
 		{
 			method: 'GET',
 			pattern: BASE,
+			takesQuery: true,
 			handler: ({ query }) => {
 				const checked = checkQuery(listConversationsQuery, query);
 				if ('error' in checked) return checked.error;

@@ -37,6 +37,7 @@ export function createEventStore(now: Clock, timings: Timings, results: EventRes
 		{
 			method: 'GET',
 			pattern: '/api/v1/events/:id',
+			takesQuery: true,
 			handler: ({ params, query }) => {
 				const checked = checkQuery(noQuery, query);
 				if ('error' in checked) return checked.error;

@@ -8,6 +8,7 @@ import {
 	type MediaContentType,
 } from '../../nodes/shared/schemas/media';
 import { DAY, iso, type Clock } from './clock';
+import { hasErrors, nullFields } from './contractChecks';
 import { paginate } from './pagination';
 import { checkQuery, notFound, ok, type Checked, type Route, type RouteAnswer } from './routes';
 
@@ -69,6 +70,8 @@ export function checkMediaBody<S extends z.ZodTypeAny>(
 	schema: S,
 	body: unknown,
 ): Checked<z.infer<S>> {
+	const nulls = nullFields(body);
+	if (hasErrors(nulls)) return { error: mediaRefusal(nulls) };
 	const result = schema.safeParse(body);
 	if (result.success) return { value: result.data as z.infer<S> };
 	return { error: mediaRefusal(describeIssues(result.error)) };
@@ -127,6 +130,7 @@ export function createMediaStore(now: Clock) {
 		{
 			method: 'GET',
 			pattern: '/api/v1/medias',
+			takesQuery: true,
 			handler: ({ query, baseUrl }) => {
 				const checked = checkQuery(listMediaQuery, query);
 				if ('error' in checked) return checked.error;
@@ -139,6 +143,7 @@ export function createMediaStore(now: Clock) {
 		{
 			method: 'POST',
 			pattern: '/api/v1/medias',
+			refusal: mediaRefusal,
 			maxBodyBytes: BASE64_UPLOAD_MAX_BODY_BYTES,
 			handler: ({ body, baseUrl }) => {
 				const checked = checkMediaBody(addMediaBody, body);

@@ -92,6 +92,7 @@ export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number
 		{
 			method: 'POST',
 			pattern: '/api/v1/medias/direct_uploads',
+			refusal: mediaRefusal,
 			handler: ({ body }) => {
 				const checked = checkMediaBody(createDirectUploadBody, body);
 				if ('error' in checked) return checked.error;
@@ -124,6 +125,7 @@ export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number
 		{
 			method: 'POST',
 			pattern: '/api/v1/medias/finalize',
+			refusal: mediaRefusal,
 			handler: ({ body, baseUrl }) => {
 				const checked = checkMediaBody(finalizeMediaBody, body);
 				if ('error' in checked) return checked.error;

@@ -136,6 +136,7 @@ export function createMessageHistory(now: Clock, templateMessages: TemplateMessa
 		{
 			method: 'GET',
 			pattern: '/api/v1/messages',
+			takesQuery: true,
 			handler: ({ query }) => {
 				const checked = checkQuery(listMessagesQuery, query);
 				if ('error' in checked) return checked.error;

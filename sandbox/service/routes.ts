@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { describeIssues, type ContactBody } from '../../nodes/shared/schemas';
+import { hasErrors, nullFields } from './contractChecks';
 
 /*
  * A tiny route table for the service's endpoints: patterns with `:name` segments, the query as
@@ -48,6 +49,13 @@ export interface Route {
 	 * signed upload URL or a CDN's file link is.
 	 */
 	withoutApiKey?: boolean;
+	/**
+	 * The handler checks the query itself (checkQuery). Without it, server.ts refuses any query
+	 * parameter by name: the contract names none for the endpoint.
+	 */
+	takesQuery?: boolean;
+	/** The 422 this endpoint refuses a request with, when not the Parameter Error (media uploads). */
+	refusal?: (errors: Record<string, string[]>) => RouteAnswer;
 }
 
 export type RouteMatch =
@@ -116,14 +124,20 @@ export function invalidState(message: string): RouteAnswer {
 export type Checked<T> = { value: T } | { error: RouteAnswer };
 
 export function checkBody<S extends z.ZodTypeAny>(schema: S, body: unknown): Checked<z.infer<S>> {
+	// No request field of the contract takes null (the node's schemas take it in a few places).
+	const nulls = nullFields(body);
+	if (hasErrors(nulls)) return { error: parameterError(nulls) };
 	const result = schema.safeParse(body);
 	if (result.success) return { value: result.data as z.infer<S> };
 	return { error: parameterError(describeIssues(result.error)) };
 }
 
-/** Action endpoints (archive, cancel, …) take no body; `{}` is tolerated, anything else refused. */
+/**
+ * Action endpoints (archive, cancel, …) take no body; `{}` is tolerated, anything else refused,
+ * a JSON `null` included (it is a body, and not an empty object).
+ */
 export function checkEmptyBody(schema: z.ZodTypeAny, body: unknown): RouteAnswer | undefined {
-	if (body === undefined || body === null) return undefined;
+	if (body === undefined) return undefined;
 	const checked = checkBody(schema, body);
 	return 'error' in checked ? checked.error : undefined;
 }

@@ -59,6 +59,7 @@ export function createTemplateMessageStore(now: Clock, timings: Timings) {
 		{
 			method: 'GET',
 			pattern: '/api/v1/template_messages',
+			takesQuery: true,
 			handler: ({ query }) => {
 				const checked = checkQuery(listTemplateMessagesQuery, query);
 				if ('error' in checked) return checked.error;

@@ -5,6 +5,7 @@ import {
 	updateTemplateBody,
 } from '../../nodes/shared/schemas/templates';
 import { z } from 'zod';
+import { componentErrors, componentListErrors, hasErrors } from './contractChecks';
 import { paginate } from './pagination';
 import {
 	checkBody,
@@ -35,6 +36,31 @@ function answer(outcome: Outcome, status = 200): RouteAnswer {
 	);
 }
 
+/**
+ * The contract's component rules (contractChecks.ts) on an update's entries: a new component as
+ * on create, a new value as what the existing component it changes takes.
+ */
+function changedComponentErrors(
+	existing: ReadonlyArray<{
+		id: number;
+		component_type: string;
+		data_type: string;
+		sub_type?: string;
+	}>,
+	changes: ReadonlyArray<{ id?: number; value?: string }>,
+): Record<string, string[]> {
+	const errors: Record<string, string[]> = {};
+	changes.forEach((change, k) => {
+		const current = change.id === undefined ? undefined : existing.find((c) => c.id === change.id);
+		if (change.id !== undefined && (current === undefined || change.value === undefined)) return;
+		const component = current === undefined ? change : { ...current, value: change.value };
+		for (const [field, messages] of Object.entries(componentErrors(component))) {
+			errors[`whats_app_template.components_attributes[${k}].${field}`] = messages;
+		}
+	});
+	return errors;
+}
+
 export function templateRoutes(store: TemplateStore): Route[] {
 	const action = (name: TemplateAction): Route => ({
 		method: 'PATCH',
@@ -51,6 +77,7 @@ export function templateRoutes(store: TemplateStore): Route[] {
 		{
 			method: 'GET',
 			pattern: BASE,
+			takesQuery: true,
 			handler: ({ query }) => {
 				const checked = checkQuery(listTemplatesQuery, query);
 				if ('error' in checked) return checked.error;
@@ -62,6 +89,7 @@ export function templateRoutes(store: TemplateStore): Route[] {
 		{
 			method: 'GET',
 			pattern: `${BASE}/:idOrName`,
+			takesQuery: true,
 			handler: ({ params, query }) => {
 				// Strict as every endpoint here: a query parameter the reference does not name is refused.
 				const checked = checkQuery(noQuery, query);
@@ -76,6 +104,10 @@ export function templateRoutes(store: TemplateStore): Route[] {
 			handler: ({ body }) => {
 				const checked = checkBody(createTemplateBody, body);
 				if ('error' in checked) return checked.error;
+				const components = componentListErrors(
+					checked.value.whats_app_template.components_attributes,
+				);
+				if (hasErrors(components)) return parameterError(components);
 				return answer(store.create(checked.value), 201);
 			},
 		},
@@ -87,6 +119,11 @@ export function templateRoutes(store: TemplateStore): Route[] {
 				if (template === undefined) return notFound();
 				const checked = checkBody(updateTemplateBody, body);
 				if ('error' in checked) return checked.error;
+				const components = changedComponentErrors(
+					template.components,
+					checked.value.whats_app_template.components_attributes ?? [],
+				);
+				if (hasErrors(components)) return parameterError(components);
 				return answer(store.update(template, checked.value));
 			},
 		},
