@@ -16,16 +16,8 @@
  *
  * Every duplicate is counted by the stand-in (what it received), never inferred from timing.
  */
-import { NodeConnectionTypes, WorkflowExpression } from 'n8n-workflow';
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-
-import { runParameters } from '../../nodes/ChatMessaging/actions/run/runParameters';
-import { PackageNodeTypes, runChatMessaging, runWorkflow } from './harness';
+import { runChatMessaging } from './harness';
+import { probeRun as runProbe } from './readOnceProbe';
 import { useStandInService } from '../standInFixture';
 
 jest.setTimeout(30_000);
@@ -65,79 +57,8 @@ const sentPhones = () =>
 		.acceptedSends(EVENTS)
 		.map((request) => (request.body as { contact: { phone_number: string } }).contact.phone_number);
 
-/** Test-only node: outputs, per item, the `value` parameter as read through the run's reader. */
-class ReadOnceProbe implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Read Once Probe',
-		name: 'adversarialReadOnceProbe',
-		group: ['transform'],
-		version: 1,
-		description: 'Reads one parameter per item through runParameters (tests only)',
-		defaults: { name: 'Probe' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Value', name: 'value', type: 'string', default: '' }],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [
-			this.getInputData().map((_item, itemIndex) => ({
-				json: { value: runParameters(this).get('value', itemIndex) as string },
-				pairedItem: { item: itemIndex },
-			})),
-		];
-	}
-}
-
-const probe = new ReadOnceProbe();
-const realLookup = PackageNodeTypes.prototype.getByNameAndVersion;
-beforeAll(() => {
-	jest.spyOn(PackageNodeTypes.prototype, 'getByNameAndVersion').mockImplementation(function (
-		this: PackageNodeTypes,
-		type: string,
-	) {
-		return type === 'test.adversarialReadOnceProbe' ? probe : realLookup.call(this, type);
-	});
-});
-afterAll(() => jest.restoreAllMocks());
-
 /** The probe's values for four items, and how often n8n evaluated the parameter. */
-async function probeRun(value: string) {
-	const items = people(4);
-	const evaluate = jest.spyOn(WorkflowExpression.prototype, 'resolveSimpleParameterValue');
-	try {
-		const result = await runWorkflow({
-			nodes: [
-				{
-					id: 'in',
-					name: 'Input',
-					type: 'test.fixedItems',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: { items: JSON.stringify(items) },
-				},
-				{
-					id: 'probe',
-					name: 'Probe',
-					type: 'test.adversarialReadOnceProbe',
-					typeVersion: 1,
-					position: [200, 0],
-					parameters: { value },
-				},
-			],
-			connections: {
-				Input: { main: [[{ node: 'Probe', type: NodeConnectionTypes.Main, index: 0 }]] },
-			},
-		});
-		expect(result.error).toBeUndefined();
-		return {
-			values: result.outputOf('Probe')!.map((item) => item.json.value),
-			evaluations: evaluate.mock.calls.filter(([parameter]) => parameter === value).length,
-		};
-	} finally {
-		evaluate.mockRestore();
-	}
-}
+const probeRun = (value: string) => runProbe(people(4), value);
 
 describe('read-once parameters: what reaches the item is read per item', () => {
 	// Was: runParameters.ts:48 (isItemIndependentExpression) looked for `$` names only; JavaScript reads

@@ -3,53 +3,11 @@
  * real paired items. n8n's expression evaluator is watched (jest.spyOn on WorkflowExpression), so
  * "evaluated once" and "evaluated for every item" are counted, not inferred from timings.
  */
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes, WorkflowExpression } from 'n8n-workflow';
+import { WorkflowExpression } from 'n8n-workflow';
 
-import { runParameters } from '../../nodes/ChatMessaging/actions/run/runParameters';
-import { PackageNodeTypes, runChatMessaging, runWorkflow } from './harness';
+import { runChatMessaging } from './harness';
+import { probeRun as runProbe } from './readOnceProbe';
 import { useStandInService } from '../standInFixture';
-
-/** Test-only node: outputs, per item, the `value` parameter as read through the run's reader. */
-class ReadOnceProbe implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Read Once Probe',
-		name: 'readOnceProbe',
-		group: ['transform'],
-		version: 1,
-		description: 'Reads one parameter per item through runParameters (tests only)',
-		defaults: { name: 'Probe' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Value', name: 'value', type: 'string', default: '' }],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [
-			this.getInputData().map((_item, itemIndex) => ({
-				json: { value: runParameters(this).get('value', itemIndex) as string },
-				pairedItem: { item: itemIndex },
-			})),
-		];
-	}
-}
-
-const probe = new ReadOnceProbe();
-const realLookup = PackageNodeTypes.prototype.getByNameAndVersion;
-beforeAll(() => {
-	jest.spyOn(PackageNodeTypes.prototype, 'getByNameAndVersion').mockImplementation(function (
-		this: PackageNodeTypes,
-		type: string,
-	) {
-		return type === 'test.readOnceProbe' ? probe : realLookup.call(this, type);
-	});
-});
-afterAll(() => jest.restoreAllMocks());
 
 const items = [
 	{ phone: '+14155550101', template: 'wat_from_config' },
@@ -58,41 +16,7 @@ const items = [
 	{ phone: '+14155550104', template: 'wat_fourth' },
 ];
 
-async function probeRun(value: string) {
-	const evaluate = jest.spyOn(WorkflowExpression.prototype, 'resolveSimpleParameterValue');
-	try {
-		const result = await runWorkflow({
-			nodes: [
-				{
-					id: 'in',
-					name: 'Input',
-					type: 'test.fixedItems',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: { items: JSON.stringify(items) },
-				},
-				{
-					id: 'probe',
-					name: 'Probe',
-					type: 'test.readOnceProbe',
-					typeVersion: 1,
-					position: [200, 0],
-					parameters: { value },
-				},
-			],
-			connections: {
-				Input: { main: [[{ node: 'Probe', type: NodeConnectionTypes.Main, index: 0 }]] },
-			},
-		});
-		expect(result.error).toBeUndefined();
-		return {
-			values: result.outputOf('Probe')!.map((item) => item.json.value),
-			evaluations: evaluate.mock.calls.filter(([parameter]) => parameter === value).length,
-		};
-	} finally {
-		evaluate.mockRestore();
-	}
-}
+const probeRun = (value: string) => runProbe(items, value);
 
 describe('read once per run', () => {
 	test.each([
