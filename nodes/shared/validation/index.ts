@@ -23,3 +23,4 @@ export {
 } from './headerMedia';
 export { normaliseTimeZone } from './timeZones';
 export { checkBody } from './bodyCheck';
+export { NOT_JSON, parseJsonText } from './jsonText';

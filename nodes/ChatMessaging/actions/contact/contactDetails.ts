@@ -7,6 +7,8 @@ import {
 	describeType,
 	normaliseTimeZone,
 	optionalText,
+	NOT_JSON,
+	parseJsonText,
 } from '../../../shared/validation';
 import { readEmail, readKeyValues } from '../fields/contactFields';
 
@@ -136,16 +138,6 @@ function readTags(value: unknown, parameter: string): string[] | undefined {
 	return tags.length === 0 ? undefined : tags;
 }
 
-const notJson = Symbol('not JSON');
-
-function parseJsonText(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return notJson;
-	}
-}
-
 /** A JSON object (as text or as an object from an expression) of text values; empty means "not sent". */
 function readMetadata(value: unknown, parameter: string): Record<string, string> | undefined {
 	if (value === undefined || value === null) return undefined;
@@ -153,7 +145,7 @@ function readMetadata(value: unknown, parameter: string): Record<string, string>
 	if (typeof value === 'string') {
 		if (value.trim() === '') return undefined;
 		parsed = parseJsonText(value);
-		if (parsed === notJson) {
+		if (parsed === NOT_JSON) {
 			throw new InvalidParameter(
 				parameter,
 				'must be a JSON object, e.g. {"plan": "pro"}, and is not valid JSON',

@@ -8,6 +8,8 @@ import {
 	isExactNumber,
 	readHeaderMediaFileName,
 	readHeaderMediaUrl,
+	NOT_JSON,
+	parseJsonText,
 } from '../../../shared/validation';
 import { TEMPLATE_VARIABLES_LABEL as LABEL } from './templateVariables';
 
@@ -22,16 +24,6 @@ const JSON_LABEL = `${LABEL} (JSON)`;
 /** The variable that carries a media header's link (spec §2.2), checked like the Header Media fields. */
 const HEADER_MEDIA = 'header_media';
 const FROM_VARIABLE = ' (given as the template variable header_media)';
-
-const notJson = Symbol('not JSON');
-
-function parseJsonText(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return notJson;
-	}
-}
 
 /** Strings (escapes included), numbers, literals, punctuation and white space of JSON text. */
 const JSON_TOKEN =
@@ -76,7 +68,7 @@ function parseJsonObject(raw: unknown): { object: IDataObject; written?: Map<str
 	if (typeof raw === 'string') {
 		if (raw.trim() === '') return { object: {} };
 		const parsed = parseJsonText(raw);
-		if (parsed === notJson) throw new InvalidParameter(JSON_LABEL, 'is not valid JSON');
+		if (parsed === NOT_JSON) throw new InvalidParameter(JSON_LABEL, 'is not valid JSON');
 		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
 			written = new Map();
 			for (const [name, text] of writtenEntries(raw)) {

@@ -1,7 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OrderItem } from '../../../shared/schemas/orders';
-import { InvalidParameter, describeType, requiredText } from '../../../shared/validation';
+import {
+	InvalidParameter,
+	describeType,
+	requiredText,
+	NOT_JSON,
+	parseJsonText,
+} from '../../../shared/validation';
 import type { AmountUnit } from './amounts';
 import { toMinorUnits } from './amounts';
 
@@ -79,8 +85,6 @@ export function lineItemsFromRows(collection: unknown, reading: AmountReading): 
 	);
 }
 
-const NOT_JSON = Symbol('not JSON');
-
 /** A number as JSON writes one, where a value may start. */
 const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
@@ -116,12 +120,7 @@ function numbersAsWritten(text: string): string {
 
 function parseJson(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
-	let parsed: unknown = NOT_JSON;
-	try {
-		parsed = JSON.parse(numbersAsWritten(value)) as unknown;
-	} catch {
-		// reported below, as a parameter problem
-	}
+	const parsed = parseJsonText(numbersAsWritten(value));
 	if (parsed === NOT_JSON) {
 		throw new InvalidParameter(
 			LINE_ITEMS_JSON,
