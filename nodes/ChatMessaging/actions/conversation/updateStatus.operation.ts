@@ -6,13 +6,12 @@ import {
 	updateConversationStatusBody,
 } from '../../../shared/schemas/conversations';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { ServiceRequestFailed } from '../../../shared/transport';
 import { InvalidParameter, checkBody } from '../../../shared/validation';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import { readOneId } from '../message/messageReaders';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
-import { answerFields } from '../run/serviceAnswers';
+import { answerFields, answerNotForThisItem } from '../run/serviceAnswers';
 import { NOT_A_CONVERSATION, conversationStatusOptions } from './conversationFields';
 
 /*
@@ -97,12 +96,9 @@ function answeredConversation(
 				? `says status ${JSON.stringify(conversation.status)}, not ${request.body.status}`
 				: undefined;
 	if (problem === undefined) return conversation;
-	throw new ServiceRequestFailed({
-		outcome: 'may have been sent',
-		statusCode: answer.statusCode,
-		serviceBody: answer.body,
-		retries: answer.retries,
-		message: `The service answered ${answer.statusCode}, but the conversation it answered ${problem}`,
-		description: `The status change may have been made: the service received it, but its answer does not show conversation ${askedId} with status ${request.body.status}, so it was not repeated. Check the conversation (Conversation → Get Many) before running this item again.`,
-	});
+	throw answerNotForThisItem(
+		answer,
+		`The service answered ${answer.statusCode}, but the conversation it answered ${problem}`,
+		`The status change may have been made: the service received it, but its answer does not show conversation ${askedId} with status ${request.body.status}, so it was not repeated. Check the conversation (Conversation → Get Many) before running this item again.`,
+	);
 }

@@ -8,7 +8,6 @@ import type {
 import type { CreateOrderBody } from '../../../shared/schemas/orders';
 import { createOrderAnswer, createOrderBody, orderTypes } from '../../../shared/schemas/orders';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { ServiceRequestFailed } from '../../../shared/transport';
 import {
 	InvalidParameter,
 	checkBody,
@@ -20,7 +19,7 @@ import { optionsCollection, requestsInParallelField } from '../fields/requestOpt
 import { wireLabels } from '../fields/wireLabels';
 import { readMoment } from '../message/messageReaders';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
-import { answerFields } from '../run/serviceAnswers';
+import { answerFields, answerNotForThisItem } from '../run/serviceAnswers';
 import { readAmountUnit, readCurrency } from './amounts';
 import { LINE_ITEMS, LINE_ITEMS_JSON, lineItemsFromJson, lineItemsFromRows } from './lineItems';
 import { amountsAreInField, currencyField } from './orderFields';
@@ -302,26 +301,20 @@ function toOutput(answer: ServiceAnswer, request: PreparedRequest<CreateOrderBod
 	// (an answer mixed up on the way, with requests in parallel), not this item's. This item's order
 	// may exist all the same, so it is "may have been sent" and not repeated.
 	if (order.reference_id !== undefined && order.reference_id !== request.body.id) {
-		throw new ServiceRequestFailed({
-			outcome: 'may have been sent',
-			statusCode: answer.statusCode,
-			serviceBody: answer.body,
-			retries: answer.retries,
-			message: `The service answered ${answer.statusCode} with order ${String(order.id)} of reference ${JSON.stringify(order.reference_id)}, not ${JSON.stringify(request.body.id)}`,
-			description: `The order may have been created: the service received it, but its answer is another order's, so it was not repeated. Look up reference ${request.body.id} in the orders before running this item again (the service refuses a second order with the same reference).`,
-		});
+		throw answerNotForThisItem(
+			answer,
+			`The service answered ${answer.statusCode} with order ${String(order.id)} of reference ${JSON.stringify(order.reference_id)}, not ${JSON.stringify(request.body.id)}`,
+			`The order may have been created: the service received it, but its answer is another order's, so it was not repeated. Look up reference ${request.body.id} in the orders before running this item again (the service refuses a second order with the same reference).`,
+		);
 	}
 	const assumed = (request as CreateOrderRequest).amountsConvertedFor;
 	const other = answeredCurrencies(order).find((currency) => currency !== assumed);
 	if (assumed !== undefined && other !== undefined) {
-		throw new ServiceRequestFailed({
-			outcome: 'may have been sent',
-			statusCode: answer.statusCode,
-			serviceBody: answer.body,
-			retries: answer.retries,
-			message: `The order ${String(order.id)} was created in ${other}, but its amounts were converted from ${assumed} (Currency)`,
-			description: `The order exists with amounts meant as ${assumed}. Check it before the customer pays, and set Currency to ${other} for the next orders.`,
-		});
+		throw answerNotForThisItem(
+			answer,
+			`The order ${String(order.id)} was created in ${other}, but its amounts were converted from ${assumed} (Currency)`,
+			`The order exists with amounts meant as ${assumed}. Check it before the customer pays, and set Currency to ${other} for the next orders.`,
+		);
 	}
 	return order;
 }

@@ -8,12 +8,11 @@ import type {
 import type { RefundOrderBody } from '../../../shared/schemas/orders';
 import { refundOrderAnswer, refundOrderBody, refundSpeeds } from '../../../shared/schemas/orders';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { ServiceRequestFailed } from '../../../shared/transport';
 import { InvalidParameter, checkBody } from '../../../shared/validation';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
-import { answerFields } from '../run/serviceAnswers';
+import { answerFields, answerNotForThisItem } from '../run/serviceAnswers';
 import { readAmountUnit, readCurrency, toMinorUnits } from './amounts';
 import { amountsAreInField, currencyField, orderIdField, orderPath } from './orderFields';
 
@@ -122,12 +121,9 @@ function answeredRefund(
 				? `gives back ${String(amount.value)} ${String(amount.currency)}, not ${asked.value} ${asked.currency}`
 				: undefined;
 	if (problem === undefined) return refunded;
-	throw new ServiceRequestFailed({
-		outcome: 'may have been sent',
-		statusCode: answer.statusCode,
-		serviceBody: answer.body,
-		retries: answer.retries,
-		message: `The service answered ${answer.statusCode}, but the refund it answered ${problem}`,
-		description: `The refund may have been made: the service received it, but its answer is not this refund, so it was not repeated. Read order ${orderId} (Order → Get) and its refunds before running this item again.`,
-	});
+	throw answerNotForThisItem(
+		answer,
+		`The service answered ${answer.statusCode}, but the refund it answered ${problem}`,
+		`The refund may have been made: the service received it, but its answer is not this refund, so it was not repeated. Read order ${orderId} (Order → Get) and its refunds before running this item again.`,
+	);
 }

@@ -156,3 +156,23 @@ export function answerFields(answer: ServiceAnswer): IDataObject {
 		return body as IDataObject;
 	return body === null || body === undefined ? {} : { rawResponse: body as IDataObject };
 }
+
+/**
+ * A 2xx answer about something other than this item's request (another order, conversation or
+ * amount, mixed up on the way): the service received the request and may have acted on it, so
+ * "may have been sent", never repeated. `message` says what was answered, `description` what to check.
+ */
+export function answerNotForThisItem(
+	answer: ServiceAnswer,
+	message: string,
+	description: string,
+): ServiceRequestFailed {
+	return new ServiceRequestFailed({
+		outcome: 'may have been sent',
+		statusCode: answer.statusCode,
+		serviceBody: answer.body,
+		retries: answer.retries,
+		message,
+		description,
+	});
+}
