@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -55,14 +57,10 @@ test('n8n credential test: a wrong key fails with the 401 explanation', async ()
 	expect(standIn.requests.map((r) => r.authorized)).toEqual([false]);
 }, 30_000);
 
-test('HTTP Request node with the credential as predefined type reaches the service with the key', async () => {
-	const body = {
-		event_type: 'send_template_message',
-		contact: { phone_number: '+14155550123' },
-		template_message: { chat_template_id: 'wat_http_request' },
-	};
-	const workflowId = await n8n.upsertWorkflow({
-		name: `HTTP Request with Chat Messaging credential ${process.pid}`,
+/** Manual trigger → HTTP Request posting `body` to `url` with the Chat Messaging credential. */
+async function httpRequestWorkflow(name: string, url: string, body: object): Promise<string> {
+	return await n8n.upsertWorkflow({
+		name: `${name} ${process.pid}`,
 		nodes: [
 			{
 				parameters: {},
@@ -74,7 +72,7 @@ test('HTTP Request node with the credential as predefined type reaches the servi
 			{
 				parameters: {
 					method: 'POST',
-					url: `${standIn.url}/api/v1/events`,
+					url,
 					authentication: 'predefinedCredentialType',
 					nodeCredentialType: 'chatMessagingApi',
 					sendBody: true,
@@ -91,6 +89,20 @@ test('HTTP Request node with the credential as predefined type reaches the servi
 		],
 		connections: { Start: { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] } },
 	});
+}
+
+const sendBody = {
+	event_type: 'send_template_message',
+	contact: { phone_number: '+14155550123' },
+	template_message: { chat_template_id: 'wat_http_request' },
+};
+
+test('HTTP Request node with the credential as predefined type reaches the service with the key', async () => {
+	const workflowId = await httpRequestWorkflow(
+		'HTTP Request with Chat Messaging credential',
+		`${standIn.url}/api/v1/events`,
+		sendBody,
+	);
 
 	const run = await n8n.executeWithCli(workflowId);
 	expect(run.error).toBeUndefined();
@@ -98,8 +110,34 @@ test('HTTP Request node with the credential as predefined type reaches the servi
 	const [sent] = standIn.acceptedSends('/api/v1/events');
 	expect(sent.authorized).toBe(true);
 	expect(sent.headers.authorization).not.toContain(apiKey);
-	expect(sent.body).toEqual(body);
-	expect(run.runData['HTTP Request'][0].data?.main[0]?.[0].json).toMatchObject(body);
+	expect(sent.body).toEqual(sendBody);
+	expect(run.runData['HTTP Request'][0].data?.main[0]?.[0].json).toMatchObject(sendBody);
+}, 60_000);
+
+test('HTTP Request node with the credential to another host: refused before anything is sent, the key goes nowhere', async () => {
+	// Another origin on this machine that records whatever reaches it.
+	const received: Array<{ url?: string; authorization?: string }> = [];
+	const elsewhere = createServer((request, response) => {
+		received.push({ url: request.url, authorization: request.headers.authorization });
+		response.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+	});
+	await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+	try {
+		const { port } = elsewhere.address() as AddressInfo;
+		const workflowId = await httpRequestWorkflow(
+			'HTTP Request with Chat Messaging credential to another host',
+			`http://127.0.0.1:${port}/collect`,
+			sendBody,
+		);
+		const run = await n8n.executeWithCli(workflowId);
+		expect(run.status).not.toBe('success');
+		expect(JSON.stringify(run.error ?? run.runData)).toContain('The API key was not sent');
+		expect(received).toEqual([]);
+		expect(standIn.requests).toEqual([]);
+		expect(JSON.stringify(run)).not.toContain(apiKey);
+	} finally {
+		await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+	}
 }, 60_000);
 
 function javascriptFiles(folder: string): string[] {
