@@ -156,12 +156,23 @@ export function findPlaceholders(text: string): {
 	return { placeholders, problems };
 }
 
+/**
+ * A component's type or data type in any case and without surrounding spaces: answers are read
+ * leniently (the status already is), and a service passing WhatsApp's own spelling through (BODY,
+ * HEADER, IMAGE) would otherwise have every component taken for unknown, its variables unlisted.
+ */
+function spelled(value: unknown): unknown {
+	return typeof value === 'string' ? value.trim().toLowerCase() : value;
+}
+
 function kindOf(value: unknown): ComponentKind | undefined {
-	return KINDS.find((kind) => kind === value);
+	const wanted = spelled(value);
+	return KINDS.find((kind) => kind === wanted);
 }
 
 function mediaTypeOf(value: unknown): HeaderMediaType | undefined {
-	return MEDIA_TYPES.find((type) => type === value);
+	const wanted = spelled(value);
+	return MEDIA_TYPES.find((type) => type === wanted);
 }
 
 /**

@@ -76,6 +76,14 @@ describe('variables against the template', () => {
 		);
 	});
 
+	test('a value for a placeholder the template could not be read for says so, not only "renamed"', () => {
+		// {{first_name | upcase}} is a filter the parser does not read: the value may well be meant for it.
+		const filtered = known('Hi {{first_name | upcase}}, order {{order_number}}');
+		expect(reason(filtered, { first_name: 'Ada', order_number: 'A' })).toMatch(
+			/^variable "first_name" is not in the template .*was it renamed\?; the template also has placeholders that could not be read \(.*first_name.*\), so check it at the service$/,
+		);
+	});
+
 	test('header media: required for a media header, refused without one', () => {
 		const image = known('Hi {{first_name}}', { header: 'image' });
 		expect(reason(image, { first_name: 'Ada' })).toBe(

@@ -15,25 +15,60 @@ import {
  * The Template picker's list. The reference answers the whole list as a bare array; a `page`
  * parameter is unconfirmed (docs/service-contract.md). So the list asks for page 1, 2, … and stops
  * at an empty page, or at a page that repeats the first (a service that ignores `page` answers the
- * whole list every time); a service that refuses `page` is asked once without it. The token
- * carries the next page and the first id seen, to recognise that repeat.
+ * whole list every time) or the one before it (a service that answers its last page for any page
+ * past the end); a service that refuses `page` is asked once without it. The token carries the
+ * next page, the first id of page 1 and, when it differs, the first id of the page before, to
+ * recognise those repeats. However the service pages, the list ends after MAX_PAGES pages: the
+ * panel asks for more on every scroll, and a service that never repeats itself exactly (a page
+ * shuffled each time) must not keep it asking forever.
  */
 
 /** Pages read in one call while the search text matches nothing yet, so the list is not left empty. */
 const PAGES_PER_CALL = 3;
+/** The last page ever asked for: far beyond any account's catalogue at the service's page sizes. */
+export const MAX_PAGES = 100;
 
 interface Token {
 	page: number;
 	firstId: string;
+	previousFirstId?: string;
 }
 
 function readToken(token: string | undefined): Token | undefined {
 	if (!token) return undefined;
-	const bar = token.indexOf('|');
-	const page = Number(token.slice(0, bar));
-	if (bar === -1 || !Number.isInteger(page) || page < 2) return undefined;
-	return { page, firstId: token.slice(bar + 1) };
+	const [pageText, firstId, previousFirstId, ...rest] = token.split('|');
+	const page = Number(pageText);
+	if (firstId === undefined || rest.length > 0 || !Number.isInteger(page) || page < 2)
+		return undefined;
+	try {
+		return {
+			page,
+			firstId: decodeURIComponent(firstId),
+			...(previousFirstId === undefined
+				? {}
+				: { previousFirstId: decodeURIComponent(previousFirstId) }),
+		};
+	} catch {
+		return undefined;
+	}
 }
+
+/** `2|wat_…` as before for the page after the first; ids are encoded, so a `|` in one is harmless. */
+function writeToken(
+	page: number,
+	firstId: string | undefined,
+	previousFirstId: string | undefined,
+) {
+	const first = encodeURIComponent(firstId ?? '');
+	const previous =
+		previousFirstId === undefined || previousFirstId === firstId
+			? ''
+			: `|${encodeURIComponent(previousFirstId)}`;
+	return `${page}|${first}${previous}`;
+}
+
+/** How a service that pages may answer a page past its last one. */
+const PAST_THE_END = new Set([400, 404, 416, 422]);
 
 async function readPage(
 	this: ILoadOptionsFunctions,
@@ -47,9 +82,15 @@ async function readPage(
 	if ('answer' in paged) answer = paged.answer;
 	else {
 		const { error } = paged;
-		const refusedPage =
-			error instanceof EditorRequestFailed &&
-			(error.statusCode === 400 || error.statusCode === 422);
+		const status = error instanceof EditorRequestFailed ? error.statusCode : undefined;
+		// Past page 1 the service has already accepted `page`: a refusal of a later one (404, 400,
+		// 416 or 422 are how services say "no such page") is the end of the list, not a failure. Shown
+		// as an error it would replace the templates already listed, and a search matching nothing
+		// on page 1 would end in an error instead of "no results".
+		if (page > 1 && status !== undefined && PAST_THE_END.has(status)) {
+			return { templates: [], paged: true };
+		}
+		const refusedPage = status === 400 || status === 422;
 		if (!refusedPage || page !== 1) throw toPanelError.call(this, error);
 		answer = await editorGet.call(this, TEMPLATES_PATH, 'the templates');
 	}
@@ -75,23 +116,38 @@ export async function searchTemplates(
 	const token = readToken(paginationToken);
 	let page = token?.page ?? 1;
 	let firstId = token?.firstId;
+	let previousFirstId = token?.previousFirstId ?? firstId;
 	const found: TemplateSummary[] = [];
+	// Ids listed by this call: a page that brings none new is a repeat, whichever page it repeats,
+	// and a template is never listed twice by one call.
+	const seen = new Set<string>();
+	const done = () => ({ results: found.sort(compareTemplates).map(toListItem) });
 	try {
 		for (let read = 0; read < PAGES_PER_CALL; read++, page++) {
+			if (page > MAX_PAGES) return done();
 			const { templates, paged } = await readPage.call(this, page);
-			const repeat = page > 1 && templates.length > 0 && templates[0].id === firstId;
-			if (templates.length === 0 || repeat)
-				return { results: found.sort(compareTemplates).map(toListItem) };
-			if (page === 1) firstId = templates[0].id;
-			found.push(...templates.filter((template) => matchesSearch(template, filter)));
-			if (!paged) return { results: found.sort(compareTemplates).map(toListItem) };
+			const first = templates[0]?.id;
+			const repeat =
+				page > 1 &&
+				templates.length > 0 &&
+				(first === firstId ||
+					first === previousFirstId ||
+					templates.every((template) => seen.has(template.id)));
+			if (templates.length === 0 || repeat) return done();
+			if (page === 1) firstId = first;
+			previousFirstId = first;
+			for (const template of templates) {
+				if (seen.has(template.id)) continue;
+				seen.add(template.id);
+				if (matchesSearch(template, filter)) found.push(template);
+			}
+			if (!paged) return done();
 			if (found.length > 0) break;
 		}
 	} catch (error) {
 		throw toPanelError.call(this, error);
 	}
-	return {
-		results: found.sort(compareTemplates).map(toListItem),
-		paginationToken: `${page + (found.length > 0 ? 1 : 0)}|${firstId ?? ''}`,
-	};
+	const next = page + (found.length > 0 ? 1 : 0);
+	if (next > MAX_PAGES) return done();
+	return { ...done(), paginationToken: writeToken(next, firstId, previousFirstId) };
 }

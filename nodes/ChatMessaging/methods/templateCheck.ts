@@ -86,6 +86,17 @@ export function knowableTemplate(chosen: ChosenTemplate): ChosenTemplate | undef
 	return isExpression(chosen.value) ? undefined : chosen;
 }
 
+/**
+ * A value the send itself gives: an own property only. Liquid names such as constructor, toString
+ * or __proto__ are valid template variables, and plain indexing would find what every object
+ * inherits under them, taking a missing variable for a given one.
+ */
+export function ownValue(values: object, name: string): unknown {
+	return Object.prototype.hasOwnProperty.call(values, name)
+		? (values as Record<string, unknown>)[name]
+		: undefined;
+}
+
 function described(template: TemplateSummary): string {
 	return `${template.name}${template.language ? ` (${template.language})` : ''}`;
 }
@@ -149,7 +160,7 @@ export function checkAgainstTemplate(
 	const wanted = variables.variables.map((variable) => variable.name);
 	const empty = (value: unknown) =>
 		value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-	const missing = wanted.find((variable) => empty(values[variable]));
+	const missing = wanted.find((variable) => empty(ownValue(values, variable)));
 	if (missing !== undefined) {
 		throw new InvalidParameter(
 			label,
@@ -158,7 +169,7 @@ export function checkAgainstTemplate(
 	}
 	const media = variables.headerMediaType;
 	const mediaIsVariable = wanted.includes(HEADER_MEDIA_FIELD);
-	if (media !== undefined && !mediaIsVariable && empty(values[HEADER_MEDIA_FIELD])) {
+	if (media !== undefined && !mediaIsVariable && empty(ownValue(values, HEADER_MEDIA_FIELD))) {
 		throw new InvalidParameter(
 			label,
 			`the template ${name} has ${media === 'image' ? 'an' : 'a'} ${media} header: give its URL as header media`,
@@ -175,9 +186,14 @@ export function checkAgainstTemplate(
 	}
 	if (unknown !== undefined) {
 		const has = wanted.length ? `its variables are ${wanted.join(', ')}` : 'it has no variables';
+		// A placeholder the parser could not read may be this very variable: say so, rather than
+		// send the user looking for a rename that never happened.
+		const unread = variables.problems.length
+			? `; the template also has placeholders that could not be read (${variables.problems.slice(0, 3).join('; ')}), so check it at the service`
+			: '';
 		throw new InvalidParameter(
 			label,
-			`variable "${unknown}" is not in the template ${name} (${has}): was it renamed?`,
+			`variable "${unknown}" is not in the template ${name} (${has}): was it renamed?${unread}`,
 		);
 	}
 }

@@ -13,6 +13,7 @@ import {
 	readHeaderMediaUrl,
 } from '../../shared/validation';
 import { TEMPLATE_PARAMETER } from './resourceMapping';
+import { ownValue } from './templateCheck';
 import { HEADER_MEDIA_FIELD, HEADER_MEDIA_FILENAME_FIELD, TEMPLATE_ID_PATTERN } from './templates';
 
 /*
@@ -153,6 +154,20 @@ function mappedValue(name: string, value: unknown, numbersAllowed: boolean): str
 }
 
 /**
+ * Sets a variable as an own property. Liquid names such as constructor or __proto__ are valid
+ * template variables: an item's inherited members must not stand for them, and `values.__proto__ =`
+ * would change the object's prototype instead of giving the variable a value.
+ */
+function setOwn(target: Record<string, unknown>, name: string, value: unknown): void {
+	Object.defineProperty(target, name, {
+		value,
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
+}
+
+/**
  * The mapper's values for one item as `liquid_values`. Mapped by hand: the fields as set. Mapped
  * automatically: the item's fields named like the template's variables (`names`, from the template
  * read at run time, else the fields the mapper last showed). A media header's link and file name
@@ -170,20 +185,21 @@ export function readMappedVariables(
 			names ??
 			(mapped.schema ?? []).filter((field) => field.removed !== true).map((field) => field.id);
 		for (const name of [...wanted, HEADER_MEDIA_FIELD, HEADER_MEDIA_FILENAME_FIELD]) {
-			if (item[name] !== undefined) source[name] = item[name];
+			const value = ownValue(item, name);
+			if (value !== undefined) setOwn(source, name, value);
 		}
 	} else {
-		Object.assign(source, mapped?.value ?? {});
+		for (const [name, value] of Object.entries(mapped?.value ?? {})) setOwn(source, name, value);
 	}
 
 	const values: Record<string, string | number | IDataObject> = {};
 	for (const [name, value] of Object.entries(source)) {
 		if (value === null || value === undefined) continue;
 		if (name === HEADER_MEDIA_FIELD || name === HEADER_MEDIA_FILENAME_FIELD) continue;
-		values[name] = mappedValue(name, value, numbersAllowed);
+		setOwn(values, name, mappedValue(name, value, numbersAllowed));
 	}
-	const link = source[HEADER_MEDIA_FIELD];
-	const filename = source[HEADER_MEDIA_FILENAME_FIELD];
+	const link = ownValue(source, HEADER_MEDIA_FIELD);
+	const filename = ownValue(source, HEADER_MEDIA_FILENAME_FIELD);
 	const given = (value: unknown) =>
 		value !== undefined && value !== null && String(value).trim() !== '';
 	if (given(link)) {

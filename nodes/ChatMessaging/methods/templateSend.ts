@@ -17,6 +17,7 @@ import {
 	TemplateBook,
 	checkAgainstTemplate,
 	knowableTemplate,
+	ownValue,
 	templateIdToSend,
 	templateKey,
 } from './templateCheck';
@@ -144,7 +145,7 @@ export function readTemplateOfItem(
 	}
 	const elsewhere = reading.givenElsewhere?.call(this, itemIndex) ?? [];
 	for (const name of elsewhere) {
-		const value = liquidValues[name];
+		const value = ownValue(liquidValues, name);
 		if (typeof value === 'string' && value.trim() === '') delete liquidValues[name];
 	}
 	if (known === undefined && mapped !== undefined) {
@@ -158,7 +159,7 @@ export function readTemplateOfItem(
 				field.removed !== true &&
 				field.id !== HEADER_MEDIA_FILENAME_FIELD &&
 				!elsewhere.includes(field.id) &&
-				isEmptyValue(liquidValues[field.id]),
+				isEmptyValue(ownValue(liquidValues, field.id)),
 		);
 		if (missing !== undefined) {
 			throw new InvalidParameter(
