@@ -11,12 +11,12 @@ import {
 } from 'n8n-workflow';
 
 import { SUBTITLE, TRIGGER_PANEL, TRIGGER_PROPERTIES } from './description';
-import { judgeSecret } from './settings';
+import { judgeSecret } from './secret';
 import { answer, handleCall, refuseUnusableSettings } from './webhookCall';
 
 export { MAX_BODY_BYTES } from './body';
 export { MAX_NESTING_DEPTH } from './body';
-export { MIN_SECRET_LENGTH } from './settings';
+export { MIN_SECRET_LENGTH } from './secret';
 
 /*
  * Kept out of the description literal because the two lint plugins disagree on it: the community

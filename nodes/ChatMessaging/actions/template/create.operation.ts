@@ -11,7 +11,8 @@ import { InvalidParameter, checkBody, requiredText } from '../../../shared/valid
 import { wireLabels } from '../fields/wireLabels';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation } from '../operationKinds';
-import { answeredTemplate, buildComponents, componentFields, templateOutput } from './components';
+import { buildComponents, componentFields } from './components';
+import { answeredTemplate, templateOutput } from './templateIdentity';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['template'], operation: ['create'] } };
 

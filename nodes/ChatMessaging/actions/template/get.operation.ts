@@ -12,7 +12,7 @@ import {
 	templateIdField,
 	templateOutput,
 	templatePath,
-} from './components';
+} from './templateIdentity';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['template'], operation: ['get'] } };
 const byName = { show: { ...displayOptions.show, findBy: ['name'] } };

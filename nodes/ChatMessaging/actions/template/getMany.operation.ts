@@ -6,7 +6,7 @@ import { optionsCollection } from '../fields/requestOptions';
 import { statusFilterField, statusFilterQuery } from '../fields/statusFilter';
 import type { ListOperation } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
-import { templateOutput } from './components';
+import { templateOutput } from './templateIdentity';
 
 const displayOptions: IDisplayOptions = {
 	show: { resource: ['template'], operation: ['getMany'] },

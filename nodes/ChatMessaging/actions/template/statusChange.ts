@@ -8,7 +8,7 @@ import {
 	templateIdField,
 	templateOutput,
 	templatePath,
-} from './components';
+} from './templateIdentity';
 
 /*
  * Archive, Pause and Submit for Approval: `PATCH /api/v1/whats_app_templates/{id}/<action>` with no

@@ -12,7 +12,7 @@ import {
 	templateIdField,
 	templateOutput,
 	templatePath,
-} from './components';
+} from './templateIdentity';
 import { categoryOptions, readCategory, readTemplateName } from './create.operation';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['template'], operation: ['update'] } };
