@@ -9,6 +9,9 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import type { BaseUrlProblemKind } from '../nodes/shared/transport/serviceUrl';
+import { judgeBaseUrl, normaliseBaseUrl } from '../nodes/shared/transport/serviceUrl';
+
 /**
  * The service takes the key in `Authorization` as it is, with no scheme word. Keys are often pasted
  * from docs that show `Bearer <key>`, so that prefix (and stray whitespace) is dropped.
@@ -27,11 +30,6 @@ export function authorizationHeaderValue(apiKey: unknown): string {
  * (throws, so nothing is sent) whenever the two cannot be shown to be the same.
  */
 
-/** The Base URL as the node reads it: spaces around it and trailing slashes do not count. */
-function normalisedBaseUrl(value: unknown): string {
-	return (typeof value === 'string' ? value : '').trim().replace(/\/+$/, '');
-}
-
 /** Axios's test for a URL that ignores baseURL: a scheme, or a protocol-relative `//host`. */
 const AXIOS_ABSOLUTE_URL = /^([a-z][a-z\d+\-.]*:)?\/\//i;
 
@@ -45,35 +43,26 @@ function parsed(address: string): URL | undefined {
 
 const noKeySent = 'The API key was not sent.';
 
+/** What to do about each Base URL problem, after "The API key was not sent." */
+const FIX: Record<BaseUrlProblemKind, string> = {
+	address: '',
+	scheme: '',
+	userInfo: ' Give the host only, e.g. https://api.example-chat.com.',
+	query: ' Give the host only, without ? or #.',
+};
+
 /**
- * The origin the key belongs to, or why none can be trusted. A user name or password before an `@`
- * hides the real host behind one that looks right (`https://api.example-chat.com@other.host`); a
- * query or fragment would swallow the request's path, which the node refuses too.
+ * The origin the key belongs to, or why none can be trusted: the node's own judgement of the Base
+ * URL (judgeBaseUrl), worded for whoever made the request.
  */
 export function keyOrigin(baseUrl: unknown): { origin: string } | { problem: string } {
-	const text = normalisedBaseUrl(baseUrl);
-	const base = parsed(text);
-	if (base === undefined) {
+	const judged = judgeBaseUrl(normaliseBaseUrl(typeof baseUrl === 'string' ? baseUrl : ''));
+	if ('problem' in judged) {
 		return {
-			problem: `The Base URL of the Chat Messaging API credential is not a web address. ${noKeySent}`,
+			problem: `The Base URL of the Chat Messaging API credential ${judged.problem}. ${noKeySent}${FIX[judged.kind]}`,
 		};
 	}
-	if (base.protocol !== 'https:' && base.protocol !== 'http:') {
-		return {
-			problem: `The Base URL of the Chat Messaging API credential must start with https:// or http://, not ${base.protocol}. ${noKeySent}`,
-		};
-	}
-	if (base.username !== '' || base.password !== '') {
-		return {
-			problem: `The Base URL of the Chat Messaging API credential has a user name or password before an @, so the host it seems to name is not the one it reaches. ${noKeySent} Give the host only, e.g. https://api.example-chat.com.`,
-		};
-	}
-	if (base.search !== '' || base.hash !== '' || text.includes('?') || text.includes('#')) {
-		return {
-			problem: `The Base URL of the Chat Messaging API credential has a query (?) or fragment (#), which would hide the path of every request. ${noKeySent} Give the host only, without ? or #.`,
-		};
-	}
-	return { origin: base.origin };
+	return { origin: judged.base.origin };
 }
 
 /**

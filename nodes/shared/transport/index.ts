@@ -9,7 +9,6 @@ export {
 	CREDENTIAL_TYPE,
 	callService,
 	createServiceClient,
-	normaliseBaseUrl,
 	parseServiceBody,
 	postToService,
 } from './requestLoop';
@@ -20,6 +19,7 @@ export {
 	NEVER_REACHED_CODES,
 	ServiceRequestFailed,
 	TIMEOUT_CODES,
+	asReadFailure,
 	describeNetworkFailure,
 	describeRedirect,
 	describeStatusFailure,
@@ -29,4 +29,4 @@ export {
 } from './failures';
 export { withoutSecret } from './secrets';
 export type { ServiceUrl } from './serviceUrl';
-export { serviceUrl } from './serviceUrl';
+export { normaliseBaseUrl, serviceUrl } from './serviceUrl';

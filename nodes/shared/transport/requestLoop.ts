@@ -27,7 +27,7 @@ import {
 } from './retryPolicy';
 import { attemptSignals, withAbortSignal } from './deadline';
 import { withoutSecret } from './secrets';
-import { serviceUrl, uploadUrl } from './serviceUrl';
+import { normaliseBaseUrl, serviceUrl, uploadUrl } from './serviceUrl';
 
 /*
  * The only place that talks HTTP to the service. It owns the base URL, authentication (through n8n's
@@ -62,12 +62,6 @@ export interface ServiceClient {
 	waitBudget?: WaitBudget;
 	/** Fires when the execution is cancelled: waits end, no new attempt starts, one under way is dropped. */
 	cancelSignal?: AbortSignal;
-}
-
-export function normaliseBaseUrl(value: unknown): string {
-	return String(value ?? '')
-		.trim()
-		.replace(/\/+$/, '');
 }
 
 export async function createServiceClient(

@@ -20,38 +20,66 @@ function refused(message: string, description: string): { refused: ServiceFailur
 	return { refused: { outcome: 'not sent', retries: 0, message, description } };
 }
 
-/** The credential's Base URL as a URL, or why nothing may be sent with it. */
-function credentialBase(baseUrl: string): { base: URL } | { refused: ServiceFailure } {
+/** The Base URL as the user wrote it, without surrounding spaces or trailing slashes. */
+export function normaliseBaseUrl(value: unknown): string {
+	return String(value ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+}
+
+/** What can be wrong with a Base URL; each kind has its own fix. */
+export type BaseUrlProblemKind = 'address' | 'scheme' | 'userInfo' | 'query';
+
+/**
+ * The one judgement of a Base URL, made for the node's requests (below) and for the credential's
+ * authenticate (credentials/ChatMessagingApi.credentials.ts), which words it for its own callers.
+ * `problem` continues a sentence that names the Base URL.
+ */
+export function judgeBaseUrl(
+	baseUrl: string,
+): { base: URL } | { problem: string; kind: BaseUrlProblemKind } {
 	let base: URL;
 	try {
 		base = new URL(baseUrl);
 	} catch {
-		return refused(
-			"The credential's Base URL is not a web address",
-			'Nothing was sent. Set the Base URL of the Chat Messaging API credential to the API host, e.g. https://api.example-chat.com.',
-		);
+		return { problem: 'is not a web address', kind: 'address' };
 	}
-	if (base.protocol !== 'https:' && base.protocol !== 'http:') {
-		return refused(
-			`The credential's Base URL must start with https:// or http://, not ${base.protocol}`,
-			'Nothing was sent. Correct the Base URL of the Chat Messaging API credential.',
-		);
-	}
+	if (base.protocol !== 'https:' && base.protocol !== 'http:')
+		return { problem: `must start with https:// or http://, not ${base.protocol}`, kind: 'scheme' };
 	if (base.username !== '' || base.password !== '') {
 		// https://api.example-chat.com@other.host reaches other.host: the host it seems to name is not
 		// the one the key would go to.
-		return refused(
-			"The credential's Base URL has a user name or password before an @, so the host it seems to name is not the one it reaches",
-			'Nothing was sent. Set the Base URL to the host only, e.g. https://api.example-chat.com.',
-		);
+		return {
+			problem:
+				'has a user name or password before an @, so the host it seems to name is not the one it reaches',
+			kind: 'userInfo',
+		};
 	}
 	if (base.search !== '' || base.hash !== '' || baseUrl.includes('?') || baseUrl.includes('#')) {
-		return refused(
-			"The credential's Base URL has a query (?) or fragment (#), which would hide the path of every request",
-			'Nothing was sent. Set the Base URL to the host only (e.g. https://api.example-chat.com), without ? or #.',
-		);
+		return {
+			problem: 'has a query (?) or fragment (#), which would hide the path of every request',
+			kind: 'query',
+		};
 	}
 	return { base };
+}
+
+const NOTHING_SENT: Record<BaseUrlProblemKind, string> = {
+	address:
+		'Nothing was sent. Set the Base URL of the Chat Messaging API credential to the API host, e.g. https://api.example-chat.com.',
+	scheme: 'Nothing was sent. Correct the Base URL of the Chat Messaging API credential.',
+	userInfo:
+		'Nothing was sent. Set the Base URL to the host only, e.g. https://api.example-chat.com.',
+	query:
+		'Nothing was sent. Set the Base URL to the host only (e.g. https://api.example-chat.com), without ? or #.',
+};
+
+/** The credential's Base URL as a URL, or why nothing may be sent with it. */
+function credentialBase(baseUrl: string): { base: URL } | { refused: ServiceFailure } {
+	const judged = judgeBaseUrl(baseUrl);
+	if ('problem' in judged)
+		return refused(`The credential's Base URL ${judged.problem}`, NOTHING_SENT[judged.kind]);
+	return judged;
 }
 
 export function serviceUrl(baseUrl: string, path: string): ServiceUrl {

@@ -23,4 +23,4 @@ export {
 } from './headerMedia';
 export { normaliseTimeZone } from './timeZones';
 export { checkBody } from './bodyCheck';
-export { NOT_JSON, parseJsonText } from './jsonText';
+export { NOT_JSON, parseJsonNumbersAsText, parseJsonText } from './jsonText';

@@ -6,7 +6,7 @@ import {
 	describeType,
 	requiredText,
 	NOT_JSON,
-	parseJsonText,
+	parseJsonNumbersAsText,
 } from '../../../shared/validation';
 import type { AmountUnit } from './amounts';
 import { toMinorUnits } from './amounts';
@@ -85,42 +85,9 @@ export function lineItemsFromRows(collection: unknown, reading: AmountReading): 
 	);
 }
 
-/** A number as JSON writes one, where a value may start. */
-const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
-/**
- * The JSON text with every number turned into a string of its own digits. JSON.parse would round
- * 19.999999999999999 to 20 before any check could see it, and an amount must be charged as written
- * or refused: as text, the amount checks read exactly what the user typed.
- */
-function numbersAsWritten(text: string): string {
-	let out = '';
-	let at = 0;
-	while (at < text.length) {
-		const char = text[at];
-		if (char === '"') {
-			let end = at + 1;
-			while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-			out += text.slice(at, end + 1);
-			at = end + 1;
-			continue;
-		}
-		JSON_NUMBER.lastIndex = at;
-		const number = JSON_NUMBER.exec(text);
-		if (number !== null) {
-			out += `"${number[0]}"`;
-			at += number[0].length;
-			continue;
-		}
-		out += char;
-		at++;
-	}
-	return out;
-}
-
 function parseJson(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
-	const parsed = parseJsonText(numbersAsWritten(value));
+	const parsed = parseJsonNumbersAsText(value);
 	if (parsed === NOT_JSON) {
 		throw new InvalidParameter(
 			LINE_ITEMS_JSON,

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { ServiceRequestFailed } from '../../../shared/transport';
+import { asReadFailure } from '../../../shared/transport';
 import type { Action, ListOperation, PreparedRequest } from '../operationKinds';
 import type { OperationRun } from './operationRun';
 import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
@@ -55,15 +55,7 @@ export async function runList<Page, Record>(
 		} catch (error) {
 			if (!run.continueOnFail) throw run.itemError(error, itemIndex);
 			// A list only reads: whatever failed, nothing was changed and the item is safe to run again.
-			const failure =
-				error instanceof ServiceRequestFailed
-					? error.failure
-					: {
-							...asServiceFailure(error),
-							outcome: 'not sent' as const,
-							description:
-								'Nothing was changed: this request only reads, so it is safe to run again.',
-						};
+			const failure = asReadFailure(asServiceFailure(error));
 			output.push(failureItem(failure, itemIndex));
 		}
 	}
