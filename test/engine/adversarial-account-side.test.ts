@@ -5,12 +5,7 @@
  * each group says what the defect was and where. A ruled-out suspicion passed from the start and
  * stays as a record of what was checked.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
-import { Container } from '@n8n/di';
-import { BinaryDataConfig, BinaryDataService } from 'n8n-core';
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -19,7 +14,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { testBytes } from './binaryItems';
+import { testBytes, useFilesystemBinaryData } from './binaryItems';
 import { addTestNodeType, runChatMessaging, runWorkflow } from './harness';
 import { ADA, operations } from './validOperations';
 import { useStandInService } from '../standInFixture';
@@ -124,32 +119,13 @@ describe('(4) the API key never reaches an error', () => {
 
 /** Fixed Items → Chat Messaging with the items given as JSON text, exactly as an upstream node parsed it. */
 async function runOnJsonText(itemsJson: string, parameters: Record<string, unknown>) {
-	const result = await runWorkflow({
-		nodes: [
-			{
-				id: 'items',
-				name: 'Input',
-				type: 'test.fixedItems',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { items: itemsJson },
-			},
-			{
-				id: 'chat',
-				name: 'Chat Messaging',
-				type: 'n8n-nodes-chat-messaging.chatMessaging',
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: parameters as never,
-				credentials: { chatMessagingApi: { id: '1', name: 'Chat Messaging account' } },
-			},
-		],
-		connections: {
-			Input: { main: [[{ node: 'Chat Messaging', type: NodeConnectionTypes.Main, index: 0 }]] },
-		},
-		credentials: { chatMessagingApi: { apiKey: API_KEY, baseUrl: service.url } },
+	return await runChatMessaging({
+		items: [],
+		itemsJson,
+		parameters: parameters as never,
+		baseUrl: service.url,
+		apiKey: API_KEY,
 	});
-	return { ...result, output: result.outputOf('Chat Messaging') };
 }
 
 /*
@@ -233,17 +209,7 @@ describe('(1)/(6) Media → Delete: an ID beyond exact numbers is refused, not r
  * the workflow again uploads them twice.
  */
 describe('(5) Continue On Fail: Media → Upload when one file cannot be read', () => {
-	let storage: string;
-	beforeAll(async () => {
-		storage = await mkdtemp(join(tmpdir(), 'adversarial-account-'));
-		const config = Container.get(BinaryDataConfig);
-		config.mode = 'filesystem';
-		config.localStoragePath = storage;
-		await Container.get(BinaryDataService).init();
-	});
-	afterAll(async () => {
-		await rm(storage, { recursive: true, force: true });
-	});
+	useFilesystemBinaryData('adversarial-account-');
 
 	test('a good file and one whose stored bytes are gone: one output item each, paired, the good one uploaded', async () => {
 		const result = await runWorkflow({

@@ -13,7 +13,7 @@
  * "Was: <defect, where>". Two groups still fail: their fix belongs to the batch runner
  * (actions/run/batch.ts), outside this pass's files; the comment above them gives the fix.
  */
-import { runWithFiles, testBytes, type TestItem } from './binaryItems';
+import { runUpload, runWithFiles, testBytes, type TestItem } from './binaryItems';
 import { runChatMessaging } from './harness';
 import { failureOf } from './resourceRuns';
 import { useStandInService } from '../standInFixture';
@@ -34,24 +34,11 @@ const png = (seed = 7): TestItem => ({
 
 const paths = () => service.requests.map((request) => `${request.method} ${request.path}`);
 
-async function upload(
+const upload = (
 	parameters: Record<string, unknown>,
 	items: TestItem[] = [png()],
 	continueOnFail = false,
-) {
-	return await runWithFiles({
-		items,
-		parameters: {
-			resource: 'media',
-			operation: 'upload',
-			binaryPropertyName: 'data',
-			...parameters,
-		} as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail,
-	});
-}
+) => runUpload({ items, parameters, baseUrl: service.url, apiKey: API_KEY, continueOnFail });
 
 async function run(parameters: Record<string, unknown>, items: object[], continueOnFail = false) {
 	return await runChatMessaging({

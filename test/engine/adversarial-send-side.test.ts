@@ -6,10 +6,8 @@
  * this pass; the comment says what the defect was and where. A "SUSPICION RULED OUT" test passed
  * from the start and stays as a record of what was checked.
  */
-import { NodeConnectionTypes } from 'n8n-workflow';
-
 import { runWithFiles, testBytes, type TestItem } from './binaryItems';
-import { runChatMessaging, runWorkflow } from './harness';
+import { runChatMessaging } from './harness';
 import { autoMapped, mappedBelow, picked } from './savedParameters';
 import { editorContext } from './template-picker-harness';
 import { searchTemplates } from '../../nodes/ChatMessaging/methods/listSearch';
@@ -51,32 +49,14 @@ async function runOnJsonText(
 	parameters: Record<string, unknown>,
 	typeVersion = 2,
 ) {
-	const result = await runWorkflow({
-		nodes: [
-			{
-				id: 'items',
-				name: 'Input',
-				type: 'test.fixedItems',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { items: itemsJson },
-			},
-			{
-				id: 'chat',
-				name: 'Chat Messaging',
-				type: 'n8n-nodes-chat-messaging.chatMessaging',
-				typeVersion,
-				position: [200, 0],
-				parameters: parameters as never,
-				credentials: { chatMessagingApi: { id: '1', name: 'Chat Messaging account' } },
-			},
-		],
-		connections: {
-			Input: { main: [[{ node: 'Chat Messaging', type: NodeConnectionTypes.Main, index: 0 }]] },
-		},
-		credentials: { chatMessagingApi: { apiKey: API_KEY, baseUrl: service.url } },
+	return await runChatMessaging({
+		items: [],
+		itemsJson,
+		parameters: parameters as never,
+		baseUrl: service.url,
+		apiKey: API_KEY,
+		typeVersion,
 	});
-	return { ...result, output: result.outputOf('Chat Messaging') };
 }
 
 const sendTemplateV2 = {

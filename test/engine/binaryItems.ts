@@ -4,6 +4,12 @@
  * n8n's own `prepareBinaryData`, as a Read File or HTTP Request node does, so the node under test
  * reads it through n8n's binary helpers exactly as in a real workflow.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Container } from '@n8n/di';
+import { BinaryDataConfig, BinaryDataService } from 'n8n-core';
 import type {
 	IExecuteFunctions,
 	INode,
@@ -130,4 +136,44 @@ export function testBytes(length: number, seed = 7): Buffer {
 		bytes[index] = (state >>> 16) & 0xff;
 	}
 	return bytes;
+}
+
+/** Media → Upload over `items`, reading each item's `data` field; `parameters` add to or replace that. */
+export async function runUpload(options: {
+	items: TestItem[];
+	parameters?: Record<string, unknown>;
+	baseUrl: string;
+	apiKey: string;
+	continueOnFail?: boolean;
+}): ReturnType<typeof runWithFiles> {
+	return await runWithFiles({
+		items: options.items,
+		parameters: {
+			resource: 'media',
+			operation: 'upload',
+			binaryPropertyName: 'data',
+			...options.parameters,
+		} as never,
+		baseUrl: options.baseUrl,
+		apiKey: options.apiKey,
+		continueOnFail: options.continueOnFail ?? false,
+	});
+}
+
+/**
+ * For the tests of one file: n8n keeps binary data on disk ('filesystem' mode) in a temporary folder,
+ * removed afterwards. What n8n does for a user who runs it with N8N_DEFAULT_BINARY_DATA_MODE=filesystem.
+ */
+export function useFilesystemBinaryData(prefix: string): void {
+	let storage: string;
+	beforeAll(async () => {
+		storage = await mkdtemp(join(tmpdir(), prefix));
+		const config = Container.get(BinaryDataConfig);
+		config.mode = 'filesystem';
+		config.localStoragePath = storage;
+		await Container.get(BinaryDataService).init();
+	});
+	afterAll(async () => {
+		await rm(storage, { recursive: true, force: true });
+	});
 }

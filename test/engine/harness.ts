@@ -267,6 +267,11 @@ export async function runWorkflow({
 /** The usual shape under test: fixed input items → one Chat Messaging node. */
 export async function runChatMessaging(options: {
 	items: object[];
+	/**
+	 * The items as JSON text, parsed by the input node as an upstream node would parse it (a number
+	 * beyond exact integers is already rounded when the node reads it); replaces `items`.
+	 */
+	itemsJson?: string;
 	parameters: INode['parameters'];
 	baseUrl: string;
 	apiKey: string;
@@ -283,7 +288,7 @@ export async function runChatMessaging(options: {
 			type: 'test.fixedItems',
 			typeVersion: 1,
 			position: [0, 0],
-			parameters: { items: JSON.stringify(options.items) },
+			parameters: { items: options.itemsJson ?? JSON.stringify(options.items) },
 		},
 		{
 			id: 'chat',

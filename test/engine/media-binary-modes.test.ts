@@ -4,30 +4,14 @@
  * through n8n's helpers, not from the item. Its own file: n8n's binary data service is set up once
  * per process (here, per test file), so the other files keep the in-memory mode.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
-import { Container } from '@n8n/di';
-import { BinaryDataConfig, BinaryDataService } from 'n8n-core';
-
-import { runWithFiles, testBytes } from './binaryItems';
+import { runWithFiles, testBytes, useFilesystemBinaryData } from './binaryItems';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'media-modes-key-SECRET-77e0';
 const service = useStandInService({ apiKey: API_KEY });
 
-let storage: string;
-beforeAll(async () => {
-	storage = await mkdtemp(join(tmpdir(), 'media-binary-modes-'));
-	const config = Container.get(BinaryDataConfig);
-	config.mode = 'filesystem';
-	config.localStoragePath = storage;
-	await Container.get(BinaryDataService).init();
-});
-afterAll(async () => {
-	await rm(storage, { recursive: true, force: true });
-});
+useFilesystemBinaryData('media-binary-modes-');
 
 test('filesystem mode: the file is read from disk by n8n, checked by its recorded size, and uploaded byte for byte', async () => {
 	const bytes = testBytes(3333, 9);

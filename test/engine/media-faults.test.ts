@@ -6,7 +6,7 @@
  * every input item comes out once, paired with itself.
  */
 import { runChatMessaging } from './harness';
-import { runWithFiles, testBytes, type TestItem } from './binaryItems';
+import { runUpload, testBytes, type TestItem } from './binaryItems';
 import { failureOf } from './resourceRuns';
 import { useStandInService } from '../standInFixture';
 
@@ -21,24 +21,11 @@ const file = (name: string, mimeType: string, bytes = testBytes(64)) => ({
 });
 const good: TestItem = { binary: file('ok.png', 'image/png') };
 
-async function uploadRun(
+const uploadRun = (
 	items: TestItem[],
 	parameters: Record<string, unknown> = {},
 	continueOnFail = false,
-) {
-	return await runWithFiles({
-		items,
-		parameters: {
-			resource: 'media',
-			operation: 'upload',
-			binaryPropertyName: 'data',
-			...parameters,
-		} as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail,
-	});
-}
+) => runUpload({ items, parameters, baseUrl: service.url, apiKey: API_KEY, continueOnFail });
 
 const failure = failureOf;
 
