@@ -4,12 +4,7 @@ import type { EditorAnswer } from './editorRequest';
 import { EditorRequestFailed, toPanelError } from './editorRequest';
 import { MAX_TEMPLATE_PAGES, editorTemplateList, readTemplateListPage } from './templateList';
 import type { TemplateSummary } from './templates';
-import {
-	compareTemplates,
-	matchesSearch,
-	readTemplateList,
-	toListItem,
-} from './templates';
+import { compareTemplates, matchesSearch, readTemplateList, toListItem } from './templates';
 
 /*
  * The Template picker's list, page by page as every user of the list reads it (templateList.ts):

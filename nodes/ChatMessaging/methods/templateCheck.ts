@@ -42,9 +42,7 @@ export type TemplateLookup =
 
 /** How a template is named in the parameters: its id, or its name (By Name) and language. */
 export function templateKey(chosen: ChosenTemplate, language?: string): string {
-	return chosen.mode === 'name'
-		? `name:${chosen.value}|${language ?? ''}`
-		: `id:${chosen.value}`;
+	return chosen.mode === 'name' ? `name:${chosen.value}|${language ?? ''}` : `id:${chosen.value}`;
 }
 
 /** Templates read during one execution, each at most once however many items name it. */

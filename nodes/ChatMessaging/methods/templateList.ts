@@ -47,18 +47,18 @@ export async function readTemplateListPage<Answer, Template>(
 	source: TemplateListSource<Answer, Template>,
 	page: number,
 ): Promise<TemplateListPage<Template>> {
-	let answer: Answer;
-	try {
-		answer = await source.get(page);
-	} catch (error) {
-		const status = source.statusOf(error);
-		// Past page 1 the service has already taken `page`: a refusal of a later one ends the list.
-		if (page > 1 && status !== undefined && PAST_THE_END.has(status))
-			return { templates: [], paged: true };
-		if (page !== 1 || (status !== 400 && status !== 422)) throw error;
-		return { templates: source.read(await source.get(undefined), undefined), paged: false };
-	}
-	return { templates: source.read(answer, page), paged: true };
+	const asked = await source.get(page).then(
+		(answer) => ({ answer }),
+		(error: unknown) => ({ error }),
+	);
+	if ('answer' in asked) return { templates: source.read(asked.answer, page), paged: true };
+	const status = source.statusOf(asked.error);
+	// Past page 1 the service has already taken `page`: a refusal of a later one ends the list.
+	if (page > 1 && status !== undefined && PAST_THE_END.has(status))
+		return { templates: [], paged: true };
+	// Any other refusal is the caller's failure, in its transport's words.
+	if (page !== 1 || (status !== 400 && status !== 422)) return await Promise.reject(asked.error);
+	return { templates: source.read(await source.get(undefined), undefined), paged: false };
 }
 
 export interface WholeTemplateList<Template> {
@@ -84,8 +84,7 @@ export async function readWholeTemplateList<Answer, Template>(
 			seen.add(id);
 			fresh++;
 			templates.push(template);
-			if (limit !== undefined && templates.length >= limit)
-				return { templates, complete: true };
+			if (limit !== undefined && templates.length >= limit) return { templates, complete: true };
 		}
 		if (fresh === 0 || !read.paged) return { templates, complete: true };
 	}

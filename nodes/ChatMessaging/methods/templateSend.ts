@@ -135,7 +135,9 @@ export interface TemplateReading {
 
 /** Why a template was not read, for a message that says so. */
 function unreadReason(lookup: TemplateLookup | undefined): string {
-	return lookup !== undefined && 'unreadable' in lookup ? lookup.unreadable : 'it was not looked up';
+	return lookup !== undefined && 'unreadable' in lookup
+		? lookup.unreadable
+		: 'it was not looked up';
 }
 
 function isEmptyValue(value: unknown): boolean {

@@ -72,7 +72,10 @@ export function matchName(
 	templates: TemplateSummary[],
 	name: string,
 	language: string | undefined,
-): { template: TemplateSummary } | { missing: true; languages?: string[] } | { ambiguous: string[] } {
+):
+	| { template: TemplateSummary }
+	| { missing: true; languages?: string[] }
+	| { ambiguous: string[] } {
 	const named = templates.filter((template) => template.name === name);
 	const matches =
 		language === undefined ? named : named.filter((template) => template.language === language);
