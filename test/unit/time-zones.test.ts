@@ -6,6 +6,7 @@
  */
 import { InvalidParameter, normaliseTimeZone } from '../../nodes/shared/validation';
 import type { IntlWithValues } from '../../nodes/shared/validation/timeZones';
+import { isIanaZoneName } from '../../sandbox/service/contractChecks';
 
 function refusal(read: () => unknown): InvalidParameter {
 	try {
@@ -97,4 +98,31 @@ describe('normaliseTimeZone', () => {
 		expect(refusal(() => normaliseTimeZone(5, LABEL)).parameter).toBe(LABEL);
 		expect(refusal(() => normaliseTimeZone({ zone: 'UTC' }, LABEL)).parameter).toBe(LABEL);
 	});
+});
+
+describe("the stand-in takes the zone as the node sends it (sandbox's own check, written from the contract)", () => {
+	it.each([
+		'Asia/Kolkata',
+		'Asia/Calcutta',
+		'Europe/Kyiv',
+		'US/Eastern',
+		'Europe/Berlin',
+		'America/Port-au-Prince',
+	])('%j', (zone) => {
+		expect(isIanaZoneName(normaliseTimeZone(zone, LABEL))).toBe(true);
+	});
+
+	it('every zone the runtime lists, in any case the user wrote it', () => {
+		const listed = (Intl as unknown as IntlWithValues).supportedValuesOf('timeZone');
+		for (const zone of listed) {
+			expect(isIanaZoneName(normaliseTimeZone(zone.toUpperCase(), LABEL))).toBe(true);
+		}
+	});
+
+	it.each(['asia/kolkata', 'europe/berlin', 'Mars/Olympus_Mons', 'Asia/calcutta'])(
+		'refuses %j, not written as IANA writes it',
+		(zone) => {
+			expect(isIanaZoneName(zone)).toBe(false);
+		},
+	);
 });
