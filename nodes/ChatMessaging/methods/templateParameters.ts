@@ -9,9 +9,11 @@ import {
 	InvalidParameter,
 	describeType,
 	inexactNumberReason,
+	optionalText,
 	readHeaderMediaFileName,
 	readHeaderMediaUrl,
 } from '../../shared/validation';
+import { TEMPLATE_LANGUAGE_PATTERN } from '../../shared/schemas/templates';
 import { LANGUAGE_LABEL, LANGUAGE_PARAMETER, TEMPLATE_PARAMETER } from './resourceMapping';
 import { ownValue } from './templateCheck';
 import { HEADER_MEDIA_FIELD, HEADER_MEDIA_FILENAME_FIELD, TEMPLATE_ID_PATTERN } from './templates';
@@ -99,6 +101,18 @@ export function templateLanguageField(displayOptions: IDisplayOptions): INodePro
 		description:
 			'The language code (en, es, pt_BR) of a template chosen By Name, needed when the name exists in several languages. With From List or By ID, leave it empty.',
 	};
+}
+
+/** Template Language as given, when set: a language code as the service writes them (en, pt_BR). */
+export function templateLanguageOf(value: unknown): string | undefined {
+	const language = optionalText(value, LANGUAGE_LABEL);
+	if (language !== undefined && !TEMPLATE_LANGUAGE_PATTERN.test(language)) {
+		throw new InvalidParameter(
+			LANGUAGE_LABEL,
+			`"${language}" is not a language code such as en, es or pt_BR`,
+		);
+	}
+	return language;
 }
 
 /** How the variables are given in version 2: the mapper first, the manual fields of version 1 after. */

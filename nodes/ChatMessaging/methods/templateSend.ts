@@ -5,8 +5,7 @@ import type {
 	ResourceMapperValue,
 } from 'n8n-workflow';
 
-import { TEMPLATE_LANGUAGE_PATTERN } from '../../shared/schemas/templates';
-import { InvalidParameter, optionalText, readIdentifier } from '../../shared/validation';
+import { InvalidParameter, readIdentifier } from '../../shared/validation';
 import { readServiceTemplates } from '../actions/template/templateListReading';
 import type { Action, PerItemOperation, PreparedRequest } from '../actions/operationKinds';
 import type { OperationRun } from '../actions/run/operationRun';
@@ -34,6 +33,7 @@ import {
 	TEMPLATE_LABEL,
 	readMappedVariables,
 	savedMapperFields,
+	templateLanguageOf,
 } from './templateParameters';
 import {
 	HEADER_MEDIA_FILENAME_FIELD,
@@ -46,15 +46,18 @@ import {
 /*
  * Version 2 of an operation that sends a template, at run time. Before any item is prepared, every
  * template the items name is read once (TemplateBook: one GET per template per execution, however
- * many items name it). Then each item's variables are checked against its template before
- * anything is sent: a missing variable, one the template does not have, header media the template
- * does not take or lacks, or a template that is not approved fail that item, named.
+ * many items name it; a name through the template list, once, never the service's own lookup by
+ * name, which picks a language). Then each item's variables are checked against its template
+ * before anything is sent: a missing variable, one the template does not have, header media the
+ * template does not take or lacks, or a template that is not approved fail that item, named.
  *
  * A template that cannot be read at run time (no permission to read templates, the service down,
- * an answer that is not a template) is deliberately not held against the send: the item goes with
- * exactly the variables the user mapped, and the service checks them itself. Refusing would stop
- * every send whenever the template list is unavailable, although the send endpoint may work, and
- * version 1 never read the template at all. Only "no such template" (404) fails the item.
+ * an answer that is not a template) is not held against a send whose variables are otherwise
+ * known: the mapper's saved fields stand in for the template's variables, and variables typed in
+ * by name are sent as typed (version 1 never read the template at all). Refusing those would stop
+ * every send whenever the template list is unavailable, although the send endpoint may work. A
+ * mapper saved without fields leaves the variables unknown: that item fails, for the service would
+ * take a send without them and fail it only later. "No such template" (404) fails the item too.
  */
 
 /** Version 2 gives Template as a resource locator and Template Variables as a mapper. */
@@ -85,7 +88,7 @@ export async function readItemTemplates(
 		let language: string | undefined;
 		try {
 			chosen = readLocator(runParameters(this).get(TEMPLATE_PARAMETER, itemIndex));
-			language = readTemplateLanguage.call(this, itemIndex);
+			language = templateLanguageOf(runParameters(this).get(LANGUAGE_PARAMETER, itemIndex, ''));
 		} catch {
 			continue;
 		}
@@ -95,21 +98,6 @@ export async function readItemTemplates(
 		if (!found.has(key)) found.set(key, await book.lookup(chosen, language));
 	}
 	return found;
-}
-
-/** Template Language, when set: a language code as the service writes them (en, pt_BR). */
-function readTemplateLanguage(this: IExecuteFunctions, itemIndex: number): string | undefined {
-	const language = optionalText(
-		runParameters(this).get(LANGUAGE_PARAMETER, itemIndex, ''),
-		LANGUAGE_LABEL,
-	);
-	if (language !== undefined && !TEMPLATE_LANGUAGE_PATTERN.test(language)) {
-		throw new InvalidParameter(
-			LANGUAGE_LABEL,
-			`"${language}" is not a language code such as en, es or pt_BR`,
-		);
-	}
-	return language;
 }
 
 export interface TemplateOfItem {
@@ -168,7 +156,7 @@ export function readTemplateOfItem(
 			'is empty: choose a template From List, or give its ID or name',
 		);
 	}
-	const language = readTemplateLanguage.call(this, itemIndex);
+	const language = templateLanguageOf(runParameters(this).get(LANGUAGE_PARAMETER, itemIndex, ''));
 	const lookup = templates.get(templateKey(chosen, language));
 	const chatTemplateId = templateIdToSend(chosen, lookup, TEMPLATE_LABEL);
 	const known = lookup !== undefined && 'known' in lookup ? lookup.known : undefined;
