@@ -8,6 +8,7 @@ import { UNENDING_LIST, readWholeTemplateList } from './templateList';
 import {
 	TEMPLATES_PATH,
 	headerMediaSentBy,
+	languagesOf,
 	matchName,
 	mapperNotice,
 	readTemplate,
@@ -80,10 +81,10 @@ async function templateNamed(
 	language: string | undefined,
 ): Promise<TemplateSummary | string> {
 	const read = await readWholeTemplateList(editorTemplateSource(this));
-	const found = matchName(read.templates, name, language);
+	const found = matchName(read.templates, (template) => template.name, name, language);
 	if ('template' in found) return found.template;
 	if ('ambiguous' in found) {
-		return `${found.ambiguous.length} templates are named "${name}" (${found.ambiguous.join(', ')}): set ${LANGUAGE_LABEL} to say which, or choose the template From List or By ID.`;
+		return `${found.ambiguous.length} templates are named "${name}" (${languagesOf(found.ambiguous).join(', ')}): set ${LANGUAGE_LABEL} to say which, or choose the template From List or By ID.`;
 	}
 	if (!read.complete) return `No template named "${name}" was found before ${UNENDING_LIST}.`;
 	return found.languages === undefined

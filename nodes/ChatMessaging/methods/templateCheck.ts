@@ -13,6 +13,7 @@ import {
 	TEMPLATES_PATH,
 	TEMPLATE_ID_REGEX,
 	isSendable,
+	languagesOf,
 	matchName,
 	readTemplate,
 } from './templates';
@@ -89,14 +90,14 @@ export class TemplateBook {
 		}
 		const found = matchName(
 			listed.map(readTemplate).filter((t): t is TemplateSummary => t !== undefined),
+			(template) => template.name,
 			name,
 			language,
 		);
-		if ('template' in found) {
-			const { template } = found;
-			return { known: { template, variables: readTemplateVariables(template.components) } };
-		}
-		return found;
+		if ('ambiguous' in found) return { ambiguous: languagesOf(found.ambiguous) };
+		if ('missing' in found) return found;
+		const { template } = found;
+		return { known: { template, variables: readTemplateVariables(template.components) } };
 	}
 
 	private async read(idOrName: string): Promise<TemplateLookup> {

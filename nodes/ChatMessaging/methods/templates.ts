@@ -68,26 +68,25 @@ export function readTemplateList(body: unknown): TemplateSummary[] | undefined {
  * The one template of the list with this exact name, and language when given: never a guess
  * between languages. Names and languages are compared as written, as the service stores them.
  */
-export function matchName(
-	templates: TemplateSummary[],
+export function matchName<Template extends { language?: string }>(
+	templates: Template[],
+	nameOf: (template: Template) => string,
 	name: string,
 	language: string | undefined,
-):
-	| { template: TemplateSummary }
-	| { missing: true; languages?: string[] }
-	| { ambiguous: string[] } {
-	const named = templates.filter((template) => template.name === name);
+): { template: Template } | { missing: true; languages?: string[] } | { ambiguous: Template[] } {
+	const named = templates.filter((template) => nameOf(template) === name);
 	const matches =
 		language === undefined ? named : named.filter((template) => template.language === language);
 	if (matches.length === 1) return { template: matches[0] };
-	const languagesOf = (list: TemplateSummary[]) =>
-		list.map((template) => template.language ?? 'no language');
-	if (matches.length === 0) {
-		return language === undefined || named.length === 0
-			? { missing: true }
-			: { missing: true, languages: languagesOf(named) };
-	}
-	return { ambiguous: languagesOf(matches) };
+	if (matches.length > 0) return { ambiguous: matches };
+	return language === undefined || named.length === 0
+		? { missing: true }
+		: { missing: true, languages: languagesOf(named) };
+}
+
+/** The languages of templates of one name, as a message lists them. */
+export function languagesOf(templates: Array<{ language?: string }>): string[] {
+	return templates.map((template) => template.language ?? 'no language');
 }
 
 const CATEGORY_WORDS: Record<string, string> = {

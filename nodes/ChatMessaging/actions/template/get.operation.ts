@@ -13,6 +13,7 @@ import {
 	templateOutput,
 	templatePath,
 } from './templateIdentity';
+import { matchName } from '../../methods/templates';
 import { readServiceTemplates } from './templateListReading';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['template'], operation: ['get'] } };
@@ -89,29 +90,30 @@ function matchByName(answer: ServiceAnswer, wanted: Wanted): IDataObject {
 			'Check the Base URL of the credential.',
 		);
 	}
-	const named = list.data.filter((template) => template.template_name === wanted.name);
-	const matches =
-		wanted.language === undefined
-			? named
-			: named.filter((template) => template.language === wanted.language);
+	const found = matchName(
+		list.data,
+		(template) => template.template_name,
+		wanted.name,
+		wanted.language,
+	);
 	const inLanguage = wanted.language === undefined ? '' : ` in language ${wanted.language}`;
-	if (matches.length === 1) return templateOutput(matches[0]);
-	if (matches.length === 0) {
-		const others = named.map((template) => template.language).join(', ');
+	if ('template' in found) return templateOutput(found.template);
+	if ('missing' in found) {
 		throw notFound(
 			answer,
 			`No template is named "${wanted.name}"${inLanguage}`,
-			others
-				? `The name exists in: ${others}. Set Language to one of them.`
+			found.languages
+				? `The name exists in: ${found.languages.join(', ')}. Set Language to one of them.`
 				: 'Names are exact: check spelling and case, or list the templates with Get Many.',
 		);
 	}
-	const found = matches
+	const matches = found.ambiguous;
+	const listed = matches
 		.map((template) => `${template.id} (${template.language ?? 'no language'}, ${template.status})`)
 		.join(', ');
 	throw notFound(
 		answer,
-		`${matches.length} templates are named "${wanted.name}"${inLanguage}: ${found}`,
+		`${matches.length} templates are named "${wanted.name}"${inLanguage}: ${listed}`,
 		wanted.language === undefined
 			? 'Set Language to say which one, or use Find By ID.'
 			: 'Use Find By ID to say which one.',
