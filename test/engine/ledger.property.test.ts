@@ -2,8 +2,8 @@
  * The ledger (issue 24, invariants): for any mix of items (valid, invalid inputs, a service fault
  * injected for a send), with and without Continue On Fail, what the node reports as accepted is
  * exactly what the stand-in received and accepted, and with Continue On Fail every input item comes
- * out exactly once, paired with itself. Send Template, version 2 (the template read first, the
- * contact and variables mapped automatically from each item), through n8n's engine and the stand-in
+ * out exactly once, paired with itself. Send Template and Connect to AI Agent, version 2 (the
+ * template read first, the variables mapped automatically from each item), through n8n's engine and the stand-in
  * over real HTTP, one send at a time so that a stopped run's accepted items are those before it.
  */
 import fc from 'fast-check';
@@ -51,6 +51,23 @@ function inputOf(plan: { kind: Kind }, index: number): Record<string, unknown> {
 }
 
 /** The phone numbers the stand-in accepted a send for, in the order it received them. */
+/** The per-item sends, each with its contact and variables taken from the item. */
+const operations = {
+	'Send Template': {
+		resource: 'message',
+		operation: 'sendTemplate',
+		contactFields: 'autoMapInputData',
+		additionalFields: {},
+	},
+	'Connect to AI Agent': {
+		resource: 'aiAgent',
+		operation: 'connectContact',
+		phoneNumber: '={{ $json.phone }}',
+		aiAgentId: 'aiflw_sales',
+		additionalFields: {},
+	},
+};
+
 const acceptedByService = () =>
 	service
 		.acceptedSends(EVENTS)
@@ -61,7 +78,8 @@ test('what the node reports as accepted is exactly what the service accepted; ea
 		fc.asyncProperty(
 			fc.array(item, { minLength: 1, maxLength: 6 }),
 			fc.boolean(),
-			async (plans, continueOnFail) => {
+			fc.constantFrom(...(Object.keys(operations) as Array<keyof typeof operations>)),
+			async (plans, continueOnFail, operation) => {
 				service.clearRequests();
 				service.clearFaults();
 				// One fault (or none) per send, in the order the sends are made: only valid items send.
@@ -75,13 +93,10 @@ test('what the node reports as accepted is exactly what the service accepted; ea
 				const result = await runChatMessaging({
 					items: plans.map(inputOf),
 					parameters: {
-						resource: 'message',
-						operation: 'sendTemplate',
-						contactFields: 'autoMapInputData',
+						...operations[operation],
 						template: picked(FEEDBACK_REQUEST, 'id'),
 						templateVariablesInput: 'mapper',
 						templateVariablesMapped: autoMapped,
-						additionalFields: {},
 						options: { requestsInParallel: 1 },
 					} as never,
 					baseUrl: service.url,
@@ -97,9 +112,11 @@ test('what the node reports as accepted is exactly what the service accepted; ea
 					output.forEach((out, i) => {
 						const phone = phoneOf(i);
 						const received = accepted.filter((number) => number === phone).length;
-						if (out.json.queued === true) {
-							// Reported queued: the service took it, once.
+						if (out.json.outcome === undefined) {
+							// Reported accepted (Send Template says queued): the service took it, once.
+							expect(out.json.error).toBeUndefined();
 							expect(out.json.phoneNumber).toBe(phone);
+							if (operation === 'Send Template') expect(out.json.queued).toBe(true);
 							expect(received).toBe(1);
 						} else if (out.json.outcome === 'not sent') {
 							// Reported not sent: the service took nothing for it.
@@ -116,7 +133,7 @@ test('what the node reports as accepted is exactly what the service accepted; ea
 					expect(accepted.every((phone) => itemPhones.includes(phone))).toBe(true);
 					expect(new Set(accepted).size).toBe(accepted.length);
 					if (!continueOnFail) {
-						expect(output.every((out) => out.json.queued === true)).toBe(true);
+						expect(output.every((out) => out.json.outcome === undefined)).toBe(true);
 					}
 					return;
 				}
