@@ -166,6 +166,21 @@ describe('Map Automatically reads the fields the template asks for, and leaves t
 	});
 });
 
+test('an item missing several variables fails naming the template and every one missing, nothing sent', async () => {
+	const result = await run(
+		{
+			...operations[0][1],
+			template: picked(SPRING_SALE, 'id'),
+			templateVariablesMapped: autoMapped,
+		},
+		[{ discount: '20%', header_media: 'https://cdn.example.com/sale.jpg' }],
+	);
+	expect((result.error as { message?: string } | undefined)?.message).toMatch(
+		/variables "first_name", "end_date" of the template spring_sale \(en\) have no value/,
+	);
+	expect(sent()).toEqual([]);
+});
+
 describe('a template that cannot be read at run time', () => {
 	const sendTemplate = operations[0][1];
 	const unreadable = () =>

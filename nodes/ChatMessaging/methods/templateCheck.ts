@@ -218,11 +218,14 @@ export function checkAgainstTemplate(
 	const wanted = variables.variables.map((variable) => variable.name);
 	const empty = (value: unknown) =>
 		value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-	const missing = wanted.find((variable) => empty(ownValue(values, variable)));
-	if (missing !== undefined) {
+	const missing = wanted.filter((variable) => empty(ownValue(values, variable)));
+	if (missing.length > 0) {
+		const named = missing.map((variable) => `"${variable}"`).join(', ');
 		throw new InvalidParameter(
 			label,
-			`variable "${missing}" of the template ${name} has no value (the template needs ${wanted.join(', ')})`,
+			missing.length === 1
+				? `variable ${named} of the template ${name} has no value (the template needs ${wanted.join(', ')})`
+				: `variables ${named} of the template ${name} have no value (the template needs ${wanted.join(', ')})`,
 		);
 	}
 	const media = variables.headerMediaType;
