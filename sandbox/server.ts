@@ -27,6 +27,7 @@ import { isAcceptedSend, redactHeaders, type RecordedRequest } from './requestLo
 import { serviceTable, type ServicePart } from './service/parts';
 import { matchRoute, parameterError, type RouteAnswer, type RouteMatch } from './service/routes';
 import { createServiceParts } from './serviceParts';
+import type { TemplateListing } from './service/templateRoutes';
 import {
 	DEFAULT_DELIVERY_STATUSES,
 	deliveryConfigBody,
@@ -60,6 +61,11 @@ export interface StandInOptions {
 	parts?: readonly ServicePart[];
 	/** A token bucket in front of the service endpoints (rateLimit.ts); off by default. */
 	rateLimit?: RateLimitConfig;
+	/**
+	 * How the template list is answered, for testing a client against each way the real service may
+	 * answer it: page by page, all at once, or either (the default). Ignored when `parts` is given.
+	 */
+	templateList?: TemplateListing;
 }
 
 export interface StandInService {
@@ -163,7 +169,9 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	const faults = new FaultQueue();
 	const webhooks = new WebhookSender();
 	const delays = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
-	const table = serviceTable(options.parts ?? createServiceParts());
+	const table = serviceTable(
+		options.parts ?? createServiceParts({ templateList: options.templateList }),
+	);
 	let nextRequestId = 1;
 	const rateLimiter = new RateLimiter(options.rateLimit);
 	/** Requests being handled now: concurrency as the service sees it (RecordedRequest.inFlight, peakInFlight). */

@@ -6,6 +6,7 @@ import {
 import type { Clock } from './service/clock';
 import type { EventHandler, ServicePart } from './service/parts';
 import { createSendSideService } from './service/sendSideService';
+import type { TemplateListing } from './service/templateRoutes';
 import { createCommandEndpoints } from './serviceEndpoints';
 
 /*
@@ -17,10 +18,12 @@ import { createCommandEndpoints } from './serviceEndpoints';
 export interface ServicePartsOptions {
 	/** The clock the areas read "later" from; a test pins and moves it. */
 	now?: Clock;
+	/** How the template list is answered (service/templateRoutes.ts); either way by default. */
+	templateList?: TemplateListing;
 }
 
 export function createServiceParts(options: ServicePartsOptions = {}): ServicePart[] {
-	const sendSide = createSendSideService({ now: options.now });
+	const sendSide = createSendSideService({ now: options.now, templateList: options.templateList });
 	return [
 		// Accepted sends and commands are recorded by the send side, so they can be polled.
 		createCommandEndpoints(sendSide),

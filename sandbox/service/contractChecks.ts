@@ -43,7 +43,10 @@ let listedZones: Set<string> | undefined;
 /**
  * An IANA zone name as IANA writes it (`Europe/Berlin`, `UTC`): letter case included, since the
  * contract's examples and the node's own rule ("written as IANA writes them") leave no room for
- * `europe/berlin`. An alias is taken when the runtime itself writes it so.
+ * `europe/berlin`. A name the runtime lists must be written as listed. Another name the runtime
+ * knows is an IANA name its zone data calls otherwise (Node 20 lists Asia/Kolkata as Asia/Calcutta,
+ * Europe/Kyiv as Europe/Kiev): the real service takes it as written, so here it is taken when each
+ * of its parts begins with a capital, which is as far as the runtime's data can check its case.
  */
 export function isIanaZoneName(name: string): boolean {
 	if (name === 'UTC') return true;
@@ -54,11 +57,15 @@ export function isIanaZoneName(name: string): boolean {
 		),
 	);
 	if (listedZones.has(name)) return true;
+	let known: string;
 	try {
-		return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone === name;
+		known = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
 	} catch {
 		return false;
 	}
+	if (known === name) return true;
+	const listedSpelling = [...listedZones].some((zone) => zone.toLowerCase() === name.toLowerCase());
+	return !listedSpelling && name.split('/').every((part) => /^[A-Z]/.test(part));
 }
 
 const IANA_MESSAGE = 'must be an IANA time zone name as IANA writes it, e.g. Europe/Berlin or UTC';

@@ -8,7 +8,7 @@ import { createMessageHistory } from './messageHistory';
 import type { ServicePart } from './parts';
 import type { Route, RouteAnswer } from './routes';
 import { createTemplateMessageStore } from './templateMessages';
-import { templateRoutes } from './templateRoutes';
+import { templateRoutes, type TemplateListing } from './templateRoutes';
 import { createTemplateStore, missingVariables, type TemplateStore } from './templateStore';
 
 /*
@@ -22,6 +22,8 @@ export interface SendSideOptions {
 	/** The clock everything "later" is read from; a test pins and moves it. */
 	now?: Clock;
 	timings?: Partial<Timings>;
+	/** How the template list is answered: page by page, all at once, or either (the default). */
+	templateList?: TemplateListing;
 }
 
 /** An accepted send, shaped like the send_template_message / connect_to_ai_agent bodies. */
@@ -97,7 +99,7 @@ export function createSendSideService(options: SendSideOptions = {}): SendSideSe
 			...messages.routes,
 			...history.routes,
 			...broadcasts.routes,
-			...templateRoutes(templates),
+			...templateRoutes(templates, options.templateList),
 		],
 		recordTemplateMessage(send) {
 			const at = now();

@@ -21,9 +21,24 @@ import type { Outcome, TemplateAction, TemplateStore } from './templateStore';
 
 /*
  * `/api/v1/whats_app_templates`. The list is a bare array, as the reference shows; `page` is
- * accepted (one client sends it) and then cuts the array into pages of the shared size, so a
- * client paging until an empty array stops.
+ * accepted (one client sends it). Whether the real service pages is not confirmed, so the stand-in
+ * can be told to answer the list each way (TemplateListAnswers), and a client tested against each:
+ * a client that reads one answer as the whole list, or that pages until an empty page, passes only
+ * the way it assumed.
  */
+
+/**
+ * How the list is answered. `pages`: page by page, page 1 when no page is asked for, an empty page
+ * past the end. `whole`: everything in every answer, whatever page is asked for. `either` (the
+ * default): page by page when a page is asked for, everything when none is.
+ */
+export type TemplateListAnswers = 'pages' | 'whole' | 'either';
+
+export interface TemplateListing {
+	answers: TemplateListAnswers;
+	/** Templates per page when paging; the shared page size by default. */
+	perPage?: number;
+}
 
 const BASE = '/api/v1/whats_app_templates';
 const noQuery = z.object({}).strict();
@@ -61,7 +76,10 @@ function changedComponentErrors(
 	return errors;
 }
 
-export function templateRoutes(store: TemplateStore): Route[] {
+export function templateRoutes(
+	store: TemplateStore,
+	listing: TemplateListing = { answers: 'either' },
+): Route[] {
 	const action = (name: TemplateAction): Route => ({
 		method: 'PATCH',
 		pattern: `${BASE}/:id/${name}`,
@@ -83,7 +101,9 @@ export function templateRoutes(store: TemplateStore): Route[] {
 				if ('error' in checked) return checked.error;
 				const { status, page } = checked.value;
 				const matching = store.all().filter((t) => status === undefined || t.status === status);
-				return ok(page === undefined ? matching : paginate(matching, { page }).items);
+				if (listing.answers === 'whole' || (listing.answers === 'either' && page === undefined))
+					return ok(matching);
+				return ok(paginate(matching, { page: page ?? 1, per: listing.perPage }).items);
 			},
 		},
 		{

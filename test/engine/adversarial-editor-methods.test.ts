@@ -188,7 +188,7 @@ describe('a page past the end refused', () => {
 });
 
 describe('suspicions ruled out', () => {
-	test('SUSPICION RULED OUT: a name with /, ?, #, % or spaces is asked for as one path segment', async () => {
+	test('SUSPICION RULED OUT: an ID with /, ?, #, % or spaces is asked for as one path segment', async () => {
 		const answering = await service(() => ({
 			status: 200,
 			body: template('wat_x', 'odd/name?#%'),
@@ -196,7 +196,7 @@ describe('suspicions ruled out', () => {
 		try {
 			const answer = await resourceMapping.getTemplateVariables.call(
 				context(`${answering.url}/`, {
-					template: { __rl: true, mode: 'name', value: 'odd/name?x=1#% y' },
+					template: { __rl: true, mode: 'id', value: 'odd/name?x=1#% y' },
 				}),
 			);
 			expect(answer.fields.map((field) => field.id)).toEqual(['first_name']);

@@ -70,14 +70,16 @@ test('picked from the list, variables mapped: two audiences, two launches with e
 	expect(result.output?.map((item) => item.json.launched)).toEqual([true, true]);
 });
 
-test('By Name launches the ID of the template the name was found as', async () => {
+test('By Name and Template Language launch the ID of the template found in that language', async () => {
 	const result = await run([{ audience: 'aud_vip_customers' }], {
 		...toAudience,
 		template: picked('order_update', 'name'),
+		templateLanguage: 'en',
 		templateVariablesMapped: mappedBelow(allFour),
 	});
 	expect(result.error).toBeUndefined();
-	expect(templateReads()).toEqual([`${TEMPLATES}/order_update`]);
+	// Through the list: the service's own lookup by name answers one language of its choosing.
+	expect(new Set(templateReads())).toEqual(new Set([TEMPLATES]));
 	expect(launches()).toEqual([expect.objectContaining({ chat_template_id: ORDER_UPDATE_EN })]);
 });
 

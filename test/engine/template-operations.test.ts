@@ -86,14 +86,18 @@ describe('Get: by ID, or by exact name and language', () => {
 		});
 	});
 
-	test('by name and language: the list is read once and the one exact match is output', async () => {
+	test('by name and language: the list is read to its end and the one exact match is output', async () => {
 		const output = await run({
 			operation: 'get',
 			findBy: 'name',
 			templateName: 'order_update',
 			language: 'es',
 		});
-		expect(sent()).toEqual([{ method: 'GET', path: TEMPLATES, query: {}, body: undefined }]);
+		// Read as Get Many reads it: page by page until a page brings nothing new.
+		expect(sent()).toEqual([
+			{ method: 'GET', path: TEMPLATES, query: { page: '1' }, body: undefined },
+			{ method: 'GET', path: TEMPLATES, query: { page: '2' }, body: undefined },
+		]);
 		expect(output).toHaveLength(1);
 		expect(output[0].json).toMatchObject({ id: ORDER_UPDATE_ES, language: 'es' });
 		expect(output[0].json.variables).toEqual([

@@ -265,14 +265,12 @@ describe('when the template cannot be read at run time', () => {
 	});
 
 	test('By Name needs the template read, to know its ID: it fails, saying to pick it From List or By ID', async () => {
-		service.injectFaults({
-			status: 403,
-			body: { message: 'Forbidden' },
-			path: `${TEMPLATES}/order_update`,
-		});
+		// The list is read to find a name (the service's own lookup by name picks a language).
+		service.injectFaults({ status: 403, body: { message: 'Forbidden' }, path: TEMPLATES });
 		const result = await run([ada], {
 			...orderUpdate,
 			template: { __rl: true, mode: 'name', value: 'order_update' },
+			templateLanguage: 'en',
 		});
 		expect(result.error?.message).toMatch(
 			/^Template the template named "order_update" could not be looked up \(.+\); choose it From List or By ID instead \[item 0\]$/,

@@ -211,14 +211,16 @@ describe('version 2: a template picked, its variables mapped', () => {
 		expect(templateReads()).toEqual([`${TEMPLATES}/${ORDER_UPDATE_ES}`]);
 	});
 
-	test('By Name sends the ID of the template the name was found as', async () => {
+	test('By Name and Template Language send the ID of the template found in that language', async () => {
 		const result = await run([items[0]], {
 			...sendTemplate,
 			template: picked('order_update', 'name'),
+			templateLanguage: 'en',
 			templateVariablesMapped: mapped,
 		});
 		expect(result.error).toBeUndefined();
-		expect(templateReads()).toEqual([`${TEMPLATES}/order_update`]);
+		// Through the list: the service's own lookup by name answers one language of its choosing.
+		expect(new Set(templateReads())).toEqual(new Set([TEMPLATES]));
 		expect(sentBodies()).toEqual([
 			expect.objectContaining({
 				template_message: expect.objectContaining({ chat_template_id: ORDER_UPDATE_EN }),

@@ -350,9 +350,12 @@ describe('the template variables', () => {
 			['header_media', 'header_media (document URL)', true],
 			['header_media_filename', 'header_media_filename (shown to the contact)', false],
 		]);
+		// By Name through the list, read to its end (pages 1 and 2): never the service's own lookup
+		// by name, which answers one language of its choosing.
 		expect(service.requests.map((r) => r.path)).toEqual([
 			'/api/v1/whats_app_templates/wat_3c4d5e6f70819203',
-			'/api/v1/whats_app_templates/invoice_ready',
+			'/api/v1/whats_app_templates',
+			'/api/v1/whats_app_templates',
 		]);
 		expect(ids(await variablesOf(byId('wat_e758697a8b9cadbe')))).toEqual(['header_media']);
 	});

@@ -193,13 +193,15 @@ describe("the mapper's values", () => {
 		expect(readMappedVariables(mapped(null), {}, undefined, true)).toEqual({});
 	});
 
-	test("mapped automatically: the item's fields named like the template's variables, nothing else", () => {
+	test("mapped automatically: the item's fields named like the mapper's fields, nothing else", () => {
 		const item = {
 			first_name: 'Ada',
 			order_number: 'A-7',
 			email: 'ada@example.com',
 			header_media: 'https://x.example/a.jpg',
+			header_media_filename: 'a.jpg',
 		};
+		// A template without a media header: the item's own header_media is not the template's (issue 24, item 9).
 		expect(
 			readMappedVariables(
 				mapped(null, 'autoMapInputData'),
@@ -207,11 +209,16 @@ describe("the mapper's values", () => {
 				['first_name', 'order_number'],
 				true,
 			),
-		).toEqual({
-			first_name: 'Ada',
-			order_number: 'A-7',
-			header_media: 'https://x.example/a.jpg',
-		});
+		).toEqual({ first_name: 'Ada', order_number: 'A-7' });
+		// An image header: its link, and no file name, which only a document's fields have (item 7).
+		expect(
+			readMappedVariables(
+				mapped(null, 'autoMapInputData'),
+				item,
+				['first_name', 'header_media'],
+				true,
+			),
+		).toEqual({ first_name: 'Ada', header_media: 'https://x.example/a.jpg' });
 		// Without the template at run time, the fields the mapper last showed.
 		expect(
 			readMappedVariables(
@@ -220,7 +227,7 @@ describe("the mapper's values", () => {
 				undefined,
 				true,
 			),
-		).toEqual({ first_name: 'Ada', header_media: 'https://x.example/a.jpg' });
+		).toEqual({ first_name: 'Ada' });
 	});
 
 	test('a document link and file name become header_media {link, filename}; each checked', () => {

@@ -114,7 +114,10 @@ describe('the two versions of the node', () => {
 			mapper.typeOptions!.resourceMapper!.resourceMapperMethod,
 		);
 		expect(mapper.typeOptions!.resourceMapper!.supportAutoMap).toBe(true);
-		expect(mapper.typeOptions!.loadOptionsDependsOn).toEqual(['template.value']);
+		expect(mapper.typeOptions!.loadOptionsDependsOn).toEqual([
+			'template.value',
+			'templateLanguage',
+		]);
 	});
 
 	test("By ID accepts only the service's wat_ IDs", () => {

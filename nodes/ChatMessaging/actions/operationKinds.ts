@@ -87,6 +87,16 @@ export interface BatchOperation<Entry, Body> {
 	succeeded: IDataObject;
 }
 
+/** A list read its own way: every record (or the first `limit`), each once. */
+export interface OwnListReading<Record> {
+	read(
+		this: IExecuteFunctions,
+		client: ServiceClient,
+		request: PreparedRequest<undefined>,
+		limit: number | undefined,
+	): Promise<Record[]>;
+}
+
 /**
  * A list read with Return All / Limit, page by page (run/pages.ts): one output item per record,
  * paired with the input item it was read for.
@@ -95,8 +105,11 @@ export interface ListOperation<Page, Record> {
 	description: INodeProperties[];
 	/** The first page's request without `page` or `per`: the pagination helper adds them. */
 	prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<undefined>;
-	/** How the endpoint pages: `per`, the page's schema (pageAnswer in schemas/paging.ts), its records. */
-	pages: PageReading<Page, Record>;
+	/**
+	 * How the endpoint pages: `per`, the page's schema (pageAnswer in schemas/paging.ts), its records;
+	 * or a reading of its own, for a list whose paging the sources leave open (the template list).
+	 */
+	pages: PageReading<Page, Record> | OwnListReading<Record>;
 	toOutput(record: Record, request: PreparedRequest<undefined>): IDataObject;
 }
 

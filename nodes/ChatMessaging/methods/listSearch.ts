@@ -1,22 +1,16 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import type { EditorAnswer } from './editorRequest';
-import { EditorRequestFailed, editorGet, toPanelError } from './editorRequest';
+import { EditorRequestFailed, toPanelError } from './editorRequest';
+import { MAX_TEMPLATE_PAGES, editorTemplateList, readTemplateListPage } from './templateList';
 import type { TemplateSummary } from './templates';
-import {
-	TEMPLATES_PATH,
-	compareTemplates,
-	matchesSearch,
-	readTemplateList,
-	toListItem,
-} from './templates';
+import { compareTemplates, matchesSearch, readTemplateList, toListItem } from './templates';
 
 /*
- * The Template picker's list. The reference answers the whole list as a bare array; a `page`
- * parameter is unconfirmed (docs/service-contract.md). So the list asks for page 1, 2, … and stops
- * at an empty page, or at a page that repeats the first (a service that ignores `page` answers the
- * whole list every time) or the one before it (a service that answers its last page for any page
- * past the end); a service that refuses `page` is asked once without it. The token carries the
+ * The Template picker's list, page by page as every user of the list reads it (templateList.ts):
+ * page 1, 2, … until an empty page, or a page that repeats the first (a service that ignores `page`
+ * answers the whole list every time) or the one before it (a service that answers its last page
+ * for any page past the end); a service that refuses `page` is asked once without it. The token carries the
  * next page, the first id of page 1 and, when it differs, the first id of the page before, to
  * recognise those repeats. However the service pages, the list ends after MAX_PAGES pages: the
  * panel asks for more on every scroll, and a service that never repeats itself exactly (a page
@@ -26,7 +20,7 @@ import {
 /** Pages read in one call while the search text matches nothing yet, so the list is not left empty. */
 const PAGES_PER_CALL = 3;
 /** The last page ever asked for: far beyond any account's catalogue at the service's page sizes. */
-export const MAX_PAGES = 100;
+export const MAX_PAGES = MAX_TEMPLATE_PAGES;
 
 interface Token {
 	page: number;
@@ -67,33 +61,8 @@ function writeToken(
 	return `${page}|${first}${previous}`;
 }
 
-/** How a service that pages may answer a page past its last one. */
-const PAST_THE_END = new Set([400, 404, 416, 422]);
-
-async function readPage(
-	this: ILoadOptionsFunctions,
-	page: number,
-): Promise<{ templates: TemplateSummary[]; paged: boolean }> {
-	const paged = await editorGet.call(this, TEMPLATES_PATH, 'the templates', { page }).then(
-		(answer) => ({ answer }),
-		(error: unknown) => ({ error }),
-	);
-	let answer: EditorAnswer;
-	if ('answer' in paged) answer = paged.answer;
-	else {
-		const { error } = paged;
-		const status = error instanceof EditorRequestFailed ? error.statusCode : undefined;
-		// Past page 1 the service has already accepted `page`: a refusal of a later one (404, 400,
-		// 416 or 422 are how services say "no such page") is the end of the list, not a failure. Shown
-		// as an error it would replace the templates already listed, and a search matching nothing
-		// on page 1 would end in an error instead of "no results".
-		if (page > 1 && status !== undefined && PAST_THE_END.has(status)) {
-			return { templates: [], paged: true };
-		}
-		const refusedPage = status === 400 || status === 422;
-		if (!refusedPage || page !== 1) throw toPanelError.call(this, error);
-		answer = await editorGet.call(this, TEMPLATES_PATH, 'the templates');
-	}
+/** The templates of an editor answer; a picker and a mapper read the list the same way. */
+export function editorTemplates(answer: EditorAnswer): TemplateSummary[] {
 	const templates = readTemplateList(answer.body);
 	if (templates === undefined) {
 		throw new EditorRequestFailed(
@@ -101,7 +70,12 @@ async function readPage(
 			'The answer to GET /api/v1/whats_app_templates was not a list. Check the Base URL in the credential, or enter the template by ID.',
 		);
 	}
-	return { templates, paged: 'answer' in paged };
+	return templates;
+}
+
+/** The template list as the editor reads it (methods/templateList.ts). */
+export function editorTemplateSource(context: ILoadOptionsFunctions) {
+	return editorTemplateList(context, editorTemplates, (template) => template.id);
 }
 
 /**
@@ -125,7 +99,7 @@ export async function searchTemplates(
 	try {
 		for (let read = 0; read < PAGES_PER_CALL; read++, page++) {
 			if (page > MAX_PAGES) return done();
-			const { templates, paged } = await readPage.call(this, page);
+			const { templates, paged } = await readTemplateListPage(editorTemplateSource(this), page);
 			const first = templates[0]?.id;
 			const repeat =
 				page > 1 &&

@@ -3,7 +3,17 @@ import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 import { readTemplateVariables } from '../../shared/templateComponents';
 import { EditorRequestFailed, editorGet } from './editorRequest';
 import type { TemplateSummary } from './templates';
-import { TEMPLATES_PATH, mapperNotice, readTemplate, toMapperFields } from './templates';
+import { editorTemplateSource } from './listSearch';
+import { UNENDING_LIST, readWholeTemplateList } from './templateList';
+import {
+	TEMPLATES_PATH,
+	headerMediaSentBy,
+	languagesOf,
+	matchName,
+	mapperNotice,
+	readTemplate,
+	toMapperFields,
+} from './templates';
 
 /*
  * The Template Variables mapper: the chosen template's own variables. When the template cannot be
@@ -14,6 +24,9 @@ import { TEMPLATES_PATH, mapperNotice, readTemplate, toMapperFields } from './te
 
 /** The parameter holding the template: a resource locator (From List, By ID, By Name). */
 export const TEMPLATE_PARAMETER = 'template';
+/** The language of a template given By Name (templateParameters.ts, templateLanguageField). */
+export const LANGUAGE_PARAMETER = 'templateLanguage';
+export const LANGUAGE_LABEL = 'Template Language';
 
 const FALLBACK_HINT =
 	'To enter the variables by name, choose "Using Fields Below" or "Using JSON" in Specify Template Variables.';
@@ -57,6 +70,28 @@ export async function fetchTemplate(
 	return template;
 }
 
+/**
+ * A template given By Name, through the list as every user of it reads it (templateList.ts): the
+ * service's own `GET …/{name}` answers one template of that name whatever its language. A name in
+ * several languages, or in none, gives the notice to show instead.
+ */
+async function templateNamed(
+	this: ILoadOptionsFunctions,
+	name: string,
+	language: string | undefined,
+): Promise<TemplateSummary | string> {
+	const read = await readWholeTemplateList(editorTemplateSource(this));
+	const found = matchName(read.templates, (template) => template.name, name, language);
+	if ('template' in found) return found.template;
+	if ('ambiguous' in found) {
+		return `${found.ambiguous.length} templates are named "${name}" (${languagesOf(found.ambiguous).join(', ')}): set ${LANGUAGE_LABEL} to say which, or choose the template From List or By ID.`;
+	}
+	if (!read.complete) return `No template named "${name}" was found before ${UNENDING_LIST}.`;
+	return found.languages === undefined
+		? `The account has no template named "${name}". Names are exact: check spelling and case.`
+		: `The account has no template named "${name}" in that language; it exists in ${found.languages.join(', ')}: set ${LANGUAGE_LABEL} to one of them.`;
+}
+
 function notice(text: string): ResourceMapperFields {
 	return { fields: [], emptyFieldsNotice: text };
 }
@@ -74,7 +109,18 @@ export async function getTemplateVariables(
 	}
 	let template: TemplateSummary;
 	try {
-		template = await fetchTemplate.call(this, chosen.value);
+		if (chosen.mode === 'name') {
+			const language = this.getCurrentNodeParameter(LANGUAGE_PARAMETER);
+			const found = await templateNamed.call(
+				this,
+				chosen.value,
+				typeof language === 'string' && language.trim() !== '' ? language.trim() : undefined,
+			);
+			if (typeof found === 'string') return notice(found);
+			template = found;
+		} else {
+			template = await fetchTemplate.call(this, chosen.value);
+		}
 	} catch (error) {
 		const reason =
 			error instanceof EditorRequestFailed
@@ -85,7 +131,11 @@ export async function getTemplateVariables(
 		return notice(`The template's variables could not be read: ${reason} ${FALLBACK_HINT}`);
 	}
 	const read = readTemplateVariables(template.components);
-	const fields = toMapperFields(read);
+	const sent = headerMediaSentBy(
+		this.getCurrentNodeParameter('resource'),
+		this.getCurrentNodeParameter('operation'),
+	);
+	const fields = toMapperFields(read, sent);
 	const said = mapperNotice(template, read);
 	return said === undefined ? { fields } : { fields, emptyFieldsNotice: said };
 }

@@ -6,13 +6,15 @@ import type { ServiceClient } from '../../shared/transport';
 import { ServiceRequestFailed, callService } from '../../shared/transport';
 import { InvalidParameter } from '../../shared/validation';
 import type { ChosenTemplate } from './resourceMapping';
-import { isExpression } from './resourceMapping';
+import { LANGUAGE_LABEL, isExpression } from './resourceMapping';
 import type { TemplateSummary } from './templates';
 import {
 	HEADER_MEDIA_FIELD,
 	TEMPLATES_PATH,
 	TEMPLATE_ID_REGEX,
 	isSendable,
+	languagesOf,
+	matchName,
 	readTemplate,
 } from './templates';
 
@@ -29,12 +31,19 @@ export interface KnownTemplate {
 	variables: TemplateVariables;
 }
 
-/** What reading one template gave: the template, "no such template", or why it could not be read. */
-export type TemplateLookup = { known: KnownTemplate } | { missing: true } | { unreadable: string };
+/**
+ * What reading one template gave: the template, "no such template" (with the languages its name
+ * exists in, when looked up by name in a language), several of that name, or why it was not read.
+ */
+export type TemplateLookup =
+	| { known: KnownTemplate }
+	| { missing: true; languages?: string[] }
+	| { ambiguous: string[] }
+	| { unreadable: string };
 
-/** How a template is named in the parameters: its id, or its name (By Name). */
-export function templateKey(chosen: ChosenTemplate): string {
-	return `${chosen.mode === 'name' ? 'name' : 'id'}:${chosen.value}`;
+/** How a template is named in the parameters: its id, or its name (By Name) and language. */
+export function templateKey(chosen: ChosenTemplate, language?: string): string {
+	return chosen.mode === 'name' ? `name:${chosen.value}|${language ?? ''}` : `id:${chosen.value}`;
 }
 
 /** Templates read during one execution, each at most once however many items name it. */
@@ -44,14 +53,17 @@ export class TemplateBook {
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly client: ServiceClient,
+		/** The whole template list, read the one way (actions/template/templateListReading.ts). */
+		private readonly readList: () => Promise<unknown[]>,
 	) {}
 
 	/** Read once: later calls for the same template share the first answer. */
-	lookup(chosen: ChosenTemplate): Promise<TemplateLookup> {
-		const key = templateKey(chosen);
+	lookup(chosen: ChosenTemplate, language?: string): Promise<TemplateLookup> {
+		const key = templateKey(chosen, language);
 		let lookup = this.lookups.get(key);
 		if (lookup === undefined) {
-			lookup = this.read(chosen.value);
+			lookup =
+				chosen.mode === 'name' ? this.readByName(chosen.value, language) : this.read(chosen.value);
 			this.lookups.set(key, lookup);
 		}
 		return lookup;
@@ -60,6 +72,32 @@ export class TemplateBook {
 	/** How many templates were asked for: the test of "once per execution". */
 	get reads(): number {
 		return this.lookups.size;
+	}
+
+	private list: Promise<unknown[]> | undefined;
+
+	/**
+	 * By name through the list, not `GET …/{name}`: the service answers one template of that name
+	 * whatever its language, and a send must never go out in a language nobody chose.
+	 */
+	private async readByName(name: string, language: string | undefined): Promise<TemplateLookup> {
+		let listed: unknown[];
+		try {
+			this.list ??= this.readList();
+			listed = await this.list;
+		} catch (error) {
+			return { unreadable: error instanceof Error ? error.message : 'the request failed' };
+		}
+		const found = matchName(
+			listed.map(readTemplate).filter((t): t is TemplateSummary => t !== undefined),
+			(template) => template.name,
+			name,
+			language,
+		);
+		if ('ambiguous' in found) return { ambiguous: languagesOf(found.ambiguous) };
+		if ('missing' in found) return found;
+		const { template } = found;
+		return { known: { template, variables: readTemplateVariables(template.components) } };
 	}
 
 	private async read(idOrName: string): Promise<TemplateLookup> {
@@ -97,6 +135,14 @@ export function ownValue(values: object, name: string): unknown {
 		: undefined;
 }
 
+function hasFileName(headerMedia: unknown): boolean {
+	return (
+		headerMedia !== null &&
+		typeof headerMedia === 'object' &&
+		Object.prototype.hasOwnProperty.call(headerMedia, 'filename')
+	);
+}
+
 function described(template: TemplateSummary): string {
 	return `${template.name}${template.language ? ` (${template.language})` : ''}`;
 }
@@ -128,8 +174,20 @@ export function templateIdToSend(
 			`the template named "${chosen.value}" could not be looked up`,
 		);
 	}
-	if ('missing' in lookup)
-		throw new InvalidParameter(label, `the account has no template named "${chosen.value}"`);
+	if ('missing' in lookup) {
+		throw new InvalidParameter(
+			label,
+			lookup.languages === undefined
+				? `the account has no template named "${chosen.value}"`
+				: `the account has no template named "${chosen.value}" in that language; it exists in ${lookup.languages.join(', ')}: set ${LANGUAGE_LABEL} to one of them`,
+		);
+	}
+	if ('ambiguous' in lookup) {
+		throw new InvalidParameter(
+			label,
+			`${lookup.ambiguous.length} templates are named "${chosen.value}" (${lookup.ambiguous.join(', ')}), and the node never picks one: set ${LANGUAGE_LABEL} to say which, or choose From List or By ID. Nothing was sent`,
+		);
+	}
 	if ('unreadable' in lookup) {
 		throw new InvalidParameter(
 			label,
@@ -160,11 +218,14 @@ export function checkAgainstTemplate(
 	const wanted = variables.variables.map((variable) => variable.name);
 	const empty = (value: unknown) =>
 		value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-	const missing = wanted.find((variable) => empty(ownValue(values, variable)));
-	if (missing !== undefined) {
+	const missing = wanted.filter((variable) => empty(ownValue(values, variable)));
+	if (missing.length > 0) {
+		const named = missing.map((variable) => `"${variable}"`).join(', ');
 		throw new InvalidParameter(
 			label,
-			`variable "${missing}" of the template ${name} has no value (the template needs ${wanted.join(', ')})`,
+			missing.length === 1
+				? `variable ${named} of the template ${name} has no value (the template needs ${wanted.join(', ')})`
+				: `variables ${named} of the template ${name} have no value (the template needs ${wanted.join(', ')})`,
 		);
 	}
 	const media = variables.headerMediaType;
@@ -173,6 +234,14 @@ export function checkAgainstTemplate(
 		throw new InvalidParameter(
 			label,
 			`the template ${name} has ${media === 'image' ? 'an' : 'a'} ${media} header: give its URL as header media`,
+		);
+	}
+	const link = ownValue(values, HEADER_MEDIA_FIELD);
+	if (media !== undefined && media !== 'document' && !mediaIsVariable && hasFileName(link)) {
+		// The service takes a file name for documents only (spec §2.2): an image or a video goes as its link.
+		throw new InvalidParameter(
+			label,
+			`header media has a file name, but the template ${name} has ${media === 'image' ? 'an' : 'a'} ${media} header: only document headers take one, so give the link alone`,
 		);
 	}
 	const unknown = Object.keys(values).find(

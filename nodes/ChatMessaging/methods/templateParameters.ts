@@ -9,10 +9,12 @@ import {
 	InvalidParameter,
 	describeType,
 	inexactNumberReason,
+	optionalText,
 	readHeaderMediaFileName,
 	readHeaderMediaUrl,
 } from '../../shared/validation';
-import { TEMPLATE_PARAMETER } from './resourceMapping';
+import { TEMPLATE_LANGUAGE_PATTERN } from '../../shared/schemas/templates';
+import { LANGUAGE_LABEL, LANGUAGE_PARAMETER, TEMPLATE_PARAMETER } from './resourceMapping';
 import { ownValue } from './templateCheck';
 import { HEADER_MEDIA_FIELD, HEADER_MEDIA_FILENAME_FIELD, TEMPLATE_ID_PATTERN } from './templates';
 
@@ -77,10 +79,40 @@ export function templateLocatorField(displayOptions: IDisplayOptions): INodeProp
 				name: 'name',
 				type: 'string',
 				placeholder: 'order_update',
-				hint: 'A name used in several languages stands for one of them: choose From List or By ID to pick the language',
+				hint: 'A name used in several languages needs Template Language below to say which',
 			},
 		],
 	};
+}
+
+/**
+ * The language of a template given By Name: a name may exist in several languages, and the node
+ * never picks one. With From List or By ID the template's own language is used; one given here
+ * that differs from it is refused rather than ignored.
+ */
+export function templateLanguageField(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: LANGUAGE_LABEL,
+		name: LANGUAGE_PARAMETER,
+		type: 'string',
+		default: '',
+		placeholder: 'en',
+		displayOptions,
+		description:
+			'The language code (en, es, pt_BR) of a template chosen By Name, needed when the name exists in several languages. With From List or By ID, leave it empty.',
+	};
+}
+
+/** Template Language as given, when set: a language code as the service writes them (en, pt_BR). */
+export function templateLanguageOf(value: unknown): string | undefined {
+	const language = optionalText(value, LANGUAGE_LABEL);
+	if (language !== undefined && !TEMPLATE_LANGUAGE_PATTERN.test(language)) {
+		throw new InvalidParameter(
+			LANGUAGE_LABEL,
+			`"${language}" is not a language code such as en, es or pt_BR`,
+		);
+	}
+	return language;
 }
 
 /** How the variables are given in version 2: the mapper first, the manual fields of version 1 after. */
@@ -121,7 +153,7 @@ export function templateMapperField(displayOptions: IDisplayOptions): INodePrope
 			show: { ...displayOptions.show, templateVariablesInput: ['mapper'] },
 		},
 		typeOptions: {
-			loadOptionsDependsOn: [`${TEMPLATE_PARAMETER}.value`],
+			loadOptionsDependsOn: [`${TEMPLATE_PARAMETER}.value`, LANGUAGE_PARAMETER],
 			resourceMapper: {
 				resourceMapperMethod: 'getTemplateVariables',
 				mode: 'add',
@@ -132,6 +164,11 @@ export function templateMapperField(displayOptions: IDisplayOptions): INodePrope
 			},
 		},
 	};
+}
+
+/** The fields the mapper showed when the workflow was saved, without those the user removed. */
+export function savedMapperFields(mapped: ResourceMapperValue | undefined): string[] {
+	return (mapped?.schema ?? []).filter((field) => field.removed !== true).map((field) => field.id);
 }
 
 const WHERE = ` (${HEADER_MEDIA_FIELD} in ${MAPPER_LABEL})`;
@@ -169,22 +206,20 @@ function setOwn(target: Record<string, unknown>, name: string, value: unknown): 
 
 /**
  * The mapper's values for one item as `liquid_values`. Mapped by hand: the fields as set. Mapped
- * automatically: the item's fields named like the template's variables (`names`, from the template
- * read at run time, else the fields the mapper last showed). A media header's link and file name
- * become `header_media`, a link or `{link, filename}`.
+ * automatically: the item's fields named like the mapper's `fields` (from the template read at run
+ * time, else the fields the mapper last showed), and no other: an item's unrelated header_media or
+ * header_media_filename is not the template's. A media header's link and file name become
+ * `header_media`, a link or `{link, filename}`.
  */
 export function readMappedVariables(
 	mapped: ResourceMapperValue | undefined,
 	item: IDataObject,
-	names: string[] | undefined,
+	fields: string[] | undefined,
 	numbersAllowed: boolean,
 ): Record<string, string | number | IDataObject> {
 	const source: Record<string, unknown> = {};
 	if (mapped?.mappingMode === 'autoMapInputData') {
-		const wanted =
-			names ??
-			(mapped.schema ?? []).filter((field) => field.removed !== true).map((field) => field.id);
-		for (const name of [...wanted, HEADER_MEDIA_FIELD, HEADER_MEDIA_FILENAME_FIELD]) {
+		for (const name of fields ?? savedMapperFields(mapped)) {
 			const value = ownValue(item, name);
 			if (value !== undefined) setOwn(source, name, value);
 		}

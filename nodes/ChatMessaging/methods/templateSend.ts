@@ -6,12 +6,18 @@ import type {
 } from 'n8n-workflow';
 
 import { InvalidParameter, readIdentifier } from '../../shared/validation';
+import { readServiceTemplates } from '../actions/template/templateListReading';
 import type { Action, PerItemOperation, PreparedRequest } from '../actions/operationKinds';
 import type { OperationRun } from '../actions/run/operationRun';
 import { runPerItem } from '../actions/run/perItem';
 import { runParameters } from '../actions/run/runParameters';
 import type { ChosenTemplate } from './resourceMapping';
-import { TEMPLATE_PARAMETER, readLocator } from './resourceMapping';
+import {
+	LANGUAGE_LABEL,
+	LANGUAGE_PARAMETER,
+	TEMPLATE_PARAMETER,
+	readLocator,
+} from './resourceMapping';
 import type { TemplateLookup } from './templateCheck';
 import {
 	TemplateBook,
@@ -26,21 +32,32 @@ import {
 	MAPPER_PARAMETER,
 	TEMPLATE_LABEL,
 	readMappedVariables,
+	savedMapperFields,
+	templateLanguageOf,
 } from './templateParameters';
-import { HEADER_MEDIA_FILENAME_FIELD, TEMPLATE_ID_REGEX, isSendable } from './templates';
+import {
+	HEADER_MEDIA_FILENAME_FIELD,
+	TEMPLATE_ID_REGEX,
+	headerMediaSentBy,
+	isSendable,
+	toMapperFields,
+} from './templates';
 
 /*
  * Version 2 of an operation that sends a template, at run time. Before any item is prepared, every
  * template the items name is read once (TemplateBook: one GET per template per execution, however
- * many items name it). Then each item's variables are checked against its template before
- * anything is sent: a missing variable, one the template does not have, header media the template
- * does not take or lacks, or a template that is not approved fail that item, named.
+ * many items name it; a name through the template list, once, never the service's own lookup by
+ * name, which picks a language). Then each item's variables are checked against its template
+ * before anything is sent: a missing variable, one the template does not have, header media the
+ * template does not take or lacks, or a template that is not approved fail that item, named.
  *
  * A template that cannot be read at run time (no permission to read templates, the service down,
- * an answer that is not a template) is deliberately not held against the send: the item goes with
- * exactly the variables the user mapped, and the service checks them itself. Refusing would stop
- * every send whenever the template list is unavailable, although the send endpoint may work, and
- * version 1 never read the template at all. Only "no such template" (404) fails the item.
+ * an answer that is not a template) is not held against a send whose variables are otherwise
+ * known: the mapper's saved fields stand in for the template's variables, and variables typed in
+ * by name are sent as typed (version 1 never read the template at all). Refusing those would stop
+ * every send whenever the template list is unavailable, although the send endpoint may work. A
+ * mapper saved without fields leaves the variables unknown: that item fails, for the service would
+ * take a send without them and fail it only later. "No such template" (404) fails the item too.
  */
 
 /** Version 2 gives Template as a resource locator and Template Variables as a mapper. */
@@ -60,19 +77,25 @@ export async function readItemTemplates(
 	this: IExecuteFunctions,
 	run: OperationRun,
 ): Promise<ItemTemplates> {
-	const book = new TemplateBook(this, run.client);
+	const book = new TemplateBook(
+		this,
+		run.client,
+		async () => await readServiceTemplates.call(this, run.client, undefined),
+	);
 	const found = new Map<string, TemplateLookup>();
 	for (let itemIndex = 0; itemIndex < run.items.length; itemIndex++) {
 		let chosen: ChosenTemplate | undefined;
+		let language: string | undefined;
 		try {
 			chosen = readLocator(runParameters(this).get(TEMPLATE_PARAMETER, itemIndex));
+			language = templateLanguageOf(runParameters(this).get(LANGUAGE_PARAMETER, itemIndex, ''));
 		} catch {
 			continue;
 		}
 		if (chosen === undefined || knowableTemplate(chosen) === undefined) continue;
 		if (chosen.mode !== 'name' && !TEMPLATE_ID_REGEX.test(chosen.value)) continue;
-		const key = templateKey(chosen);
-		if (!found.has(key)) found.set(key, await book.lookup(chosen));
+		const key = templateKey(chosen, language);
+		if (!found.has(key)) found.set(key, await book.lookup(chosen, language));
 	}
 	return found;
 }
@@ -96,6 +119,13 @@ export interface TemplateReading {
 	 * one of them here is left out rather than sent.
 	 */
 	givenElsewhere?(this: IExecuteFunctions, itemIndex: number): string[];
+}
+
+/** Why a template was not read, for a message that says so. */
+function unreadReason(lookup: TemplateLookup | undefined): string {
+	return lookup !== undefined && 'unreadable' in lookup
+		? lookup.unreadable
+		: 'it was not looked up';
 }
 
 function isEmptyValue(value: unknown): boolean {
@@ -126,20 +156,47 @@ export function readTemplateOfItem(
 			'is empty: choose a template From List, or give its ID or name',
 		);
 	}
-	const lookup = templates.get(templateKey(chosen));
+	const language = templateLanguageOf(runParameters(this).get(LANGUAGE_PARAMETER, itemIndex, ''));
+	const lookup = templates.get(templateKey(chosen, language));
 	const chatTemplateId = templateIdToSend(chosen, lookup, TEMPLATE_LABEL);
 	const known = lookup !== undefined && 'known' in lookup ? lookup.known : undefined;
+	if (language !== undefined && chosen.mode !== 'name') {
+		// Offered for By Name; given with a template picked another way it must at least agree with it.
+		if (known !== undefined && known.template.language !== language) {
+			throw new InvalidParameter(
+				LANGUAGE_LABEL,
+				`is ${language}, but the template ${chosen.value} is in ${known.template.language ?? 'no language'}: leave ${LANGUAGE_LABEL} empty, or choose the template in ${language}`,
+			);
+		}
+	}
 
 	const mode = parameters.get('templateVariablesInput', itemIndex, 'mapper') as string;
 	let liquidValues: Record<string, string | number | IDataObject>;
 	let mapped: ResourceMapperValue | undefined;
+	/** The mapper's fields this item is read by: the template's own when it was read, else those saved. */
+	let fields: string[] = [];
 	if (mode === 'mapper') {
 		mapped = parameters.get(MAPPER_PARAMETER, itemIndex, undefined) as
 			| ResourceMapperValue
 			| undefined;
+		const sent = headerMediaSentBy(
+			parameters.get('resource', itemIndex, ''),
+			parameters.get('operation', itemIndex, ''),
+		);
+		fields =
+			known === undefined
+				? savedMapperFields(mapped)
+				: toMapperFields(known.variables, sent).map((field) => field.id);
+		if (known === undefined && fields.length === 0) {
+			// Neither the template nor the mapper says which variables it needs: a send without
+			// them would be taken, said to be queued, and fail later at the service.
+			throw new InvalidParameter(
+				MAPPER_LABEL,
+				`the template ${chosen.value} could not be read at run time (${unreadReason(lookup)}), and the mapper holds no fields saved from it, so the variables it needs are unknown and nothing was sent. Open the node so the mapper shows the template's variables, or give them Using Fields Below or Using JSON`,
+			);
+		}
 		const item: INodeExecutionData | undefined = this.getInputData()[itemIndex];
-		const names = known?.variables.variables.map((variable) => variable.name);
-		liquidValues = readMappedVariables(mapped, item?.json ?? {}, names, reading.numbersAllowed);
+		liquidValues = readMappedVariables(mapped, item?.json ?? {}, fields, reading.numbersAllowed);
 	} else {
 		liquidValues = reading.manualValues.call(this, itemIndex);
 	}
@@ -153,18 +210,20 @@ export function readTemplateOfItem(
 		// variables. One whose value came out empty (left unset, an expression that found nothing, an
 		// item without the field) would otherwise be left out, and the service would take the send,
 		// say "queued", and fail it later for the missing variable.
-		const missing = (mapped.schema ?? []).find(
-			(field) =>
-				field.required &&
-				field.removed !== true &&
-				field.id !== HEADER_MEDIA_FILENAME_FIELD &&
-				!elsewhere.includes(field.id) &&
-				isEmptyValue(ownValue(liquidValues, field.id)),
+		const required = new Set(
+			(mapped.schema ?? []).filter((field) => field.required).map((field) => field.id),
 		);
-		if (missing !== undefined) {
+		const missing = fields.filter(
+			(id) =>
+				required.has(id) &&
+				id !== HEADER_MEDIA_FILENAME_FIELD &&
+				!elsewhere.includes(id) &&
+				isEmptyValue(ownValue(liquidValues, id)),
+		);
+		if (missing.length > 0) {
 			throw new InvalidParameter(
 				MAPPER_LABEL,
-				`variable "${missing.id}" has no value (every variable of the template needs one; the template could not be read at run time, so the mapper's fields are checked instead)`,
+				`${missing.map((id) => `"${id}"`).join(', ')} of the template ${chosen.value} ${missing.length === 1 ? 'has' : 'have'} no value, so nothing was sent (every variable of the template needs one; the template could not be read at run time, so the mapper's fields are checked instead)`,
 			);
 		}
 	}

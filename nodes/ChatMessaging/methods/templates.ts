@@ -64,6 +64,31 @@ export function readTemplateList(body: unknown): TemplateSummary[] | undefined {
 		.filter((template): template is TemplateSummary => template !== undefined);
 }
 
+/**
+ * The one template of the list with this exact name, and language when given: never a guess
+ * between languages. Names and languages are compared as written, as the service stores them.
+ */
+export function matchName<Template extends { language?: string }>(
+	templates: Template[],
+	nameOf: (template: Template) => string,
+	name: string,
+	language: string | undefined,
+): { template: Template } | { missing: true; languages?: string[] } | { ambiguous: Template[] } {
+	const named = templates.filter((template) => nameOf(template) === name);
+	const matches =
+		language === undefined ? named : named.filter((template) => template.language === language);
+	if (matches.length === 1) return { template: matches[0] };
+	if (matches.length > 0) return { ambiguous: matches };
+	return language === undefined || named.length === 0
+		? { missing: true }
+		: { missing: true, languages: languagesOf(named) };
+}
+
+/** The languages of templates of one name, as a message lists them. */
+export function languagesOf(templates: Array<{ language?: string }>): string[] {
+	return templates.map((template) => template.language ?? 'no language');
+}
+
 const CATEGORY_WORDS: Record<string, string> = {
 	MARKETING: 'Marketing',
 	UTILITY: 'Utility',
@@ -151,12 +176,29 @@ export function withExample(name: string, example: string | undefined): string {
 	return `${name} (e.g. ${text.length > EXAMPLE_SHOWN ? `${text.slice(0, EXAMPLE_SHOWN)}…` : text})`;
 }
 
+/** What an operation sends for a media header: the link, and a document's file name where it takes one. */
+export interface HeaderMediaSent {
+	fileName: boolean;
+}
+
+/**
+ * Connect to AI Agent takes text variables only, so header media goes as its link: the mapper offers
+ * no file name there, for the run could not send it. Every other operation with the mapper takes one.
+ */
+export function headerMediaSentBy(resource: unknown, operation: unknown): HeaderMediaSent {
+	return { fileName: !(resource === 'aiAgent' && operation === 'connectContact') };
+}
+
 /**
  * The mapper's fields: one per variable, every one required, keyed by the variable's name and
  * labelled with it and its example; then, for a media header, its link (required) and for a
- * document its file name.
+ * document, where the operation sends one, its file name. Map Automatically at run time reads
+ * exactly these fields from an item, so what the editor offers and what the run takes are one list.
  */
-export function toMapperFields(read: TemplateVariables): ResourceMapperField[] {
+export function toMapperFields(
+	read: TemplateVariables,
+	sent: HeaderMediaSent = { fileName: true },
+): ResourceMapperField[] {
 	const field = (id: string, displayName: string, required: boolean): ResourceMapperField => ({
 		id,
 		displayName,
@@ -175,7 +217,11 @@ export function toMapperFields(read: TemplateVariables): ResourceMapperField[] {
 		fields.push(
 			field(HEADER_MEDIA_FIELD, `${HEADER_MEDIA_FIELD} (${read.headerMediaType} URL)`, true),
 		);
-		if (read.headerMediaType === 'document' && !taken.has(HEADER_MEDIA_FILENAME_FIELD)) {
+		if (
+			read.headerMediaType === 'document' &&
+			sent.fileName &&
+			!taken.has(HEADER_MEDIA_FILENAME_FIELD)
+		) {
 			fields.push(
 				field(
 					HEADER_MEDIA_FILENAME_FIELD,

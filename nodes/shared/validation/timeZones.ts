@@ -69,8 +69,20 @@ export function normaliseTimeZone(value: unknown, parameter: string): string {
 			`"${name}" is an abbreviation or an old short name, which can stand for several places: give ${TIME_ZONE_HINT} (or UTC)`,
 		);
 	}
-	// The listed spelling when the runtime lists the name. Otherwise it is an alias (US/Eastern): the
-	// runtime's own name for the zone, which newer runtimes give as the alias in IANA's case and
-	// older ones as the zone's canonical name (America/New_York); both are the same IANA zone.
-	return listedZone(name) ?? zone;
+	// The listed spelling when the runtime lists the name: the same name, in IANA's letter case.
+	const listed = listedZone(name);
+	if (listed !== undefined) return listed;
+	// Otherwise another IANA name of a zone the runtime knows (Asia/Kolkata, US/Eastern). The
+	// runtime reads it as its own name for the zone, which may be the older one (Node 20 gives
+	// Asia/Calcutta for Asia/Kolkata): the user's name goes out, once it is known to be valid. Its
+	// letter case cannot be checked against a list, so a name written in one case only (asia/kolkata)
+	// is refused rather than sent in a spelling the service may not know.
+	if (zone.toLowerCase() === name.toLowerCase()) return zone;
+	if (name === name.toLowerCase() || name === name.toUpperCase()) {
+		throw new InvalidParameter(
+			parameter,
+			`"${name}" is a time zone (${zone}), but write it with IANA's capitals, such as Asia/Kolkata, so it is sent as the service knows it`,
+		);
+	}
+	return name;
 }

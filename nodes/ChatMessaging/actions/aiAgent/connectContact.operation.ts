@@ -29,6 +29,7 @@ import type { PreparedRequest } from '../operationKinds';
 import {
 	TEMPLATE_LABEL,
 	fromVersion2,
+	templateLanguageField,
 	templateLocatorField,
 	templateMapperField,
 	variablesInputField,
@@ -64,6 +65,7 @@ const properties: INodeProperties[] = [
 		'The approved template that opens the conversation',
 	),
 	templateLocatorField(fromVersion2(displayOptions)),
+	templateLanguageField(fromVersion2(displayOptions)),
 	templateVariablesInputField(version1Only(displayOptions)),
 	variablesInputField(fromVersion2(displayOptions)),
 	templateMapperField(fromVersion2(displayOptions)),

@@ -10,6 +10,7 @@ import {
 } from '../fields/templateVariables';
 import {
 	fromVersion2,
+	templateLanguageField,
 	templateLocatorField,
 	templateMapperField,
 	variablesInputField,
@@ -67,6 +68,7 @@ export const launchDescription: INodeProperties[] = [
 		'The approved template every recipient is sent, by its ID (wat_…), as Template → Get Many shows it',
 	),
 	templateLocatorField(fromVersion2(launchDisplayOptions)),
+	templateLanguageField(fromVersion2(launchDisplayOptions)),
 	{
 		displayName: AUDIENCE_LABEL,
 		name: 'audience',

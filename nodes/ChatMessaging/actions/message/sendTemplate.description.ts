@@ -15,6 +15,7 @@ import {
 } from '../fields/templateVariables';
 import {
 	fromVersion2,
+	templateLanguageField,
 	templateLocatorField,
 	templateMapperField,
 	variablesInputField,
@@ -47,6 +48,7 @@ export const sendTemplateDescription: INodeProperties[] = [
 		"ID of an approved template (the service's template IDs start with wat_)",
 	),
 	templateLocatorField(fromVersion2(displayOptions)),
+	templateLanguageField(fromVersion2(displayOptions)),
 	templateVariablesInputField(version1Only(displayOptions)),
 	variablesInputField(fromVersion2(displayOptions)),
 	templateMapperField(fromVersion2(displayOptions)),

@@ -39,13 +39,11 @@ export async function runList<Page, Record>(
 			continue;
 		}
 		try {
-			const records = await readRecords.call(
-				this,
-				run.client,
-				read.request,
-				operation.pages,
-				read.limit,
-			);
+			const { pages } = operation;
+			const records =
+				'read' in pages
+					? await pages.read.call(this, run.client, read.request, read.limit)
+					: await readRecords.call(this, run.client, read.request, pages, read.limit);
 			for (const record of records) {
 				output.push({
 					json: operation.toOutput(record, read.request),

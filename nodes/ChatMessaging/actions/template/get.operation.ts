@@ -2,7 +2,7 @@ import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow
 
 import { TEMPLATE_LANGUAGE_PATTERN, templateListAnswer } from '../../../shared/schemas/templates';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { ServiceRequestFailed } from '../../../shared/transport';
+import { ServiceRequestFailed, callService } from '../../../shared/transport';
 import { InvalidParameter, optionalText, requiredText } from '../../../shared/validation';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
@@ -13,6 +13,8 @@ import {
 	templateOutput,
 	templatePath,
 } from './templateIdentity';
+import { matchName } from '../../methods/templates';
+import { readServiceTemplates } from './templateListReading';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['template'], operation: ['get'] } };
 const byName = { show: { ...displayOptions.show, findBy: ['name'] } };
@@ -81,36 +83,37 @@ function notFound(
 /** The one template of the list with this exact name (and language, when given); never a guess between two. */
 function matchByName(answer: ServiceAnswer, wanted: Wanted): IDataObject {
 	const list = templateListAnswer.safeParse(answer.body);
-	if (!answer.bodyIsJson || !list.success) {
+	if (!list.success) {
 		throw notFound(
 			answer,
 			`The service answered ${answer.statusCode} with something that is not a list of templates`,
 			'Check the Base URL of the credential.',
 		);
 	}
-	const named = list.data.filter((template) => template.template_name === wanted.name);
-	const matches =
-		wanted.language === undefined
-			? named
-			: named.filter((template) => template.language === wanted.language);
+	const found = matchName(
+		list.data,
+		(template) => template.template_name,
+		wanted.name,
+		wanted.language,
+	);
 	const inLanguage = wanted.language === undefined ? '' : ` in language ${wanted.language}`;
-	if (matches.length === 1) return templateOutput(matches[0]);
-	if (matches.length === 0) {
-		const others = named.map((template) => template.language).join(', ');
+	if ('template' in found) return templateOutput(found.template);
+	if ('missing' in found) {
 		throw notFound(
 			answer,
 			`No template is named "${wanted.name}"${inLanguage}`,
-			others
-				? `The name exists in: ${others}. Set Language to one of them.`
+			found.languages
+				? `The name exists in: ${found.languages.join(', ')}. Set Language to one of them.`
 				: 'Names are exact: check spelling and case, or list the templates with Get Many.',
 		);
 	}
-	const found = matches
+	const matches = found.ambiguous;
+	const listed = matches
 		.map((template) => `${template.id} (${template.language ?? 'no language'}, ${template.status})`)
 		.join(', ');
 	throw notFound(
 		answer,
-		`${matches.length} templates are named "${wanted.name}"${inLanguage}: ${found}`,
+		`${matches.length} templates are named "${wanted.name}"${inLanguage}: ${listed}`,
 		wanted.language === undefined
 			? 'Set Language to say which one, or use Find By ID.'
 			: 'Use Find By ID to say which one.',
@@ -118,9 +121,9 @@ function matchByName(answer: ServiceAnswer, wanted: Wanted): IDataObject {
 }
 
 /**
- * By ID: `GET /api/v1/whats_app_templates/{id}`. By name: `GET /api/v1/whats_app_templates` and an
- * exact match here, because the service's own lookup by name answers one template of that name
- * whatever its language.
+ * By ID: `GET /api/v1/whats_app_templates/{id}`. By name: the whole template list, read as every
+ * user of it reads it (templateListReading.ts), and an exact match here, because the service's own
+ * lookup by name answers one template of that name whatever its language.
  */
 export const get: PerItemOperation<undefined> = {
 	description: properties,
@@ -144,6 +147,11 @@ export const get: PerItemOperation<undefined> = {
 		};
 		wantedByRequest.set(request, { name, ...(language === undefined ? {} : { language }) });
 		return request;
+	},
+	async send(client, request) {
+		if (!wantedByRequest.has(request)) return await callService.call(this, client, request);
+		const templates = await readServiceTemplates.call(this, client, undefined);
+		return { statusCode: 200, body: templates, bodyIsJson: true, headers: {}, retries: 0 };
 	},
 	toOutput(answer, request) {
 		const wanted = wantedByRequest.get(request);

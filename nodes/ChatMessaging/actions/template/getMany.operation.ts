@@ -1,12 +1,13 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import type { TemplateAnswer } from '../../../shared/schemas/templates';
-import { templateListAnswer, templateStatuses } from '../../../shared/schemas/templates';
+import { templateStatuses } from '../../../shared/schemas/templates';
 import { optionsCollection } from '../fields/requestOptions';
 import { statusFilterField, statusFilterQuery } from '../fields/statusFilter';
 import type { ListOperation } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
 import { templateOutput } from './templateIdentity';
+import { readServiceTemplates } from './templateListReading';
 
 const displayOptions: IDisplayOptions = {
 	show: { resource: ['template'], operation: ['getMany'] },
@@ -35,9 +36,9 @@ const properties: INodeProperties[] = [
 ];
 
 /**
- * `GET /api/v1/whats_app_templates`, a bare array. `status` only when the filter is set; `page` is
- * added by the pagination helper (sent by one client, unconfirmed in the reference), and the reading
- * stops at the first empty page.
+ * `GET /api/v1/whats_app_templates`, a bare array. `status` only when the filter is set; the pages
+ * are read as every user of the template list reads them (templateListReading.ts), right whether
+ * the service pages or answers everything at once.
  */
 export const getMany: ListOperation<TemplateAnswer[], TemplateAnswer> = {
 	description: properties,
@@ -46,6 +47,10 @@ export const getMany: ListOperation<TemplateAnswer[], TemplateAnswer> = {
 		const qs = statusFilterQuery(filters, templateStatuses);
 		return { method: 'GET', path: '/api/v1/whats_app_templates', qs, body: undefined };
 	},
-	pages: { schema: templateListAnswer, records: (page) => page },
+	pages: {
+		async read(client, request, limit) {
+			return await readServiceTemplates.call(this, client, request.qs, limit);
+		},
+	},
 	toOutput: (template) => templateOutput(template),
 };
