@@ -116,6 +116,7 @@ const oneByOne: PerItemOperation<UpsertContactBody> = {
 	// 201 when the service created the contact, 200 when it updated one (docs/service-contract.md);
 	// any other answer is not taken as success.
 	answer: upsertContactAnswer,
+	subject: (request) => request.body.phone_number,
 	toOutput: (answer: ServiceAnswer) => ({
 		...answerFields(answer),
 		created: answer.statusCode === 201,
@@ -129,6 +130,8 @@ const inBulk: BatchOperation<UpsertContactBody, UpsertContactBody[]> = {
 	entryReader(this: IExecuteFunctions) {
 		return (itemIndex) => readContact.call(this, itemIndex);
 	},
+	// A number given twice ends with its last item's details, whatever the batches in parallel do.
+	subjectOf: (contact) => contact.phone_number,
 	// Every contact was checked against the upsert schema when its item was read.
 	request: (contacts) => ({ method: 'POST', path: PATH, body: contacts }),
 	answer: upsertContactsBulkAnswer,
