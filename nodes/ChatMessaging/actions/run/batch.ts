@@ -22,11 +22,6 @@ interface ReadEntry<Entry> {
 	entry: Entry;
 }
 
-interface Batch<Entry> {
-	key: string;
-	members: Array<ReadEntry<Entry>>;
-}
-
 /**
  * Entries into batches of at most `size`, never mixing entries of different keys, in an order that
  * keeps the user's last instruction about each subject the last one carried out: an entry goes in the
@@ -40,8 +35,8 @@ function intoBatches<Entry>(
 	size: number,
 	keyOf: ((entry: Entry) => string) | undefined,
 	subjectOf: ((entry: Entry) => string) | undefined,
-): Array<Batch<Entry>> {
-	const batches: Array<Batch<Entry>> = [];
+): Array<Array<ReadEntry<Entry>>> {
+	const batches: Array<Array<ReadEntry<Entry>>> = [];
 	/** Per key, the batches that still have room, in order. */
 	const withRoom = new Map<string, number[]>();
 	/** Per subject, per key: the last batch holding an entry about it. */
@@ -57,13 +52,13 @@ function intoBatches<Entry>(
 		withRoom.set(key, open);
 		let at = open.findIndex((index) => index >= from);
 		if (at === -1) {
-			batches.push({ key, members: [] });
+			batches.push([]);
 			open.push(batches.length - 1);
 			at = open.length - 1;
 		}
 		const index = open[at];
-		batches[index].members.push(read);
-		if (batches[index].members.length >= size) open.splice(at, 1);
+		batches[index].push(read);
+		if (batches[index].length >= size) open.splice(at, 1);
 		if (subject !== undefined) {
 			const keys = placed.get(subject) ?? new Map<string, number>();
 			keys.set(key, index);
@@ -137,7 +132,7 @@ export async function runBatches<Entry, Body>(
 		batchSize,
 		operation.batchKey?.bind(operation),
 		operation.subjectOf?.bind(operation),
-	).map((batch) => batch.members);
+	);
 	const subjects = batches.map((batch) =>
 		operation.subjectOf ? batch.map((read) => operation.subjectOf!(read.entry)) : [],
 	);
