@@ -17,6 +17,8 @@ export interface AskedObject {
 	/** In the user's words: "broadcast", "template", "order". */
 	kind: string;
 	id: string;
+	/** The answer's field that names the object: `id` unless said (a contact is its phone_number). */
+	idField?: string;
 	/** For a change: its name ("archive") and the statuses it leaves the object in. */
 	change?: { name: string; statuses: readonly string[] };
 	/** Where to look before running the item again ("Broadcast → Get"). */
@@ -39,7 +41,8 @@ export function confirmAnsweredObject(
 	asked: AskedObject,
 	outcome: DeliveryOutcome,
 ): void {
-	const { id, status } = shown;
+	const { status } = shown;
+	const id = shown[asked.idField ?? 'id'];
 	let problem: string | undefined;
 	if ((typeof id !== 'string' && typeof id !== 'number') || String(id) !== asked.id) {
 		problem = `is ${asked.kind} ${JSON.stringify(id)}, not ${asked.id}`;
