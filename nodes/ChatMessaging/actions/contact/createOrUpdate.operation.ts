@@ -19,6 +19,7 @@ import { optionsCollection, requestsInParallelField } from '../fields/requestOpt
 import { wireLabels } from '../fields/wireLabels';
 import type { Action, BatchOperation, PerItemOperation } from '../operationKinds';
 import { inBatches } from '../run/batch';
+import { confirmAnsweredObject } from '../run/answeredObject';
 import type { BatchItem } from '../run/combinators';
 import { chosenBy, withOwnAnswers } from '../run/combinators';
 import { perItem } from '../run/perItem';
@@ -117,10 +118,17 @@ const oneByOne: PerItemOperation<UpsertContactBody> = {
 	// any other answer is not taken as success.
 	answer: upsertContactAnswer,
 	subject: (request) => request.body.phone_number,
-	toOutput: (answer: ServiceAnswer) => ({
-		...answerFields(answer),
-		created: answer.statusCode === 201,
-	}),
+	toOutput: (answer: ServiceAnswer, request) => {
+		const contact = answerFields(answer);
+		const asked = {
+			kind: 'contact',
+			id: request.body.phone_number,
+			idField: 'phone_number',
+			readWith: 'Contact → Get',
+		};
+		confirmAnsweredObject(answer, contact, asked, 'may have been sent');
+		return { ...contact, created: answer.statusCode === 201 };
+	},
 };
 
 const inBulk: BatchOperation<UpsertContactBody, UpsertContactBody[]> = {
