@@ -6,6 +6,16 @@ import { z } from 'zod';
  * network can, so the node's retry and error paths can be exercised without the real service.
  */
 
+const meanwhileRequest = z
+	.object({
+		method: z.enum(['POST', 'PUT', 'PATCH', 'DELETE']),
+		path: z.string().startsWith('/'),
+		body: z.unknown().optional(),
+	})
+	.strict();
+
+export type MeanwhileRequest = z.output<typeof meanwhileRequest>;
+
 const faultSpec = z
 	.object({
 		status: z.number().int().min(100).max(599).optional(),
@@ -20,6 +30,11 @@ const faultSpec = z
 		/** Processes the request, sends the headers, then the body one byte per `dripIntervalMs`. */
 		drip: z.boolean().optional(),
 		dripIntervalMs: z.number().int().positive().max(60_000).optional(),
+		/**
+		 * Requests another client makes after this one is processed and before it is answered, such
+		 * as a media upload between two pages of a list: the list moves while it is read.
+		 */
+		meanwhile: z.array(meanwhileRequest).min(1).optional(),
 		count: z.number().int().positive().default(1),
 		path: z.string().startsWith('/').optional(),
 	})
@@ -30,13 +45,22 @@ const faultSpec = z
 			fault.delayMs === undefined &&
 			fault.reset !== true &&
 			fault.redirect === undefined &&
-			fault.drip !== true
+			fault.drip !== true &&
+			fault.meanwhile === undefined
 		) {
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
 				path: [],
 				message:
-					'a fault needs at least one of status, delayMs, reset: true, redirect or drip: true',
+					'a fault needs at least one of status, delayMs, reset: true, redirect, drip: true or meanwhile',
+			});
+		}
+		if (fault.meanwhile !== undefined && fault.status !== undefined) {
+			// A status fault answers without processing: "after it was processed" would never come.
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['meanwhile'],
+				message: 'cannot be combined with status (the request is then not processed)',
 			});
 		}
 		if (

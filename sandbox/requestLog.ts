@@ -27,6 +27,8 @@ export interface RecordedRequest {
 	inFlight?: number;
 	/** The most requests the stand-in was handling at once while this one was being handled. */
 	peakInFlight?: number;
+	/** Made by the stand-in itself for a `meanwhile` fault: another client's request, not the node's. */
+	meanwhile?: true;
 	/** `cmsg_…` id given to an accepted template message. */
 	messageId?: string;
 	receivedAt: string;

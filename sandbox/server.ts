@@ -10,6 +10,7 @@ import { handleControl, isControlPath } from './control';
 import {
 	dripAnswer,
 	faultAnswer,
+	type MeanwhileRequest,
 	FaultQueue,
 	parseFaults,
 	type FaultSpec,
@@ -229,6 +230,37 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		return found.handler({ ...request, body: parsed.value });
 	}
 
+	/** Another client's request, carried out at once with the right key and logged as `meanwhile`. */
+	function serveMeanwhile({ method, path, body }: MeanwhileRequest): void {
+		const url = new URL(path, 'http://stand-in.invalid');
+		const text = body === undefined ? '' : JSON.stringify(body);
+		const data = Buffer.from(text, 'utf8');
+		const headers: IncomingHttpHeaders =
+			body === undefined ? {} : { 'content-type': 'application/json' };
+		const found = matchRoute(table.routes, method, url.pathname);
+		const answer = serve(
+			found,
+			method,
+			url,
+			headers,
+			{ text, data, bytes: data.length, tooLarge: false },
+			true,
+		);
+		requests.push({
+			id: nextRequestId++,
+			method,
+			path: url.pathname,
+			query: queryOf(url),
+			headers,
+			authorized: true,
+			...(body === undefined ? {} : { body }),
+			bodyBytes: data.length,
+			status: answer.status,
+			meanwhile: true,
+			receivedAt: new Date().toISOString(),
+		});
+	}
+
 	async function handleServiceRequest(
 		request: IncomingMessage,
 		response: ServerResponse,
@@ -292,6 +324,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 
 		const answer = serve(found, method, url, request.headers, body, authorized);
 		record.status = answer.status;
+		for (const other of fault?.meanwhile ?? []) serveMeanwhile(other);
 		if (answer.messageId !== undefined) record.messageId = answer.messageId;
 		const accepted = answer.acceptedTemplateMessage;
 

@@ -74,7 +74,16 @@ function checked<S extends z.ZodTypeAny>(
  */
 const locationOf = (eventId: string) => ({ location: `/api/v1/events/${eventId}` });
 
-export function createCommandEndpoints(recorder: CommandRecorder): ServicePart {
+/** What keeps what the commands make, so it can be read back (the account side). */
+export interface CommandEffects {
+	keepContacts(accepted: Array<z.infer<typeof createContacts>[number]>): Array<{ id: string }>;
+	assignAgent(contact: { name: string; phone_number: string }, agentEmail: string): void;
+}
+
+export function createCommandEndpoints(
+	recorder: CommandRecorder,
+	effects: CommandEffects,
+): ServicePart {
 	return {
 		events: {
 			send_template_message: (body) =>
@@ -117,9 +126,12 @@ export function createCommandEndpoints(recorder: CommandRecorder): ServicePart {
 					};
 				}),
 			assign_agent: (body) =>
-				checked(assignAgent, body, () => {
+				checked(assignAgent, body, (assign) => {
 					const eventId = randomId('evt');
 					recorder.recordCommand(eventId, 'assign_agent');
+					// The schema requires one of the two shapes, and that they agree when both are sent.
+					const agentEmail = assign.assign_agent?.agent_email ?? assign.agent?.email;
+					if (agentEmail !== undefined) effects.assignAgent(assign.contact, agentEmail);
 					// The spec's answer is an empty object; the event is named only in the header.
 					return { status: 200, body: {}, headers: locationOf(eventId) };
 				}),
@@ -128,19 +140,20 @@ export function createCommandEndpoints(recorder: CommandRecorder): ServicePart {
 			{
 				method: 'POST',
 				pattern: '/subscribers',
-				handler: ({ body }) => createContactsAnswer(body),
+				handler: ({ body }) => createContactsAnswer(body, effects),
 			},
 		],
 	};
 }
 
-function createContactsAnswer(body: unknown): RouteAnswer {
+function createContactsAnswer(body: unknown, effects: CommandEffects): RouteAnswer {
 	if (Array.isArray(body) && body.length > MAX_CONTACTS_PER_CALL) {
 		return { status: 413, body: { message: 'Payload Too Large' } };
 	}
-	return checked(createContacts, body, () => {
-		// The spec shows a single contact object as the answer, whatever the batch size.
-		const [first] = body as Array<Record<string, unknown>>;
-		return { status: 201, body: { id: randomId('ct'), ...first } };
+	return checked(createContacts, body, (contacts) => {
+		// Kept, so Contact → Get reads back what was created. The spec shows a single contact object
+		// as the answer, whatever the batch size: the first one, as sent, under its stored id.
+		const [first] = effects.keepContacts(contacts);
+		return { status: 201, body: { id: first.id, ...(body as Array<Record<string, unknown>>)[0] } };
 	});
 }

@@ -24,11 +24,13 @@ export interface ServicePartsOptions {
 
 export function createServiceParts(options: ServicePartsOptions = {}): ServicePart[] {
 	const sendSide = createSendSideService({ now: options.now, templateList: options.templateList });
+	const accountSide = createAccountSideService({ now: options.now });
 	return [
-		// Accepted sends and commands are recorded by the send side, so they can be polled.
-		createCommandEndpoints(sendSide),
+		// Accepted sends and commands are recorded by the send side, so they can be polled; what
+		// they make (contacts, an agent's assignment) is kept by the account side, so it can be read.
+		createCommandEndpoints(sendSide, accountSide),
 		sendSide,
-		accountSidePart(createAccountSideService({ now: options.now })),
+		accountSidePart(accountSide),
 	];
 }
 

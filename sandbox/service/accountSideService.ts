@@ -1,7 +1,7 @@
 import { mediaSizeLimit } from '../../nodes/shared/schemas/media';
 import { BASE64_UPLOAD_MAX_BODY_BYTES } from './media';
 import type { Clock } from './clock';
-import { createContactStore } from './contacts';
+import { createContactStore, type StoredContact } from './contacts';
 import { createConversationStore } from './conversations';
 import { createMediaStore } from './media';
 import {
@@ -11,6 +11,11 @@ import {
 } from './mediaDirectUploads';
 import { createOrderStore } from './orders';
 import type { Route, RouteAnswer } from './routes';
+
+/** The body of one contact `POST /subscribers` accepted, as the contact store keeps it. */
+type UpsertContactBody = Parameters<
+	ReturnType<typeof createContactStore>['keepContacts']
+>[0][number];
 
 /*
  * The account-side half of the stand-in (issue 13): contacts, conversations, orders and media, with
@@ -57,6 +62,10 @@ export interface AccountSideService {
 	directUpload: { method: 'PUT'; pattern: string; handler(request: RawUploadRequest): RouteAnswer };
 	/** Whether a `media_url` names a live media item of the account (for a send's `header_media`). */
 	hasMedia(mediaUrl: string): boolean;
+	/** Keeps the contacts an accepted `POST /subscribers` made; returns them as stored. */
+	keepContacts(accepted: readonly UpsertContactBody[]): StoredContact[];
+	/** Keeps the assignment an accepted `assign_agent` made, on the contact's conversation. */
+	assignAgent(contact: { name: string; phone_number: string }, agentEmail: string): void;
 }
 
 export function createAccountSideService(options: AccountSideOptions = {}): AccountSideService {
@@ -82,5 +91,7 @@ export function createAccountSideService(options: AccountSideOptions = {}): Acco
 		eventTypes: ['close_conversation'],
 		directUpload: { method: 'PUT', pattern: DIRECT_UPLOAD_PATTERN, handler: uploads.handleUpload },
 		hasMedia: (mediaUrl) => media.hasMedia(mediaUrl),
+		keepContacts: (accepted) => contacts.keepContacts(accepted),
+		assignAgent: (contact, agentEmail) => conversations.assignAgent(contact, agentEmail),
 	};
 }

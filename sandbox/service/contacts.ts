@@ -179,5 +179,11 @@ export function createContactStore(now: Clock) {
 	return {
 		routes,
 		get: (phone: string) => contacts.get(phone),
+		/**
+		 * Contacts `POST /subscribers` accepted (checked there): kept like upserts, so Contact → Get
+		 * reads back what Create Many made. Our assumption: a number already known is updated.
+		 */
+		keepContacts: (accepted: readonly UpsertContactBody[]): StoredContact[] =>
+			accepted.map((one) => upsert(one).contact),
 	};
 }

@@ -181,6 +181,34 @@ export function createConversationStore(now: Clock, options: ConversationStoreOp
 		return ok({});
 	}
 
+	/**
+	 * `assign_agent` names a contact, not a conversation: the agent takes its most recently updated
+	 * conversation, or a new open one when the contact has none, so the assignment is kept and the
+	 * list shows it (our assumption: the answer is `{}` and the reference says no more).
+	 */
+	function assignAgent(contact: { name: string; phone_number: string }, agentEmail: string): void {
+		const [latest] = [...conversations.values()]
+			.filter((c) => c.phone_number === contact.phone_number)
+			.sort((a, b) => Date.parse(b.updated_at) - Date.parse(a.updated_at));
+		const at = iso(now());
+		const id = latest?.id ?? conversationId(contact.phone_number, DEFAULT_BUSINESS_NUMBER);
+		conversations.set(id, {
+			...(latest ?? {
+				id,
+				status: 'open',
+				escalated: false,
+				has_call_permission: false,
+				phone_number: contact.phone_number,
+				contact: { ...contact },
+				business_phone_number: DEFAULT_BUSINESS_NUMBER,
+				created_at: at,
+			}),
+			assigned_agent_email: agentEmail,
+			last_activity_type: 'assignment',
+			updated_at: at,
+		});
+	}
+
 	const routes: Route[] = [
 		{
 			method: 'GET',
@@ -222,5 +250,5 @@ export function createConversationStore(now: Clock, options: ConversationStoreOp
 		},
 	];
 
-	return { routes, handleClose };
+	return { routes, handleClose, assignAgent };
 }

@@ -268,7 +268,9 @@ describe('Contact → Create or Update, Send in Bulk: the answer must be each co
 			bulk,
 			phones.map((phone) => ({ phone })),
 		);
-		expect(failureOf(result).message).toMatch(/not as documented.* — may have been sent$/);
+		expect(failureOf(result).message).toMatch(
+			/not as documented.* — may have been sent\. Of 3 items: 0 accepted, 3 may have been sent \(items 0-2\), 0 not tried$/,
+		);
 		expect(paths()).toEqual([`POST ${CONTACTS}`]);
 	});
 
@@ -296,7 +298,9 @@ describe('Contact → Create or Update, Send in Bulk: the answer must be each co
 			bulk,
 			phones.map((phone) => ({ phone })),
 		);
-		expect(result.error?.message).toMatch(/— may have been sent$/);
+		expect(result.error?.message).toMatch(
+			/— may have been sent\. Of 3 items: 0 accepted, 3 may have been sent \(items 0-2\), 0 not tried$/,
+		);
 	});
 
 	test('SUSPICION RULED OUT: a refused batch with Continue On Fail marks its own items, paired, in order; the others keep their own contact', async () => {
@@ -341,7 +345,7 @@ describe('Contact → Update Communication Preference: each number its own outco
 			phones.map((phone) => ({ phone })),
 		);
 		expect(failureOf(result).message).toMatch(
-			/not as documented \(it has no updated, it has no not_found\).* — may have been sent$/,
+			/not as documented \(it has no updated, it has no not_found\).* — may have been sent\. Of 3 items: 0 accepted, 3 may have been sent \(items 0-2\), 0 not tried$/,
 		);
 		expect(paths()).toEqual([`POST ${PREFERENCES}`]);
 	});
@@ -365,7 +369,9 @@ describe('Contact → Update Communication Preference: each number its own outco
 			preference,
 			phones.map((phone) => ({ phone })),
 		);
-		expect(result.error?.message).toMatch(/— may have been sent$/);
+		expect(result.error?.message).toMatch(
+			/— may have been sent\. Of 3 items: 0 accepted, 3 may have been sent \(items 0-2\), 0 not tried$/,
+		);
 	});
 });
 
@@ -400,7 +406,7 @@ describe('an answer that is not this item\'s: "may have been sent", sent once', 
 				status: 'closed',
 			},
 			{ path: '/api/v1/conversations/conv_1', body: { id: 'conv_1', status: 'open' } },
-			/says status "open", not closed/,
+			/is conv_1 in status "open", not closed/,
 		],
 		[
 			'Order → Create answered with another reference',

@@ -360,8 +360,10 @@ describe('one fault per operation', () => {
 		expect(message).toMatch(
 			/Parameter Error.*broadcast\.chat_template_id: is not a template of this account/,
 		);
-		expect(message).toMatch(/not sent$/);
-		// One request for both contacts: the report names every item it carried, not item 0 alone.
+		// One request for both contacts: the headline and the report name every item it carried.
+		expect(message).toMatch(
+			/not sent\. Of 2 items: 0 accepted, 2 not sent \(items 0-1\), 0 not tried$/,
+		);
 		expect(description).toContain('Accepted by the service: none.');
 		expect(description).toContain('Failed: 2 (items 0-1: not sent).');
 		expect(description).toContain('This request was not sent.');

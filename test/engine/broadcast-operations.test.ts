@@ -9,6 +9,7 @@
 import { SEEDED_BROADCASTS } from '../../sandbox/service/broadcastSeeds';
 import { DEFAULT_TIMINGS } from '../../sandbox/service/clock';
 import { createSendSideService } from '../../sandbox/service/sendSideService';
+import { createAccountSideService } from '../../sandbox/service/accountSideService';
 import { createCommandEndpoints } from '../../sandbox/serviceEndpoints';
 import { launchBody } from '../standInHarness';
 import { useStandInService } from '../standInFixture';
@@ -19,7 +20,7 @@ let clock = Date.parse('2026-03-02T09:00:00.000Z');
 const sendSide = createSendSideService({ now: () => clock });
 const service = useStandInService({
 	apiKey: API_KEY,
-	parts: [createCommandEndpoints(sendSide), sendSide],
+	parts: [createCommandEndpoints(sendSide, createAccountSideService()), sendSide],
 });
 
 const { eventProcessingMs, broadcastIntervalMs } = DEFAULT_TIMINGS;

@@ -288,7 +288,9 @@ describe('a stopped bulk run reports the earliest failure and every item', () =>
 				{ options: { batchSize: 2, batchesInParallel: 1 } },
 			),
 		);
-		expect(message).toMatch(/\(500\).*\[item 2\] — may have been sent$/);
+		expect(message).toMatch(
+			/\(500\).*\[item 2\] — may have been sent\. Of 5 items: 2 accepted \(items 0-1\), 2 may have been sent \(items 2-3\), 1 not tried \(item 4\)$/,
+		);
 		expect(description).toMatch(
 			/^Stopped at the first failure\. Accepted by the service: 2 \(items 0-1\)\. Failed: 2 \(items 2-3: may have been sent\)\. Never attempted: 1 \(item 4\)\./,
 		);

@@ -94,6 +94,24 @@ function report(description: string) {
 	};
 }
 
+/** Reads the report back out of the error's headline: "… Of 10 items: 5 accepted (items 0-4), …" */
+function headline(message: string) {
+	const fates = /Of (\d+) items: (.*)$/.exec(message);
+	expect(fates).not.toBeNull();
+	const found: Record<string, number[]> = {};
+	let counted = 0;
+	for (const [, count, fate, list] of fates![2].matchAll(
+		/(\d+) (accepted|not sent|may have been sent|not tried)(?: \(([^)]*)\))?/g,
+	)) {
+		found[fate] = list === undefined ? [] : expand(list);
+		expect(found[fate]).toHaveLength(Number(count));
+		counted += Number(count);
+	}
+	expect(counted).toBe(Number(fates![1]));
+	const { accepted = [], 'not tried': neverAttempted = [], ...failedByOutcome } = found;
+	return { accepted, failedByOutcome, neverAttempted };
+}
+
 async function run(
 	parameters: Record<string, unknown>,
 	count: number,
@@ -109,6 +127,8 @@ async function run(
 	const error = result.error as unknown as { message: string; description: string };
 	expect(error).toBeDefined();
 	expect(`${error.message} ${error.description}`).not.toMatch(/nothing was sent/i);
+	// Every item's fate is in the headline, not only in the description below it.
+	expect(headline(error.message)).toEqual(report(error.description));
 	return error;
 }
 
@@ -126,7 +146,9 @@ describe('per-item runs', () => {
 		]);
 		const error = await run(sendTemplate, 10, { requestsInParallel: 1 });
 
-		expect(error.message).toMatch(/\[item 5\] — not sent$/);
+		expect(error.message).toMatch(
+			/\[item 5\] — not sent\. Of 10 items: 5 accepted \(items 0-4\), 1 not sent \(item 5\), 4 not tried \(items 6-9\)$/,
+		);
 		expect(report(error.description)).toEqual({
 			accepted: [0, 1, 2, 3, 4],
 			failedByOutcome: { 'not sent': [5] },
@@ -190,7 +212,9 @@ describe('per-item runs', () => {
 	test('the first item failing: nothing was accepted, and the report still says which items remain', async () => {
 		service.injectFaults({ status: 500, path: EVENTS });
 		const error = await run(sendTemplate, 3, { requestsInParallel: 1 });
-		expect(error.message).toMatch(/\[item 0\] — may have been sent$/);
+		expect(error.message).toMatch(
+			/\[item 0\] — may have been sent\. Of 3 items: 0 accepted, 1 may have been sent \(item 0\), 2 not tried \(items 1-2\)$/,
+		);
 		expect(error.description).toMatch(
 			/^Stopped at the first failure\. Accepted by the service: none\. Failed: 1 \(item 0: may have been sent\)\. Never attempted: 2 \(items 1-2\)\./,
 		);
@@ -205,7 +229,9 @@ describe('Create Many tells the same story for batches', () => {
 		]);
 		const error = await run(createMany, 7, { batchSize: 2, batchesInParallel: 1 });
 
-		expect(error.message).toMatch(/\(500\).* \[item 2\] — may have been sent$/);
+		expect(error.message).toMatch(
+			/\(500\).* \[item 2\] — may have been sent\. Of 7 items: 2 accepted \(items 0-1\), 2 may have been sent \(items 2-3\), 3 not tried \(items 4-6\)$/,
+		);
 		expect(error.description).toMatch(
 			/^Stopped at the first failure\. Accepted by the service: 2 \(items 0-1\)\. Failed: 2 \(items 2-3: may have been sent\)\. Never attempted: 3 \(items 4-6\)\./,
 		);

@@ -271,7 +271,9 @@ describe.each(perItemOperations)(
 
 			expect(result.output).toBeUndefined();
 			const error = result.error as unknown as { message: string; description: string };
-			expect(error.message).toMatch(/\(500\).* \[item 2\] — may have been sent$/);
+			expect(error.message).toMatch(
+				/\(500\).* \[item 2\] — may have been sent\. Of 6 items: 2 accepted \(items 0-1\), 1 may have been sent \(item 2\), 3 not tried \(items 3-5\)$/,
+			);
 			expect(error.description).toMatch(/not repeated automatically/);
 			expect(service.requests.map((request) => itemsOf(request)[0])).toEqual([0, 1, 2]);
 			expect(expectNoDuplicateSends(path)).toEqual([0, 1]);
@@ -368,7 +370,9 @@ describe('createMany without Continue On Fail', () => {
 
 		expect(result.output).toBeUndefined();
 		const error = result.error as unknown as { message: string; description: string };
-		expect(error.message).toMatch(/\(500\).* \[item 2\] — may have been sent$/);
+		expect(error.message).toMatch(
+			/\(500\).* \[item 2\] — may have been sent\. Of 7 items: 2 accepted \(items 0-1\), 2 may have been sent \(items 2-3\), 3 not tried \(items 4-6\)$/,
+		);
 		expect(error.description).toContain(
 			'Accepted by the service: 2 (items 0-1). Failed: 2 (items 2-3: may have been sent). Never attempted: 3 (items 4-6).',
 		);

@@ -114,7 +114,7 @@ describe('status faults', () => {
 
 	it('refuses faults that make no sense', () => {
 		expect(() => service.injectFaults({})).toThrow(
-			/at least one of status, delayMs, reset: true, redirect or drip: true/,
+			/at least one of status, delayMs, reset: true, redirect, drip: true or meanwhile/,
 		);
 		expect(() => service.injectFaults({ redirect: 'https://x.example', status: 200 })).toThrow(
 			/3xx status with redirect/,
@@ -123,6 +123,9 @@ describe('status faults', () => {
 		expect(() => service.injectFaults({ dripIntervalMs: 10 })).toThrow(/only for drip/);
 		expect(() => service.injectFaults({ status: 500, reset: true })).toThrow(/cannot be combined/);
 		expect(() => service.injectFaults({ status: 1000 })).toThrow();
+		expect(() =>
+			service.injectFaults({ status: 500, meanwhile: [{ method: 'DELETE', path: '/x' }] }),
+		).toThrow(/not processed/);
 		expect(() => service.injectFaults({ body: { a: 1 } })).toThrow(/required when a body/);
 		expect(service.pendingFaults()).toEqual([]);
 	});
@@ -279,5 +282,39 @@ describe('fault control API', () => {
 		const response = await fetch(`${service.url}/_sandbox/faults`, { method: 'POST', body: '{' });
 		expect(response.status).toBe(400);
 		expect(await response.json()).toEqual({ message: 'Body is not JSON' });
+	});
+});
+
+describe('meanwhile', () => {
+	it("makes another client's requests after this one is processed and before it is answered", async () => {
+		const list = () =>
+			fetch(`${service.url}/api/v1/medias?page=1&per=1000`, {
+				headers: { authorization: service.apiKey },
+			}).then(
+				async (answer) => ((await answer.json()) as { medias: Array<{ id: number }> }).medias,
+			);
+		const before = await list();
+		service.injectFaults({
+			path: '/api/v1/medias',
+			meanwhile: [
+				{
+					method: 'POST',
+					path: '/api/v1/medias',
+					body: {
+						media: { data: 'aGk=', filename: 'meanwhile.txt', content_type: 'text/plain' },
+					},
+				},
+				{ method: 'DELETE', path: `/api/v1/medias/${before[0].id}` },
+			],
+		});
+		// This answer is cut before the other client's requests: it shows the list as it was.
+		expect((await list()).map((media) => media.id)).toEqual(before.map((media) => media.id));
+		const after = await list();
+		expect(after.map((media) => media.id)).not.toContain(before[0].id);
+		expect(after).toHaveLength(before.length);
+		expect(service.requests.filter((request) => request.meanwhile)).toMatchObject([
+			{ method: 'POST', status: 201 },
+			{ method: 'DELETE', status: 204 },
+		]);
 	});
 });

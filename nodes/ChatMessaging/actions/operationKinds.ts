@@ -30,6 +30,12 @@ export interface PerItemOperation<Body> {
 	/** The success answer the service promises; any other 2xx is reported as "may have been sent". */
 	answer?: PromisedAnswer;
 	/**
+	 * What the request is an instruction about: requests about the same subject are carried out in
+	 * input order (run/lastInstructionWins.ts), so the last one wins. Without it, a request that
+	 * changes something at a path naming one object (PATCH /api/v1/contacts/+1…) is about that object.
+	 */
+	subject?(request: PreparedRequest<Body>): string | undefined;
+	/**
 	 * Only for an item that takes more than the one request `prepare` describes (Media → Upload reads
 	 * the file's bytes and sends them in one or three requests; a send whose header media is a file
 	 * uploads it first): makes the item's requests and returns the answer `toOutput` is given.
@@ -72,6 +78,11 @@ export interface BatchOperation<Entry, Body> {
 	 * item, when the service takes one preference per request). Without it, all may.
 	 */
 	batchKey?(entry: Entry): string;
+	/**
+	 * What the entry is an instruction about (a contact's number). Entries about the same subject are
+	 * carried out in input order, whatever the batching and parallelism, so the last one wins.
+	 */
+	subjectOf?(entry: Entry): string;
 	/** The request for one batch, its body checked against the wire schema. */
 	request(entries: Entry[]): PreparedRequest<Body>;
 	answer?: PromisedAnswer;

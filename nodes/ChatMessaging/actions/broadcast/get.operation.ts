@@ -1,6 +1,7 @@
 import type { IDisplayOptions } from 'n8n-workflow';
 
 import type { PerItemOperation } from '../operationKinds';
+import { confirmAnsweredObject, idInPath } from '../run/answeredObject';
 import {
 	answeredBroadcast,
 	broadcastIdField,
@@ -19,5 +20,10 @@ export const get: PerItemOperation<undefined> = {
 		const id = readBroadcastId(this.getNodeParameter('broadcastId', itemIndex));
 		return { method: 'GET', path: broadcastPath(id), body: undefined };
 	},
-	toOutput: (answer) => answeredBroadcast(answer, 'not sent'),
+	toOutput: (answer, request) => {
+		const broadcast = answeredBroadcast(answer, 'not sent');
+		const asked = { kind: 'broadcast', id: idInPath(request), readWith: 'Broadcast → Get' };
+		confirmAnsweredObject(answer, broadcast, asked, 'not sent');
+		return broadcast;
+	},
 };

@@ -195,6 +195,7 @@ export const createMany: BatchOperation<ContactBody, ContactBody[]> = {
 		};
 	},
 	// Every contact was checked against the contact schema when its item was read.
+	subjectOf: (contact) => contact.phone_number,
 	request: (contacts) => ({ method: 'POST', path: '/subscribers', body: contacts }),
 	answer: createContactsAnswer,
 	succeeded: { created: true },

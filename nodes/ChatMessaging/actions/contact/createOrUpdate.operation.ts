@@ -19,6 +19,7 @@ import { optionsCollection, requestsInParallelField } from '../fields/requestOpt
 import { wireLabels } from '../fields/wireLabels';
 import type { Action, BatchOperation, PerItemOperation } from '../operationKinds';
 import { inBatches } from '../run/batch';
+import { confirmAnsweredObject } from '../run/answeredObject';
 import type { BatchItem } from '../run/combinators';
 import { chosenBy, withOwnAnswers } from '../run/combinators';
 import { perItem } from '../run/perItem';
@@ -116,10 +117,18 @@ const oneByOne: PerItemOperation<UpsertContactBody> = {
 	// 201 when the service created the contact, 200 when it updated one (docs/service-contract.md);
 	// any other answer is not taken as success.
 	answer: upsertContactAnswer,
-	toOutput: (answer: ServiceAnswer) => ({
-		...answerFields(answer),
-		created: answer.statusCode === 201,
-	}),
+	subject: (request) => request.body.phone_number,
+	toOutput: (answer: ServiceAnswer, request) => {
+		const contact = answerFields(answer);
+		const asked = {
+			kind: 'contact',
+			id: request.body.phone_number,
+			idField: 'phone_number',
+			readWith: 'Contact → Get',
+		};
+		confirmAnsweredObject(answer, contact, asked, 'may have been sent');
+		return { ...contact, created: answer.statusCode === 201 };
+	},
 };
 
 const inBulk: BatchOperation<UpsertContactBody, UpsertContactBody[]> = {
@@ -129,6 +138,8 @@ const inBulk: BatchOperation<UpsertContactBody, UpsertContactBody[]> = {
 	entryReader(this: IExecuteFunctions) {
 		return (itemIndex) => readContact.call(this, itemIndex);
 	},
+	// A number given twice ends with its last item's details, whatever the batches in parallel do.
+	subjectOf: (contact) => contact.phone_number,
 	// Every contact was checked against the upsert schema when its item was read.
 	request: (contacts) => ({ method: 'POST', path: PATH, body: contacts }),
 	answer: upsertContactsBulkAnswer,

@@ -5,7 +5,9 @@ import type { ServiceAnswer } from '../../../shared/transport';
 import { normalisePhoneNumber } from '../../../shared/validation';
 import { phoneNumberField } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
-import type { PerItemOperation } from '../operationKinds';
+import type { PerItemOperation, PreparedRequest } from '../operationKinds';
+import type { AskedObject } from '../run/answeredObject';
+import { confirmAnsweredObject, idInPath } from '../run/answeredObject';
 import { answerFields } from '../run/serviceAnswers';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['contact'], operation: ['get'] } };
@@ -26,6 +28,16 @@ export function contactPath(phoneNumber: string): string {
 	return `/api/v1/contacts/${encodeURIComponent(phoneNumber)}`;
 }
 
+/** The contact a request's path names: the answer must be that contact (its phone_number). */
+export function contactAsked(request: PreparedRequest<unknown>): AskedObject {
+	return {
+		kind: 'contact',
+		id: idInPath(request),
+		idField: 'phone_number',
+		readWith: 'Contact → Get',
+	};
+}
+
 /** `GET /api/v1/contacts/{phone_number}`: one contact per item; an unknown number is the service's 404. */
 export const get: PerItemOperation<undefined> = {
 	description: properties,
@@ -37,5 +49,9 @@ export const get: PerItemOperation<undefined> = {
 		return { method: 'GET', path: contactPath(phone), body: undefined };
 	},
 	answer: getContactAnswer,
-	toOutput: (answer: ServiceAnswer) => answerFields(answer),
+	toOutput: (answer: ServiceAnswer, request) => {
+		const contact = answerFields(answer);
+		confirmAnsweredObject(answer, contact, contactAsked(request), 'not sent');
+		return contact;
+	},
 };

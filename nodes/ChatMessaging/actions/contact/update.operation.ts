@@ -8,13 +8,14 @@ import { phoneNumberField } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import type { PerItemOperation } from '../operationKinds';
+import { confirmAnsweredObject } from '../run/answeredObject';
 import { answerFields } from '../run/serviceAnswers';
 import {
 	CONTACT_DETAIL_PARAMETERS,
 	contactDetailOptions,
 	readContactDetails,
 } from './contactDetails';
-import { contactPath } from './get.operation';
+import { contactAsked, contactPath } from './get.operation';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['contact'], operation: ['update'] } };
 
@@ -66,5 +67,9 @@ export const update: PerItemOperation<UpdateContactBody> = {
 		};
 	},
 	answer: updateContactAnswer,
-	toOutput: (answer: ServiceAnswer) => answerFields(answer),
+	toOutput: (answer: ServiceAnswer, request) => {
+		const contact = answerFields(answer);
+		confirmAnsweredObject(answer, contact, contactAsked(request), 'may have been sent');
+		return contact;
+	},
 };

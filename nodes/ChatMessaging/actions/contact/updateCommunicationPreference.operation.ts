@@ -38,7 +38,7 @@ const displayOptions: IDisplayOptions = {
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Each input item names one contact. Numbers are sent together in batches, one preference per request, and every input item gets its own output item saying whether its contact was updated or not found.',
+			'Each input item names one contact. Numbers are sent together in batches, one preference per request, and every input item gets its own output item saying whether its contact was updated or not found. A number given several times ends with the preference of its last item.',
 		name: 'updateCommunicationPreferenceNotice',
 		type: 'notice',
 		default: '',
@@ -126,6 +126,8 @@ const preferences: BatchOperation<PreferenceEntry, UpdateCommunicationPreference
 	},
 	// The service takes one preference per request.
 	batchKey: (entry) => entry.communication_preference,
+	// STOP, START, STOP for one number must end on STOP: the batches keep each number's order.
+	subjectOf: (entry) => entry.phone_number,
 	request(entries) {
 		const body = {
 			phone_numbers: entries.map((entry) => entry.phone_number),

@@ -93,7 +93,7 @@ function answeredConversation(
 		conversation.id !== askedId
 			? `is for conversation ${JSON.stringify(conversation.id)}, not ${askedId}`
 			: conversation.status !== request.body.status
-				? `says status ${JSON.stringify(conversation.status)}, not ${request.body.status}`
+				? `is ${askedId} in status ${JSON.stringify(conversation.status)}, not ${request.body.status}`
 				: undefined;
 	if (problem === undefined) return conversation;
 	throw answerNotForThisItem(

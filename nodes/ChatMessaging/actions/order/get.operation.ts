@@ -4,6 +4,7 @@ import { getOrderAnswer } from '../../../shared/schemas/orders';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation } from '../operationKinds';
+import { confirmAnsweredObject, idInPath } from '../run/answeredObject';
 import { answerFields } from '../run/serviceAnswers';
 import { orderIdField, orderPath } from './orderFields';
 
@@ -33,5 +34,10 @@ export const get: PerItemOperation<undefined> = {
 		};
 	},
 	answer: getOrderAnswer,
-	toOutput: (answer: ServiceAnswer) => answerFields(answer),
+	toOutput: (answer: ServiceAnswer, request) => {
+		const order = answerFields(answer);
+		const asked = { kind: 'order', id: idInPath(request), readWith: 'Order → Get' };
+		confirmAnsweredObject(answer, order, asked, 'not sent');
+		return order;
+	},
 };

@@ -7,6 +7,7 @@ import { readWholeNumberOption } from '../fields/requestOptions';
 import type { Action, BatchInfo, BatchOperation } from '../operationKinds';
 import type { OperationRun } from './operationRun';
 import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
+import { inInstructionOrder } from './lastInstructionWins';
 import { runInParallel } from './parallelRequests';
 import {
 	answerFields,
@@ -21,26 +22,50 @@ interface ReadEntry<Entry> {
 	entry: Entry;
 }
 
-/** Consecutive entries, at most `size` in each, never mixing entries of different keys. */
+/**
+ * Entries into batches of at most `size`, never mixing entries of different keys, in an order that
+ * keeps the user's last instruction about each subject the last one carried out: an entry goes in the
+ * first batch of its key that comes after every batch holding another key's entry about its subject
+ * (and not before one holding its own key's). STOP, START, STOP for one number makes three batches,
+ * sent in that order; entries about other numbers still share them. Batches are numbered in the
+ * order they are made, so "batch 1" holds the earliest item.
+ */
 function intoBatches<Entry>(
 	entries: Array<ReadEntry<Entry>>,
 	size: number,
-	key: ((entry: Entry) => string) | undefined,
+	keyOf: ((entry: Entry) => string) | undefined,
+	subjectOf: ((entry: Entry) => string) | undefined,
 ): Array<Array<ReadEntry<Entry>>> {
-	const groups = new Map<string, Array<ReadEntry<Entry>>>();
-	for (const read of entries) {
-		const group = key ? key(read.entry) : '';
-		const members = groups.get(group);
-		if (members) members.push(read);
-		else groups.set(group, [read]);
-	}
 	const batches: Array<Array<ReadEntry<Entry>>> = [];
-	for (const group of groups.values()) {
-		for (let start = 0; start < group.length; start += size)
-			batches.push(group.slice(start, start + size));
+	/** Per key, the batches that still have room, in order. */
+	const withRoom = new Map<string, number[]>();
+	/** Per subject, per key: the last batch holding an entry about it. */
+	const placed = new Map<string, Map<string, number>>();
+	for (const read of entries) {
+		const key = keyOf ? keyOf(read.entry) : '';
+		const subject = subjectOf?.(read.entry);
+		let from = 0;
+		for (const [otherKey, index] of (subject !== undefined && placed.get(subject)) || []) {
+			from = Math.max(from, otherKey === key ? index : index + 1);
+		}
+		const open = withRoom.get(key) ?? [];
+		withRoom.set(key, open);
+		let at = open.findIndex((index) => index >= from);
+		if (at === -1) {
+			batches.push([]);
+			open.push(batches.length - 1);
+			at = open.length - 1;
+		}
+		const index = open[at];
+		batches[index].push(read);
+		if (batches[index].length >= size) open.splice(at, 1);
+		if (subject !== undefined) {
+			const keys = placed.get(subject) ?? new Map<string, number>();
+			keys.set(key, index);
+			placed.set(subject, keys);
+		}
 	}
-	// Input order: "batch 1" holds the earliest item, and the earliest failure is the first reported.
-	return batches.sort((a, b) => a[0].itemIndex - b[0].itemIndex);
+	return batches;
 }
 
 /*
@@ -102,14 +127,22 @@ export async function runBatches<Entry, Body>(
 			entry: value,
 		}),
 	);
-	const batches = intoBatches(entries, batchSize, operation.batchKey?.bind(operation));
+	const batches = intoBatches(
+		entries,
+		batchSize,
+		operation.batchKey?.bind(operation),
+		operation.subjectOf?.bind(operation),
+	);
+	const subjects = batches.map((batch) =>
+		operation.subjectOf ? batch.map((read) => operation.subjectOf!(read.entry)) : [],
+	);
 
 	const accepted = new Set<number>();
 	const stops = await runInParallel(
 		batches,
 		batchesInParallel,
 		client,
-		async (batch, batchIndex, sharedClient) => {
+		inInstructionOrder(subjects, async (batch, batchIndex, sharedClient) => {
 			const info: BatchInfo = { number: batchIndex + 1, size: batch.length };
 			try {
 				const entries = batch.map((read) => read.entry);
@@ -141,7 +174,7 @@ export async function runBatches<Entry, Body>(
 				}
 				return undefined;
 			}
-		},
+		}),
 	);
 
 	const failed = stops

@@ -96,9 +96,22 @@ function tooManyPages(answer: ServiceAnswer): ServiceFailure {
 	};
 }
 
+/** A record's `id`, when it has one: what makes two records of a list the same record. */
+function recordId(record: unknown): string | undefined {
+	if (record === null || typeof record !== 'object' || Array.isArray(record)) return undefined;
+	const { id } = record as IDataObject;
+	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
 /**
  * Reads `request` page by page and returns the records in the service's order: all of them, or the
  * first `limit`. Throws ServiceRequestFailed (from the transport, or for an answer that is no page).
+ *
+ * Pages are cut from the list as it is when each is asked for: a record added before the part
+ * already read pushes the rest down, so the next page starts with a record already read. Each
+ * record is output once, by its id (records without one are kept as they come). A record removed
+ * meanwhile pulls the rest up instead, and the one that moves onto a page already read is missed:
+ * no page-based read can see it (docs/failure-semantics.md).
  */
 export async function readPages<Page, Record>(
 	this: IExecuteFunctions,
@@ -114,6 +127,7 @@ export async function readPages<Page, Record>(
 				? reading.perPage
 				: Math.min(limit, reading.perPage);
 	const records: Record[] = [];
+	const idsRead = new Set<string>();
 	/** Every page read so far, as its records' JSON, with its number. */
 	const pagesRead = new Map<string, number>();
 	for (let page = 1; ; page++) {
@@ -139,9 +153,14 @@ export async function readPages<Page, Record>(
 				throw new ServiceRequestFailed(pageRepeated(answer, page, samePage));
 			pagesRead.set(thisPage, page);
 		}
-		records.push(
-			...(limit === undefined ? pageRecords : pageRecords.slice(0, limit - records.length)),
-		);
+		const unread = pageRecords.filter((record) => {
+			const id = recordId(record);
+			if (id === undefined) return true;
+			if (idsRead.has(id)) return false;
+			idsRead.add(id);
+			return true;
+		});
+		records.push(...(limit === undefined ? unread : unread.slice(0, limit - records.length)));
 
 		const { next, count } = pageLinks(parsed.data);
 		const lastPage =

@@ -11,9 +11,21 @@ import {
 import type { Action, PerItemOperation, PreparedRequest } from '../operationKinds';
 import type { OperationRun } from './operationRun';
 import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
+import { inInstructionOrder } from './lastInstructionWins';
 import { runInParallel } from './parallelRequests';
 import { answerIds, promisedAnswerOrFailure } from './serviceAnswers';
 import { stoppedRunError } from './stoppedRun';
+
+/**
+ * The one object a changing request names by its path (`/api/v1/<things>/<id>`, with or without an
+ * action after it): two items about it are carried out in input order. Reads change nothing, and a
+ * request to a whole collection names no single object.
+ */
+function objectNamedByPath(request: PreparedRequest<unknown>): string | undefined {
+	if (request.method === 'GET') return undefined;
+	const segments = request.path.split('/');
+	return segments.length >= 5 && segments[4] !== '' ? segments.slice(0, 5).join('/') : undefined;
+}
 
 /**
  * One request per item. Every item is read and checked before the first request. Without Continue On
@@ -47,12 +59,17 @@ export async function runPerItem<Body>(
 		(itemIndex) => operation.prepare.call(this, itemIndex),
 	);
 
+	const subjectOf = operation.subject ?? objectNamedByPath;
+	const subjects = prepared.map(({ value }) => {
+		const subject = subjectOf(value);
+		return subject === undefined ? [] : [subject];
+	});
 	const accepted: number[] = [];
 	const stops = await runInParallel(
 		prepared,
 		requestsInParallel,
 		run.client,
-		async ({ itemIndex, value: request }, _index, client) => {
+		inInstructionOrder(subjects, async ({ itemIndex, value: request }, _index, client) => {
 			try {
 				const sent = operation.send
 					? await operation.send.call(this, client, request, itemIndex)
@@ -71,7 +88,7 @@ export async function runPerItem<Body>(
 				output[itemIndex] = failureItem(failure, itemIndex);
 				return undefined;
 			}
-		},
+		}),
 	);
 
 	const failed = stops

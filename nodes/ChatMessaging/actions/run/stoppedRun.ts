@@ -73,5 +73,27 @@ export function stoppedRunError(node: INode, stop: StoppedRun): Error {
 		`About item ${stop.itemIndex}${stop.request ? ` (${stop.request})` : ''}: ${aboutTheFailure}`,
 		'Turn on "Continue On Fail" to get one result per item instead.',
 	].join(' ');
-	return toNodeApiError(node, { ...stop.failure, description }, stop.itemIndex);
+	const error = toNodeApiError(node, { ...stop.failure, description }, stop.itemIndex);
+	// The headline is what most people read (and what alerts quote): it carries every item's fate,
+	// not only the failed one's, so nobody runs the accepted items again.
+	error.message = `${error.message}. ${everyItemsFate(stop, failedByOutcome)}`;
+	return error;
+}
+
+/** "Of 10 items: 5 accepted (items 0-4), 1 not sent (item 5), 4 not tried (items 6-9)" */
+function everyItemsFate(stop: StoppedRun, failedByOutcome: Map<DeliveryOutcome, number[]>): string {
+	const counted = (count: number, fate: string, indexes: number[]) =>
+		count === 0 ? `0 ${fate}` : `${count} ${fate} (${itemList(indexes)})`;
+	const total = stop.accepted.length + stop.failed.length + stop.neverAttempted.length;
+	const fates = [
+		counted(stop.accepted.length, 'accepted', stop.accepted),
+		...(['not sent', 'may have been sent'] as DeliveryOutcome[])
+			.filter((outcome) => failedByOutcome.has(outcome))
+			.map((outcome) => {
+				const indexes = failedByOutcome.get(outcome)!;
+				return counted(indexes.length, outcome, indexes);
+			}),
+		counted(stop.neverAttempted.length, 'not tried', stop.neverAttempted),
+	];
+	return `Of ${total} items: ${fates.join(', ')}`;
 }

@@ -1,7 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation } from '../operationKinds';
+import { confirmAnsweredObject, idInPath } from '../run/answeredObject';
 import {
 	answeredTemplate,
 	readTemplateId,
@@ -15,6 +16,16 @@ import {
  * body; no body at all, as the reference shows; the answer is the template in its new status. Which status each starts from is the
  * service's rule (docs/operations/template.md); a refusal is its 422, shown as it words it.
  */
+/*
+ * The status each change leaves a template in. Submitting sends it to review: pending, or already
+ * decided when the review is automatic; an answer still a draft says it was not submitted.
+ */
+const STATUS_AFTER = {
+	archive: ['archived'],
+	pause: ['paused'],
+	submit: ['pending', 'approved', 'rejected'],
+} as const;
+
 export function statusChange(
 	operation: string,
 	action: 'archive' | 'pause' | 'submit',
@@ -31,6 +42,20 @@ export function statusChange(
 			const id = readTemplateId(this.getNodeParameter('templateId', itemIndex));
 			return { method: 'PATCH', path: `${templatePath(id)}/${action}`, body: undefined };
 		},
-		toOutput: (answer) => templateOutput(answeredTemplate(answer, 'may have been sent')),
+		toOutput: (answer, request) => {
+			const template = answeredTemplate(answer, 'may have been sent');
+			confirmAnsweredObject(
+				answer,
+				template as IDataObject,
+				{
+					kind: 'template',
+					id: idInPath(request),
+					change: { name: action, statuses: STATUS_AFTER[action] },
+					readWith: 'Template → Get',
+				},
+				'may have been sent',
+			);
+			return templateOutput(template);
+		},
 	};
 }
