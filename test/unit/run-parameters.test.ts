@@ -83,7 +83,7 @@ function fakeContext(parameters: Record<string, unknown>, items: Array<Record<st
 	const raws: string[] = [];
 	const evaluate = (value: unknown, itemIndex: number): unknown => {
 		if (typeof value === 'string' && value.startsWith('=')) {
-			const match = /\{\{ \$json\.(\w+) \}\}/.exec(value);
+			const match = /\{\{ \$json\.(\w+)/.exec(value);
 			if (value.includes('explode')) throw new Error(`cannot evaluate for item ${itemIndex}`);
 			return match
 				? items[itemIndex][match[1]]
@@ -98,6 +98,7 @@ function fakeContext(parameters: Record<string, unknown>, items: Array<Record<st
 		return value;
 	};
 	const context = {
+		getInputData: () => items.map((json) => ({ json })),
 		getNodeParameter(
 			name: string,
 			itemIndex: number,
@@ -140,7 +141,10 @@ describe('RunParameters', () => {
 	});
 
 	it('evaluates an expression of the item for every item, each its own value', () => {
-		const { context, evaluations } = fakeContext({ phoneNumber: '={{ $json.phone }}' }, items);
+		const { context, evaluations } = fakeContext(
+			{ phoneNumber: '={{ $json.phone.trim() }}' },
+			items,
+		);
 		const parameters = new RunParameters(context);
 		expect(items.map((_item, index) => parameters.get('phoneNumber', index))).toEqual(
 			items.map((item) => item.phone),
@@ -150,7 +154,9 @@ describe('RunParameters', () => {
 
 	it('reads a collection per item when any part of it depends on the item', () => {
 		const { context, evaluations } = fakeContext(
-			{ additionalFields: { contactName: '={{ $json.phone }}', retryUntil: '2030-01-01' } },
+			{
+				additionalFields: { contactName: '={{ $json.phone.trim() }}', retryUntil: '2030-01-01' },
+			},
 			items,
 		);
 		const parameters = new RunParameters(context);
@@ -160,6 +166,46 @@ describe('RunParameters', () => {
 		});
 		parameters.get('additionalFields', 1, {});
 		expect(evaluations).toEqual(['additionalFields@2', 'additionalFields@1']);
+	});
+
+	it('reads a dragged field from the item, without evaluating it', () => {
+		const { context, evaluations } = fakeContext(
+			{
+				phoneNumber: '={{ $json.phone }}',
+				additionalFields: { contactName: "={{ $json['phone'] }}", retryUntil: '2030-01-01' },
+			},
+			items,
+		);
+		const parameters = new RunParameters(context);
+		expect(items.map((_item, index) => parameters.get('phoneNumber', index))).toEqual(
+			items.map((item) => item.phone),
+		);
+		expect(parameters.get('additionalFields', 2, {})).toEqual({
+			contactName: '+14155550103',
+			retryUntil: '2030-01-01',
+		});
+		expect(evaluations).toEqual([]);
+	});
+
+	it('leaves an item whose field is not a plain value to n8n, that item alone', () => {
+		const odd = [{ phone: '+14155550101' }, { phone: null }, {}, { phone: '+14155550104' }];
+		const { context, evaluations } = fakeContext({ phoneNumber: '={{ $json.phone }}' }, odd);
+		const parameters = new RunParameters(context);
+		expect(odd.map((_item, index) => parameters.get('phoneNumber', index))).toEqual([
+			'+14155550101',
+			null,
+			undefined,
+			'+14155550104',
+		]);
+		expect(evaluations).toEqual(['phoneNumber@1', 'phoneNumber@2']);
+	});
+
+	it('leaves a dragged field to n8n when the read asks n8n for more (extractValue…)', () => {
+		const { context, evaluations } = fakeContext({ phoneNumber: '={{ $json.phone }}' }, items);
+		const parameters = new RunParameters(context);
+		parameters.get('phoneNumber', 0, undefined, { extractValue: true });
+		parameters.get('phoneNumber', 1, undefined, { extractValue: true });
+		expect(evaluations).toEqual(['phoneNumber@0', 'phoneNumber@1']);
 	});
 
 	it('uses the fallback of a missing parameter, once', () => {
