@@ -46,7 +46,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** Whether every engine reads this field name as the item's own field. */
 function isPlainFieldName(name: string): boolean {
-	if (name in Object.prototype) return false;
+	// Names JavaScript objects already have read as those in some engines; n8n refuses `$` alone.
+	if (name in Object.prototype || name === '$') return false;
 	// n8n refuses some names in expressions (e.g. `prototype`, `mainModule`); its own list decides.
 	// An n8n without it is not second-guessed: the parameter is left to n8n.
 	const { isSafeObjectProperty } = n8nWorkflow as {
