@@ -4,9 +4,15 @@
  * generated items (missing fields, null, numbers, -0, NaN, booleans, nested objects and arrays,
  * dates, class instances, unicode, lone surrogates and odd names) and paths written as the editor's
  * drag and drop writes them, and near misses that must always be left to n8n. This runs n8n's
- * default engine in a test process, `legacy`; draggedFieldsEngines.ts runs the same property with
- * the `vm` and `quickjs` engines.
+ * engine a test process has, `legacy`; the last tests run the same property with `vm` (n8n 2.x's
+ * default) and `quickjs`.
  */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
 import fc from 'fast-check';
 
 import { draggedCase, draggedExpressions, itemWith, nearMisses } from './draggedFieldsArbitraries';
@@ -76,4 +82,55 @@ describe('a dragged field read from the item is what n8n evaluates', () => {
 			fastEvaluated: false,
 		});
 	});
+});
+
+/*
+ * The same property with n8n 2.x's own engines, in a plain Node process each (draggedFieldsEngines.ts
+ * says why): quickjs under this Node, vm (isolated-vm, n8n's default) under the Node 24 that
+ * scripts/install-n8n.sh installs for the end-to-end tests.
+ */
+const PROJECT_ROOT = join(__dirname, '..', '..');
+const NODE_24 =
+	Number(process.versions.node.split('.')[0]) >= 24
+		? process.execPath
+		: join(
+				process.env.CHAT_MESSAGING_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-chat-messaging'),
+				'node-24',
+				'node_modules',
+				'node',
+				'bin',
+				'node',
+			);
+// Node looks for .json before .ts: ChatMessaging.node would load as its codex file.
+const TYPESCRIPT_FIRST =
+	"const e = require('module').Module._extensions; const j = e['.json']; delete e['.json']; e['.json'] = j; process.argv.splice(1, 0, 'engines'); require('./test/engine/draggedFieldsEngines.ts')";
+
+describe("a dragged field read from the item is what n8n's vm and quickjs engines evaluate", () => {
+	test.each([
+		['quickjs', process.execPath],
+		['vm', NODE_24],
+	])(
+		'%s',
+		async (engine, node) => {
+			if (!existsSync(node))
+				throw new Error(
+					`no Node 24 at ${node}: run scripts/install-n8n.sh (the end-to-end tests do)`,
+				);
+			const { stdout } = await promisify(execFile)(
+				node,
+				['--require', 'ts-node/register/transpile-only', '-e', TYPESCRIPT_FIRST, engine, '100'],
+				{ cwd: PROJECT_ROOT, maxBuffer: 16 * 1024 * 1024 },
+			);
+			const result = JSON.parse(stdout.trim().split('\n').pop() as string) as {
+				engine: string;
+				reads: number;
+				fast: number;
+				failure?: string;
+			};
+			expect(result.failure).toBeUndefined();
+			expect(result.engine).toBe(engine);
+			expect(result.fast).toBeGreaterThan(20);
+		},
+		600_000,
+	);
 });
