@@ -16,7 +16,15 @@ import { measureThrottled } from './phases/throttled';
 import { measureTrigger } from './phases/trigger';
 import type { BenchEntry } from './report';
 import { BenchReport, regressions } from './report';
-import { BENCH_FOLDER, HARD_LIMIT_MS, OUTPUT_FILE, TRIAL_RUN, phaseWanted, say } from './settings';
+import {
+	BENCH_FOLDER,
+	HARD_LIMIT_MS,
+	OUTPUT_FILE,
+	TRIAL_OUTPUT_FILE,
+	TRIAL_RUN,
+	phaseWanted,
+	say,
+} from './settings';
 import { startLiveBench } from './setup';
 
 /*
@@ -92,10 +100,12 @@ function previousEntries(): BenchEntry[] {
 function printResults({ report, problems, machine }: Bench): void {
 	// Only a whole run is compared: a trial run's figures (fewer items, some phases) mean nothing.
 	if (!TRIAL_RUN) problems.push(...regressions(previousEntries(), report));
-	mkdirSync(dirname(OUTPUT_FILE), { recursive: true });
-	writeFileSync(OUTPUT_FILE, `${JSON.stringify(report.entries, null, 2)}\n`);
+	// A trial run's figures go beside the last whole run's, so they never become its baseline.
+	const file = TRIAL_RUN ? TRIAL_OUTPUT_FILE : OUTPUT_FILE;
+	mkdirSync(dirname(file), { recursive: true });
+	writeFileSync(file, `${JSON.stringify(report.entries, null, 2)}\n`);
 	console.log(`\n${machineLine(machine)}\n\n${report.table()}\n`);
-	console.log(`Saved ${report.entries.length} entries to ${OUTPUT_FILE}`);
+	console.log(`Saved ${report.entries.length} entries to ${file}`);
 	if (problems.length) {
 		console.log('\nProblems:');
 		for (const problem of problems) console.log(`- ${problem}`);

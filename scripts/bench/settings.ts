@@ -48,5 +48,6 @@ export const HARD_LIMIT_MS = 20 * 60_000;
 export const BENCH_FOLDER = join(tmpdir(), 'n8n-nodes-chat-messaging-bench');
 export const PID_FILE = join(BENCH_FOLDER, 'n8n.pid');
 export const OUTPUT_FILE = join(PROJECT_ROOT, 'bench-output', 'latest.json');
+export const TRIAL_OUTPUT_FILE = join(PROJECT_ROOT, 'bench-output', 'trial.json');
 
 export const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
