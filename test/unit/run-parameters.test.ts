@@ -6,6 +6,7 @@ import {
 	isItemIndependentExpression,
 	runParameters,
 } from '../../nodes/ChatMessaging/actions/run/runParameters';
+import { ChatMessaging } from '../../nodes/ChatMessaging/ChatMessaging.node';
 
 /* Which parameters are read once per run, and that the others are read for every item. */
 
@@ -246,5 +247,27 @@ describe('RunParameters', () => {
 		const second = fakeContext({}, items).context;
 		expect(runParameters(first)).toBe(runParameters(first));
 		expect(runParameters(first)).not.toBe(runParameters(second));
+	});
+});
+
+describe('what reading dragged fields from the item relies on', () => {
+	/*
+	 * n8n converts a value after evaluating it only for a parameter with `validateType` (and the
+	 * `.value` of a resource mapper read on its own): draggedFields.ts gives the value as evaluated,
+	 * so no parameter of the node may have one. Adding one means teaching the fast path its conversion.
+	 */
+	it('no parameter of the node asks n8n to convert its value (validateType)', () => {
+		const withValidateType: string[] = [];
+		const visit = (value: unknown, path: string): void => {
+			if (Array.isArray(value)) value.forEach((entry, index) => visit(entry, `${path}[${index}]`));
+			else if (value !== null && typeof value === 'object') {
+				for (const [key, inner] of Object.entries(value)) {
+					if (key === 'validateType') withValidateType.push(path);
+					visit(inner, `${path}.${key}`);
+				}
+			}
+		};
+		visit(new ChatMessaging().description.properties, 'properties');
+		expect(withValidateType).toEqual([]);
 	});
 });
