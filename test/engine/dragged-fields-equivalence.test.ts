@@ -87,7 +87,7 @@ describe('a dragged field read from the item is what n8n evaluates', () => {
 /*
  * The same property with n8n 2.x's own engines, in a plain Node process each (draggedFieldsEngines.ts
  * says why): quickjs under this Node, vm (isolated-vm, n8n's default) under the Node 24 that
- * scripts/install-n8n.sh installs for the end-to-end tests.
+ * scripts/install-n8n.sh installs (N8N_NODE_ONLY=1 installs only it; npm test and CI do).
  */
 const PROJECT_ROOT = join(__dirname, '..', '..');
 const NODE_24 =
