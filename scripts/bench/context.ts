@@ -27,7 +27,8 @@ export type BulkWorkflows = Record<
 	| 'sendHttp'
 	| 'sendOursFixed'
 	| 'sendOursAutomatic'
-	| 'sendHttpAsAutomatic',
+	| 'sendHttpAsAutomatic'
+	| 'sendFloor',
 	Imported<BulkCase>
 >;
 

@@ -77,3 +77,43 @@ export function formatNumber(value: number): string {
 	if (Math.abs(value) >= 10) return value.toFixed(1);
 	return value.toFixed(2);
 }
+
+/** Which way is better for a row: its target says (≥ or ≤), else its unit; undefined: neither. */
+function betterWhen(entry: BenchEntry, target: Target | undefined): 'more' | 'less' | undefined {
+	if (target?.text.startsWith('≥')) return 'more';
+	if (target?.text.startsWith('≤')) return 'less';
+	if (['items/s', 'req/s'].includes(entry.unit)) return 'more';
+	if (['ms', 'µs', 'KiB', 'MiB'].includes(entry.unit)) return 'less';
+	return undefined;
+}
+
+/**
+ * How far a figure may move between two runs on the same machine before it counts: timings on a
+ * shared 2-core machine move by about a tenth from run to run; sizes barely move.
+ */
+export function noiseOf(entry: BenchEntry): number {
+	return entry.unit === 'KiB' ? 0.02 : 0.15;
+}
+
+/**
+ * Rows of this run that are worse than the previous run's by more than their noise, as problems
+ * the bench reports (it then exits 1). Rows new in this run have nothing to regress from.
+ */
+export function regressions(previous: BenchEntry[], report: BenchReport): string[] {
+	const before = new Map(previous.map((entry) => [entry.name, entry]));
+	const found: string[] = [];
+	for (const entry of report.entries) {
+		const earlier = before.get(entry.name);
+		const better = betterWhen(entry, report.targetOf(entry.name));
+		if (earlier === undefined || earlier.unit !== entry.unit || earlier.value === 0 || !better)
+			continue;
+		const change = (entry.value - earlier.value) / Math.abs(earlier.value);
+		const worse = better === 'more' ? -change : change;
+		if (worse > noiseOf(entry)) {
+			found.push(
+				`${entry.name} regressed: ${formatNumber(entry.value)} ${entry.unit}, was ${formatNumber(earlier.value)} (${Math.round(worse * 100)} % worse; noise ${Math.round(noiseOf(entry) * 100)} %)`,
+			);
+		}
+	}
+	return found;
+}

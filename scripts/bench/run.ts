@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import { ensureN8nInstalled } from '../n8n/install';
@@ -8,12 +8,23 @@ import { describeMachine, machineLine } from './machine';
 import { measureCeiling } from './phases/ceiling';
 import { measureContacts } from './phases/contacts';
 import { measureCpuPerItem, measureFootprint } from './phases/footprint';
+import { measureFloor } from './phases/floor';
+import { measureScale } from './phases/scale';
 import { measureSends } from './phases/sends';
 import { measureLegacyEngine } from './phases/legacyEngine';
 import { measureThrottled } from './phases/throttled';
 import { measureTrigger } from './phases/trigger';
-import { BenchReport } from './report';
-import { BENCH_FOLDER, HARD_LIMIT_MS, OUTPUT_FILE, say } from './settings';
+import type { BenchEntry } from './report';
+import { BenchReport, regressions } from './report';
+import {
+	BENCH_FOLDER,
+	HARD_LIMIT_MS,
+	OUTPUT_FILE,
+	TRIAL_OUTPUT_FILE,
+	TRIAL_RUN,
+	phaseWanted,
+	say,
+} from './settings';
 import { startLiveBench } from './setup';
 
 /*
@@ -32,7 +43,12 @@ async function main(): Promise<void> {
 		`machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB; n8n ${machine.n8nVersion} on Node ${machine.n8nNode}`,
 	);
 	const bench: Bench = { report: new BenchReport(), problems: [], installation, machine };
-	const attempt = async <T>(phase: string, work: () => Promise<T>): Promise<T | undefined> => {
+	const attempt = async <T>(
+		key: string,
+		phase: string,
+		work: () => Promise<T>,
+	): Promise<T | undefined> => {
+		if (!phaseWanted(key)) return undefined;
 		try {
 			return await work();
 		} catch (error) {
@@ -44,20 +60,24 @@ async function main(): Promise<void> {
 	};
 
 	// First, while nothing else of ours is running.
-	await attempt('footprint', () => measureFootprint(bench));
-	say('CPU per item (microbenchmark of the built code, no network)');
-	await attempt('CPU per item', () => measureCpuPerItem(bench));
+	await attempt('footprint', 'footprint', () => measureFootprint(bench));
+	await attempt('cpu', 'CPU per item', () => {
+		say('CPU per item (microbenchmark of the built code, no network)');
+		return measureCpuPerItem(bench);
+	});
 
 	const live = await startLiveBench(bench);
 	const wholeRunForeignLoad = live.foreignLoad.start();
-	await attempt('contacts', () => measureContacts(live));
-	const sends = await attempt('send template', () => measureSends(live));
-	await attempt('stand-in ceiling', () => measureCeiling(live, sends));
-	await attempt('throttled sends', () => measureThrottled(live));
-	await attempt('trigger', () => measureTrigger(live));
+	await attempt('contacts', 'contacts', () => measureContacts(live));
+	const sends = await attempt('sends', 'send template', () => measureSends(live));
+	await attempt('ceiling', 'stand-in ceiling', () => measureCeiling(live, sends));
+	await attempt('floor', 'n8n floor', () => measureFloor(live));
+	await attempt('scale', '50,000 sends', () => measureScale(live));
+	await attempt('throttled', 'throttled sends', () => measureThrottled(live));
+	await attempt('trigger', 'trigger', () => measureTrigger(live));
 	// Last: it restarts n8n with another expression engine.
 	if (process.env.BENCH_SKIP_LEGACY !== '1')
-		await attempt('legacy expression engine', () => measureLegacyEngine(live));
+		await attempt('legacy', 'legacy expression engine', () => measureLegacyEngine(live));
 	bench.report.add(
 		'machine: CPU used by other processes during the measurements',
 		'cores',
@@ -68,11 +88,24 @@ async function main(): Promise<void> {
 	printResults(bench);
 }
 
+/** The previous run's figures, to report what regressed since. */
+function previousEntries(): BenchEntry[] {
+	try {
+		return JSON.parse(readFileSync(OUTPUT_FILE, 'utf8')) as BenchEntry[];
+	} catch {
+		return [];
+	}
+}
+
 function printResults({ report, problems, machine }: Bench): void {
-	mkdirSync(dirname(OUTPUT_FILE), { recursive: true });
-	writeFileSync(OUTPUT_FILE, `${JSON.stringify(report.entries, null, 2)}\n`);
+	// Only a whole run is compared: a trial run's figures (fewer items, some phases) mean nothing.
+	if (!TRIAL_RUN) problems.push(...regressions(previousEntries(), report));
+	// A trial run's figures go beside the last whole run's, so they never become its baseline.
+	const file = TRIAL_RUN ? TRIAL_OUTPUT_FILE : OUTPUT_FILE;
+	mkdirSync(dirname(file), { recursive: true });
+	writeFileSync(file, `${JSON.stringify(report.entries, null, 2)}\n`);
 	console.log(`\n${machineLine(machine)}\n\n${report.table()}\n`);
-	console.log(`Saved ${report.entries.length} entries to ${OUTPUT_FILE}`);
+	console.log(`Saved ${report.entries.length} entries to ${file}`);
 	if (problems.length) {
 		console.log('\nProblems:');
 		for (const problem of problems) console.log(`- ${problem}`);

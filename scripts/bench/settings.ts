@@ -18,6 +18,23 @@ export const RATE_LIMIT = Number(process.env.BENCH_RATE_LIMIT ?? 200);
  * environment; unset, n8n 2.40 uses `vm` (isolated-vm).
  */
 export const EXPRESSION_ENGINE = process.env.N8N_EXPRESSION_ENGINE || 'vm';
+/** Sends of the memory and scaling runs (issue 26): ten times SENDS, beside HTTP Request. */
+export const BIG_SENDS = Number(process.env.BENCH_BIG_SENDS ?? 50_000);
+/**
+ * BENCH_PHASES=floor,scale runs only the phases named (setup always runs): to try one phase with
+ * few items while the machine is busy. Names: footprint, cpu, contacts, sends, ceiling, floor,
+ * scale, throttled, trigger, legacy.
+ */
+const PHASES = process.env.BENCH_PHASES?.split(',').map((phase) => phase.trim());
+export const phaseWanted = (phase: string) => PHASES === undefined || PHASES.includes(phase);
+/** A run with other sizes or only some phases: its figures are not compared with the last run's. */
+export const TRIAL_RUN = [
+	'BENCH_SENDS',
+	'BENCH_CONTACTS',
+	'BENCH_RATE_LIMIT',
+	'BENCH_BIG_SENDS',
+	'BENCH_PHASES',
+].some((name) => process.env[name] !== undefined);
 export const WARM_UP_ITEMS = 200;
 /** The node's default for Requests in Parallel, so the ceiling is measured at equal concurrency. */
 export const OUR_DEFAULT_CONCURRENCY = 4;
@@ -31,5 +48,6 @@ export const HARD_LIMIT_MS = 20 * 60_000;
 export const BENCH_FOLDER = join(tmpdir(), 'n8n-nodes-chat-messaging-bench');
 export const PID_FILE = join(BENCH_FOLDER, 'n8n.pid');
 export const OUTPUT_FILE = join(PROJECT_ROOT, 'bench-output', 'latest.json');
+export const TRIAL_OUTPUT_FILE = join(PROJECT_ROOT, 'bench-output', 'trial.json');
 
 export const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);

@@ -3,7 +3,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { installPackageTheUsersWay, packPackage } from '../n8n/install';
+import type { N8nInstallation } from '../n8n/install';
+import { installPackageTheUsersWay, packPackage, run, userEnvironment } from '../n8n/install';
 import { RealN8n, freePort } from '../n8n/real-n8n';
 import { runBulk } from './bulkRuns';
 import { endLeftoverN8n, onCleanUp } from './cleanup';
@@ -11,7 +12,7 @@ import type { Bench, BulkWorkflows, LiveBench } from './context';
 import { ForeignLoad } from './cpuLoad';
 import { BENCH_FOLDER, CONTACTS, PID_FILE, SENDS, WARM_UP_ITEMS, say } from './settings';
 import { startStandIn } from './standIn';
-import { createContactsCases, sendTemplateCases, triggerCases } from './workflows';
+import { createContactsCases, floorCase, sendTemplateCases, triggerCases } from './workflows';
 
 /*
  * The stand-in and a real n8n with the package installed the user's way, on loopback ports the
@@ -82,6 +83,7 @@ export async function startLiveBench(bench: Bench): Promise<LiveBench> {
 		sendOursFixed: await importActive(sends.oursFixedValues),
 		sendOursAutomatic: await importActive(sends.oursAutomatic),
 		sendHttpAsAutomatic: await importActive(sends.httpRequestAsAutomatic),
+		sendFloor: await importActive(floorCase(SENDS, api)),
 	};
 	const triggers: LiveBench['triggers'] = [];
 	for (const trigger of triggerCases(webhookCredential, webhookHeaderAuth, webhookSecret))
@@ -98,6 +100,20 @@ export async function startLiveBench(bench: Bench): Promise<LiveBench> {
 	return live;
 }
 
+/** The bench's minimal node (floorNode/, phases/floor.ts), beside the package in n8n's nodes folder. */
+async function installFloorNode(installation: N8nInstallation, nodesFolder: string): Promise<void> {
+	const destination = join(BENCH_FOLDER, 'tarball');
+	const out = await run('npm', ['pack', '--json', '--pack-destination', destination], {
+		cwd: join(__dirname, 'floorNode'),
+	});
+	const [packed] = JSON.parse(out) as Array<{ filename: string }>;
+	await run(
+		'npm',
+		['install', join(destination, packed.filename), '--no-audit', '--no-fund', '--loglevel=error'],
+		{ cwd: nodesFolder, env: userEnvironment(installation) },
+	);
+}
+
 /** A fresh n8n with the package packed and installed as users do; its boot time is a figure too. */
 async function bootN8n({ installation, report }: Bench): Promise<RealN8n> {
 	const userFolder = join(BENCH_FOLDER, 'n8n');
@@ -106,7 +122,8 @@ async function bootN8n({ installation, report }: Bench): Promise<RealN8n> {
 	mkdirSync(userFolder, { recursive: true });
 	say('packing the package and installing it into the bench n8n the way users do');
 	const tarball = await packPackage(join(BENCH_FOLDER, 'tarball'));
-	await installPackageTheUsersWay(installation, userFolder, tarball);
+	const installed = await installPackageTheUsersWay(installation, userFolder, tarball);
+	await installFloorNode(installation, join(installed, '..', '..'));
 	const port = await freePort();
 	say(`starting n8n on 127.0.0.1:${port} (user folder ${userFolder})`);
 	const bootStarted = performance.now();

@@ -27,14 +27,14 @@ export interface CredentialRef {
 
 /**
  * The item count comes with the call, so a small warm-up run and the measured run use one
- * workflow. Phone numbers +14155550000… stay valid E.164 for up to 10,000 items.
+ * workflow. Phone numbers +14155550000… stay valid E.164 for millions of items.
  */
 function generateItemsCode(): string {
 	return [
 		`const count = Number($input.first().json.body.count);`,
 		`const items = [];`,
 		`for (let i = 0; i < count; i++) {`,
-		`  items.push({ json: { phone: '+1415555' + String(i).padStart(4, '0'), name: 'Contact ' + i, email: 'contact' + i + '@example.com', first_name: 'Contact ' + i } });`,
+		`  items.push({ json: { phone: '+1415' + String(5550000 + i), name: 'Contact ' + i, email: 'contact' + i + '@example.com', first_name: 'Contact ' + i } });`,
 		`}`,
 		`return items;`,
 	].join('\n');
@@ -44,6 +44,7 @@ function bulkWorkflow(
 	name: string,
 	path: string,
 	underTest: Record<string, unknown> & { type: string },
+	itemsCode = generateItemsCode(),
 ): WorkflowJson {
 	return {
 		name,
@@ -69,7 +70,7 @@ function bulkWorkflow(
 				type: 'n8n-nodes-base.code',
 				typeVersion: 2,
 				position: [220, 0],
-				parameters: { jsCode: generateItemsCode() },
+				parameters: { jsCode: itemsCode },
 			},
 			{ id: randomUUID(), name: NODE_UNDER_TEST, position: [440, 0], ...underTest },
 		],
@@ -312,6 +313,35 @@ export function sendTemplateCases(
 				},
 			),
 		} satisfies BulkCase,
+	};
+}
+
+/**
+ * n8n's floor for a send (phases/floor.ts): the bench's own minimal node (floorNode/) sends each
+ * item's body, made ready by the Code node: the bodies Send Template sends at its defaults.
+ */
+export function floorCase(items: number, api: CredentialRef): BulkCase {
+	const path = 'bench-send-floor';
+	const itemsCode = generateItemsCode().replace(
+		/items\.push\(\{ json: \{ (.*) \} \}\);/,
+		(_line, fields: string) =>
+			`const f = { ${fields} }; items.push({ json: { body: { event_type: 'send_template_message', contact: { phone_number: f.phone, name: f.name }, template_message: { chat_template_id: '${TEMPLATE_ID}', liquid_values: { first_name: f.name } } } } });`,
+	);
+	return {
+		key: path,
+		path,
+		items,
+		workflow: bulkWorkflow(
+			'bench: send template, n8n floor (ready-made bodies, the HTTP helper only)',
+			path,
+			{
+				type: 'n8n-nodes-bench-floor.benchFloor',
+				typeVersion: 1,
+				credentials: { chatMessagingApi: api },
+				parameters: {},
+			},
+			itemsCode,
+		),
 	};
 }
 

@@ -32,9 +32,20 @@ describe('read once per run', () => {
 	});
 });
 
+describe('read from the item, as dragged in', () => {
+	test.each([
+		['a field', '={{ $json.phone }}'],
+		['a field in brackets', "={{ $json['phone'] }}"],
+	])('%s: never evaluated, each item its own value', async (_case, value) => {
+		const run = await probeRun(value);
+		expect(run.values).toEqual(items.map((item) => item.phone));
+		expect(run.evaluations).toBe(0);
+	});
+});
+
 describe('read for every item', () => {
 	test.each([
-		['$json', '={{ $json.phone }}'],
+		['$json in an expression', '={{ $json.phone.trim() }}'],
 		['$input.item', '={{ $input.item.json.phone }}'],
 		["$('Input').item (paired item)", "={{ $('Input').item.json.phone }}"],
 		['$itemIndex', "={{ $('Input').all()[$itemIndex].json.phone }}"],
@@ -58,7 +69,7 @@ describe('Send Template reads what cannot differ by item once, and the rest per 
 	const phone = '={{ $json.phone }}';
 	const name = '={{ $json.phone.slice(-4) }}';
 
-	test('the template (first input item) once; the phone number and a variable for each item', async () => {
+	test('the template (first input item) once; the phone number from each item; a variable for each item', async () => {
 		const evaluate = jest.spyOn(WorkflowExpression.prototype, 'resolveSimpleParameterValue');
 		try {
 			const result = await runChatMessaging({
@@ -79,7 +90,8 @@ describe('Send Template reads what cannot differ by item once, and the rest per 
 			const calls = (value: string) =>
 				evaluate.mock.calls.filter(([parameter]) => parameter === value).length;
 			expect(calls(template)).toBe(1);
-			expect(calls(phone)).toBe(4);
+			// Dragged in: read from each item, without n8n's expression engine (run/draggedFields.ts).
+			expect(calls(phone)).toBe(0);
 			expect(calls(name)).toBe(4);
 			// Plain values are read once too: Business Phone Number is read for the first item only.
 			expect(calls('14155550100')).toBe(1);

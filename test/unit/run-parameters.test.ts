@@ -6,6 +6,7 @@ import {
 	isItemIndependentExpression,
 	runParameters,
 } from '../../nodes/ChatMessaging/actions/run/runParameters';
+import { ChatMessaging } from '../../nodes/ChatMessaging/ChatMessaging.node';
 
 /* Which parameters are read once per run, and that the others are read for every item. */
 
@@ -83,7 +84,7 @@ function fakeContext(parameters: Record<string, unknown>, items: Array<Record<st
 	const raws: string[] = [];
 	const evaluate = (value: unknown, itemIndex: number): unknown => {
 		if (typeof value === 'string' && value.startsWith('=')) {
-			const match = /\{\{ \$json\.(\w+) \}\}/.exec(value);
+			const match = /\{\{ \$json\.(\w+)/.exec(value);
 			if (value.includes('explode')) throw new Error(`cannot evaluate for item ${itemIndex}`);
 			return match
 				? items[itemIndex][match[1]]
@@ -98,6 +99,7 @@ function fakeContext(parameters: Record<string, unknown>, items: Array<Record<st
 		return value;
 	};
 	const context = {
+		getInputData: () => items.map((json) => ({ json })),
 		getNodeParameter(
 			name: string,
 			itemIndex: number,
@@ -140,7 +142,10 @@ describe('RunParameters', () => {
 	});
 
 	it('evaluates an expression of the item for every item, each its own value', () => {
-		const { context, evaluations } = fakeContext({ phoneNumber: '={{ $json.phone }}' }, items);
+		const { context, evaluations } = fakeContext(
+			{ phoneNumber: '={{ $json.phone.trim() }}' },
+			items,
+		);
 		const parameters = new RunParameters(context);
 		expect(items.map((_item, index) => parameters.get('phoneNumber', index))).toEqual(
 			items.map((item) => item.phone),
@@ -150,7 +155,9 @@ describe('RunParameters', () => {
 
 	it('reads a collection per item when any part of it depends on the item', () => {
 		const { context, evaluations } = fakeContext(
-			{ additionalFields: { contactName: '={{ $json.phone }}', retryUntil: '2030-01-01' } },
+			{
+				additionalFields: { contactName: '={{ $json.phone.trim() }}', retryUntil: '2030-01-01' },
+			},
 			items,
 		);
 		const parameters = new RunParameters(context);
@@ -160,6 +167,46 @@ describe('RunParameters', () => {
 		});
 		parameters.get('additionalFields', 1, {});
 		expect(evaluations).toEqual(['additionalFields@2', 'additionalFields@1']);
+	});
+
+	it('reads a dragged field from the item, without evaluating it', () => {
+		const { context, evaluations } = fakeContext(
+			{
+				phoneNumber: '={{ $json.phone }}',
+				additionalFields: { contactName: "={{ $json['phone'] }}", retryUntil: '2030-01-01' },
+			},
+			items,
+		);
+		const parameters = new RunParameters(context);
+		expect(items.map((_item, index) => parameters.get('phoneNumber', index))).toEqual(
+			items.map((item) => item.phone),
+		);
+		expect(parameters.get('additionalFields', 2, {})).toEqual({
+			contactName: '+14155550103',
+			retryUntil: '2030-01-01',
+		});
+		expect(evaluations).toEqual([]);
+	});
+
+	it('leaves an item whose field is not a plain value to n8n, that item alone', () => {
+		const odd = [{ phone: '+14155550101' }, { phone: null }, {}, { phone: '+14155550104' }];
+		const { context, evaluations } = fakeContext({ phoneNumber: '={{ $json.phone }}' }, odd);
+		const parameters = new RunParameters(context);
+		expect(odd.map((_item, index) => parameters.get('phoneNumber', index))).toEqual([
+			'+14155550101',
+			null,
+			undefined,
+			'+14155550104',
+		]);
+		expect(evaluations).toEqual(['phoneNumber@1', 'phoneNumber@2']);
+	});
+
+	it('leaves a dragged field to n8n when the read asks n8n for more (extractValue…)', () => {
+		const { context, evaluations } = fakeContext({ phoneNumber: '={{ $json.phone }}' }, items);
+		const parameters = new RunParameters(context);
+		parameters.get('phoneNumber', 0, undefined, { extractValue: true });
+		parameters.get('phoneNumber', 1, undefined, { extractValue: true });
+		expect(evaluations).toEqual(['phoneNumber@0', 'phoneNumber@1']);
 	});
 
 	it('uses the fallback of a missing parameter, once', () => {
@@ -200,5 +247,27 @@ describe('RunParameters', () => {
 		const second = fakeContext({}, items).context;
 		expect(runParameters(first)).toBe(runParameters(first));
 		expect(runParameters(first)).not.toBe(runParameters(second));
+	});
+});
+
+describe('what reading dragged fields from the item relies on', () => {
+	/*
+	 * n8n converts a value after evaluating it only for a parameter with `validateType` (and the
+	 * `.value` of a resource mapper read on its own): draggedFields.ts gives the value as evaluated,
+	 * so no parameter of the node may have one. Adding one means teaching the fast path its conversion.
+	 */
+	it('no parameter of the node asks n8n to convert its value (validateType)', () => {
+		const withValidateType: string[] = [];
+		const visit = (value: unknown, path: string): void => {
+			if (Array.isArray(value)) value.forEach((entry, index) => visit(entry, `${path}[${index}]`));
+			else if (value !== null && typeof value === 'object') {
+				for (const [key, inner] of Object.entries(value)) {
+					if (key === 'validateType') withValidateType.push(path);
+					visit(inner, `${path}.${key}`);
+				}
+			}
+		};
+		visit(new ChatMessaging().description.properties, 'properties');
+		expect(withValidateType).toEqual([]);
 	});
 });

@@ -74,10 +74,13 @@ export async function measureCpuPerItem({ report, installation }: Bench): Promis
 			met: prepare <= 20,
 		},
 	);
+	const node = cpu.sendTemplateNode.medianMicroseconds;
 	report.add(
 		'CPU per item: Send Template node, network answered at once',
 		'µs',
-		cpu.sendTemplateNode.medianMicroseconds,
+		node,
+		"the node's own code per item, dragged fields read from the items",
+		{ text: '≤ 20 µs', met: node <= 20 },
 	);
 	report.add(
 		'CPU per item: Create Many node, network answered at once',

@@ -111,9 +111,10 @@ export async function measureThrottled(bench: LiveBench): Promise<void> {
 		ours.goodputPercent,
 		'%',
 		`Chat Messaging at its defaults, ${RATE_LIMIT}/s limit with a full bucket of ${RATE_LIMIT} at the start (so up to ${formatNumber((SENDS / (SENDS - RATE_LIMIT)) * 100)} % is possible)`,
+		// Issue 26: at the defaults (fields dragged in, read from the items), not only Map Automatically.
 		{
-			text: '≥ 90 % with 0 failed and 0 duplicates',
-			met: ours.goodputPercent >= 90 && ours.failed === 0 && ours.result.standIn.duplicates === 0,
+			text: '≥ 95 % with 0 failed and 0 duplicates',
+			met: ours.goodputPercent >= 95 && ours.failed === 0 && ours.result.standIn.duplicates === 0,
 		},
 	);
 	report.ratio(

@@ -19,6 +19,7 @@ import { contactFieldsFromInput } from '../fields/contactFromInput';
 import { optionsCollection } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import type { BatchOperation } from '../operationKinds';
+import { runParameters } from '../run/runParameters';
 
 const displayOptions: IDisplayOptions = {
 	show: { resource: ['contact'], operation: ['createMany'] },
@@ -150,9 +151,11 @@ function contactFromInput(json: IDataObject): ContactBody {
 }
 
 function readContact(this: IExecuteFunctions, itemIndex: number): ContactBody {
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	// Read once, or from the item for dragged fields, where that gives n8n's value (run/runParameters.ts).
+	const parameters = runParameters(this);
+	const additional = parameters.get('additionalFields', itemIndex, {}) as IDataObject;
 	const contact = buildContact(
-		{ phoneNumber: this.getNodeParameter('phoneNumber', itemIndex), ...additional },
+		{ phoneNumber: parameters.get('phoneNumber', itemIndex), ...additional },
 		{ name: 'Name', email: 'Email', metadata: 'Metadata' },
 	);
 	return checkBody(contactSchema, contact, labels);

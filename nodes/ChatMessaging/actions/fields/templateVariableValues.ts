@@ -12,6 +12,7 @@ import {
 	parseJsonText,
 } from '../../../shared/validation';
 import { TEMPLATE_VARIABLES_LABEL as LABEL } from './templateVariables';
+import { runParameters } from '../run/runParameters';
 
 /*
  * The template variables of one item, as the wire's `liquid_values`, from the rows or the JSON the
@@ -209,11 +210,13 @@ export function readTemplateVariableValues(
 	itemIndex: number,
 	numbersAllowed: boolean,
 ): Record<string, string | number | IDataObject> {
-	const mode = this.getNodeParameter('templateVariablesInput', itemIndex, 'fields') as string;
+	// Read once, or from the item for dragged fields, where that gives n8n's value (run/runParameters.ts).
+	const parameters = runParameters(this);
+	const mode = parameters.get('templateVariablesInput', itemIndex, 'fields') as string;
 	const values: Record<string, string | number | IDataObject> = {};
 	if (mode === 'json') {
 		const { object, written } = parseJsonObject(
-			this.getNodeParameter('templateVariablesJson', itemIndex, '{}'),
+			parameters.get('templateVariablesJson', itemIndex, '{}'),
 		);
 		for (const [name, value] of Object.entries(object)) {
 			if (name.trim() === '') throw new InvalidParameter(JSON_LABEL, 'has a variable with no name');
@@ -227,8 +230,7 @@ export function readTemplateVariableValues(
 		}
 		return values;
 	}
-	const rows = (this.getNodeParameter('templateVariables.variable', itemIndex, []) ??
-		[]) as IDataObject[];
+	const rows = (parameters.get('templateVariables.variable', itemIndex, []) ?? []) as IDataObject[];
 	rows.forEach((row, rowIndex) => {
 		const name = typeof row.name === 'string' ? row.name.trim() : '';
 		if (!name) throw new InvalidParameter(LABEL, `row ${rowIndex + 1} has no variable name`);
@@ -268,7 +270,7 @@ export function refuseEmptyVariables(
 		return typeof value === 'string' && value.trim() === '';
 	});
 	if (empty === undefined) return;
-	const mode = this.getNodeParameter('templateVariablesInput', itemIndex, 'fields');
+	const mode = runParameters(this).get('templateVariablesInput', itemIndex, 'fields');
 	throw new InvalidParameter(
 		mode === 'json' ? JSON_LABEL : LABEL,
 		`variable "${empty}" is empty, and the service refuses a template with an empty placeholder (an expression that finds nothing in the item gives an empty value): give it a value, or leave the variable out if the template does not have it`,

@@ -1,4 +1,7 @@
-import type { IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, IGetNodeParameterOptions, INodeExecutionData } from 'n8n-workflow';
+
+import type { ItemReading } from './draggedFields';
+import { STEP_ASIDE, itemReading, readFromItem } from './draggedFields';
 
 /*
  * Parameters read once per run where they cannot differ by item. n8n evaluates a parameter for every
@@ -12,7 +15,8 @@ import type { IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
  * that means the same for all items of a run, and it calls nothing that gives a new value each time
  * (the clock, random numbers). Anything else, including every way to reach the item ($json, $binary,
  * $item, $itemIndex, $input.item, $('Node').item, $node, $fromAI, $parameter…), is read per item as
- * n8n would.
+ * n8n would, except a parameter made of fields dragged in from the input (`{{ $json.phone }}`), which
+ * is read from the item itself where that is certainly what n8n would give (draggedFields.ts).
  */
 
 /** `$` names whose value is the same for every item of one run of the node. */
@@ -82,18 +86,24 @@ function deepFreeze<T>(value: T): T {
 	return value;
 }
 
-type Reading = { sameForEveryItem: true; value: unknown } | { sameForEveryItem: false };
+type Reading =
+	| { kind: 'sameForEveryItem'; value: unknown }
+	| { kind: 'fromItem'; reading: ItemReading }
+	| { kind: 'perItem' };
 
 /** One run's parameter reads: the decisions and the values read once. */
 export class RunParameters {
 	private readonly readings = new Map<string, Reading>();
 
+	private items: INodeExecutionData[] | undefined;
+
 	constructor(private readonly context: IExecuteFunctions) {}
 
 	/**
-	 * The parameter's value for this item: read once and reused when it cannot differ by item,
-	 * otherwise evaluated for the item as getNodeParameter does. A reused object is frozen, so an
-	 * item can never change what the next item reads.
+	 * The parameter's value for this item: read once and reused when it cannot differ by item, read
+	 * from the item when it is made of dragged fields (draggedFields.ts), otherwise evaluated for the
+	 * item as getNodeParameter does. A reused object is frozen, so an item can never change what the
+	 * next item reads.
 	 */
 	get(
 		name: string,
@@ -101,19 +111,37 @@ export class RunParameters {
 		fallback?: unknown,
 		options?: IGetNodeParameterOptions,
 	): unknown {
-		const known = this.readings.get(name);
-		if (known?.sameForEveryItem) return known.value;
-		if (known) return this.context.getNodeParameter(name, itemIndex, fallback, options);
-		const raw = this.context.getNodeParameter(name, itemIndex, fallback, { rawExpressions: true });
-		if (!isItemIndependent(raw)) {
-			this.readings.set(name, { sameForEveryItem: false });
-			return this.context.getNodeParameter(name, itemIndex, fallback, options);
+		let known = this.readings.get(name);
+		if (known === undefined) {
+			const raw = this.context.getNodeParameter(name, itemIndex, fallback, {
+				rawExpressions: true,
+			});
+			if (isItemIndependent(raw)) return this.readOnce(name, itemIndex, fallback, options);
+			// Options (extractValue, ensureType…) are n8n's to apply: such a read stays with n8n.
+			const reading = options === undefined ? itemReading(raw) : undefined;
+			known = reading ? { kind: 'fromItem', reading } : { kind: 'perItem' };
+			this.readings.set(name, known);
 		}
+		if (known.kind === 'sameForEveryItem') return known.value;
+		if (known.kind === 'fromItem' && options === undefined) {
+			this.items ??= this.context.getInputData();
+			const value = readFromItem(known.reading, this.items[itemIndex]?.json);
+			if (value !== STEP_ASIDE) return value;
+		}
+		return this.context.getNodeParameter(name, itemIndex, fallback, options);
+	}
+
+	private readOnce(
+		name: string,
+		itemIndex: number,
+		fallback?: unknown,
+		options?: IGetNodeParameterOptions,
+	): unknown {
 		// Per item until it has been read without error: if this item's evaluation fails, the next
 		// items are evaluated on their own, so each reports its own error.
-		this.readings.set(name, { sameForEveryItem: false });
+		this.readings.set(name, { kind: 'perItem' });
 		const value = deepFreeze(this.context.getNodeParameter(name, itemIndex, fallback, options));
-		this.readings.set(name, { sameForEveryItem: true, value });
+		this.readings.set(name, { kind: 'sameForEveryItem', value });
 		return value;
 	}
 }
