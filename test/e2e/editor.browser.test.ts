@@ -324,12 +324,12 @@ describe('the template picker (Send Template, version 2)', () => {
 	const picked = {
 		name: 'order_update (en) · Utility',
 		id: 'wat_1a2b3c4d5e6f7081',
-		// Mapper label (the variable and its example) → the value typed into it.
+		// Mapper label (the variable's name alone; its example is in the list's hint) → the value typed.
 		fields: {
-			'order_number (e.g. A-1042)': ['order_number', 'A-1042'],
-			'first_name (e.g. Ada)': ['first_name', 'Ada'],
-			'order_status (e.g. on its way)': ['order_status', 'on its way'],
-			'order_total (e.g. 42.50)': ['order_total', '42.50'],
+			order_number: ['order_number', 'A-1042'],
+			first_name: ['first_name', 'Ada'],
+			order_status: ['order_status', 'on its way'],
+			order_total: ['order_total', '42.50'],
 		} as Record<string, [string, string]>,
 	};
 
@@ -375,7 +375,7 @@ describe('the template picker (Send Template, version 2)', () => {
 		await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-list.png') });
 		await items.filter({ hasText: picked.name }).first().click();
 
-		// The mapper: one field per variable of the picked template, labelled with its example.
+		// The mapper: one field per variable of the picked template, labelled with its name.
 		const mapper = panel.locator('[data-test-id="mapping-fields-container"]');
 		const labels = Object.keys(picked.fields);
 		await settledText(mapper, labels);

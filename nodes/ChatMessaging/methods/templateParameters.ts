@@ -116,9 +116,12 @@ export function templateMapperField(displayOptions: IDisplayOptions): INodePrope
 		noDataExpression: true,
 		default: { mappingMode: 'defineBelow', value: null },
 		required: true,
+		// Hidden until a template is chosen: with nothing to read, n8n's mapper shows its own red
+		// "No variables found … Retry" above any notice; templateMapperHint says what to do instead.
 		displayOptions: {
 			...displayOptions,
 			show: { ...displayOptions.show, templateVariablesInput: ['mapper'] },
+			hide: { ...displayOptions.hide, [TEMPLATE_PARAMETER]: [''] },
 		},
 		typeOptions: {
 			loadOptionsDependsOn: [`${TEMPLATE_PARAMETER}.value`],
@@ -129,6 +132,24 @@ export function templateMapperField(displayOptions: IDisplayOptions): INodePrope
 				addAllFields: true,
 				multiKeyMatch: false,
 				supportAutoMap: true,
+			},
+		},
+	};
+}
+
+/** Where the mapper will be, until a template is chosen. */
+export function templateMapperHint(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: `Choose a template above: its variables then show here as ${MAPPER_LABEL}, one field each`,
+		name: 'templateVariablesHint',
+		type: 'notice',
+		default: '',
+		displayOptions: {
+			...displayOptions,
+			show: {
+				...displayOptions.show,
+				templateVariablesInput: ['mapper'],
+				[TEMPLATE_PARAMETER]: [''],
 			},
 		},
 	};

@@ -31,6 +31,7 @@ import {
 	fromVersion2,
 	templateLocatorField,
 	templateMapperField,
+	templateMapperHint,
 	variablesInputField,
 	version1Only,
 } from '../../methods/templateParameters';
@@ -66,6 +67,7 @@ const properties: INodeProperties[] = [
 	templateLocatorField(fromVersion2(displayOptions)),
 	templateVariablesInputField(version1Only(displayOptions)),
 	variablesInputField(fromVersion2(displayOptions)),
+	templateMapperHint(fromVersion2(displayOptions)),
 	templateMapperField(fromVersion2(displayOptions)),
 	...manualTemplateVariableFields(displayOptions, false),
 	{

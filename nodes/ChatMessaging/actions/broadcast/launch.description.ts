@@ -12,6 +12,7 @@ import {
 	fromVersion2,
 	templateLocatorField,
 	templateMapperField,
+	templateMapperHint,
 	variablesInputField,
 	version1Only,
 } from '../../methods/templateParameters';
@@ -40,6 +41,7 @@ export const CONTACTS_FROM_INPUT_TEXT = 'Audience: Contacts From Input Items';
 const broadcastVariables = [
 	templateVariablesInputField(version1Only(launchDisplayOptions)),
 	variablesInputField(fromVersion2(launchDisplayOptions)),
+	templateMapperHint(fromVersion2(launchDisplayOptions)),
 	templateMapperField(fromVersion2(launchDisplayOptions)),
 	...manualTemplateVariableFields(launchDisplayOptions, true),
 ].map((property) =>

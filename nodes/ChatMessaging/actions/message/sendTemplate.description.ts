@@ -17,6 +17,7 @@ import {
 	fromVersion2,
 	templateLocatorField,
 	templateMapperField,
+	templateMapperHint,
 	variablesInputField,
 	version1Only,
 } from '../../methods/templateParameters';
@@ -49,6 +50,7 @@ export const sendTemplateDescription: INodeProperties[] = [
 	templateLocatorField(fromVersion2(displayOptions)),
 	templateVariablesInputField(version1Only(displayOptions)),
 	variablesInputField(fromVersion2(displayOptions)),
+	templateMapperHint(fromVersion2(displayOptions)),
 	templateMapperField(fromVersion2(displayOptions)),
 	...manualTemplateVariableFields(displayOptions, true),
 	{
