@@ -68,6 +68,7 @@ async function main(): Promise<void> {
 			},
 			previousApiKey: state.apiKey,
 			say,
+			installLog: join(LOCAL_FOLDER, 'install.log'),
 		});
 		state.apiKey = n8n.session.apiKey;
 		writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
 				ownerEmail: OWNER_EMAIL,
 				password: state.password,
 				formUrl: examples.formUrl,
+				firstExampleUrl: `${n8n.baseUrl}/workflow/${examples.workflows.formToSendTemplate.id}`,
 				standInUrl: standIn.url,
 				standInApiKey: state.standInApiKey,
 				standInEndpoints: standIn.endpoints,

@@ -141,6 +141,7 @@ async function main(): Promise<void> {
 				ownerEmail: OWNER_EMAIL,
 				password: state.password,
 				formUrl: examples.formUrl,
+				firstExampleUrl: `${cluster.editorUrl}/workflow/${examples.workflows.formToSendTemplate.id}`,
 				standInUrl: standIn.url,
 				standInApiKey: state.standInApiKey,
 				n8nLogFile: cluster.processes.main.logFile,

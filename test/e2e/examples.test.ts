@@ -259,8 +259,8 @@ test('send-wait-get-status example: the order update is sent, and after the wait
 
 /*
  * What `npm start` prints (issue 17 points 1 and 2), against this real n8n: the commands are the
- * printed ones, run with bash as a user pastes them; "Listen for test event" is the editor's own
- * REST call.
+ * printed ones, run with bash as a user pastes them; the trigger's test button (Execute step) is
+ * the editor's own REST call.
  */
 const sh = promisify(execFile);
 const TRIGGER_NODE = 'Chat Messaging Trigger';
@@ -272,6 +272,7 @@ function printedCommands(reportTo: ReportTo = 'production') {
 		ownerEmail: 'owner@example.com',
 		password: '-',
 		formUrl: examples.formUrl,
+		firstExampleUrl: `${n8n.baseUrl}/workflow/${examples.workflows.formToSendTemplate.id}`,
 		standInUrl: standIn.url,
 		standInApiKey: apiKey,
 		n8nLogFile: n8n.options.logFile,
