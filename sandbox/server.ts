@@ -60,6 +60,8 @@ export interface StandInOptions {
 	parts?: readonly ServicePart[];
 	/** A token bucket in front of the service endpoints (rateLimit.ts); off by default. */
 	rateLimit?: RateLimitConfig;
+	/** Refuse sends of templates the account lacks (422), as the service does; off by default. */
+	refuseUnknownTemplates?: boolean;
 }
 
 export interface StandInService {
@@ -163,7 +165,9 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	const faults = new FaultQueue();
 	const webhooks = new WebhookSender();
 	const delays = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
-	const table = serviceTable(options.parts ?? createServiceParts());
+	const table = serviceTable(
+		options.parts ?? createServiceParts({ refuseUnknownTemplates: options.refuseUnknownTemplates }),
+	);
 	let nextRequestId = 1;
 	const rateLimiter = new RateLimiter(options.rateLimit);
 	/** Requests being handled now: concurrency as the service sees it (RecordedRequest.inFlight, peakInFlight). */

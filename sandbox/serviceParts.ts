@@ -17,13 +17,15 @@ import { createCommandEndpoints } from './serviceEndpoints';
 export interface ServicePartsOptions {
 	/** The clock the areas read "later" from; a test pins and moves it. */
 	now?: Clock;
+	/** See CommandOptions in serviceEndpoints.ts. */
+	refuseUnknownTemplates?: boolean;
 }
 
 export function createServiceParts(options: ServicePartsOptions = {}): ServicePart[] {
 	const sendSide = createSendSideService({ now: options.now });
 	return [
 		// Accepted sends and commands are recorded by the send side, so they can be polled.
-		createCommandEndpoints(sendSide),
+		createCommandEndpoints(sendSide, { refuseUnknownTemplates: options.refuseUnknownTemplates }),
 		sendSide,
 		accountSidePart(createAccountSideService({ now: options.now })),
 	];

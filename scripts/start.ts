@@ -54,7 +54,11 @@ async function main(): Promise<void> {
 	});
 
 	try {
-		standIn = await startStandInService({ apiKey: state.standInApiKey, port: STAND_IN_PORT });
+		standIn = await startStandInService({
+			apiKey: state.standInApiKey,
+			port: STAND_IN_PORT,
+			refuseUnknownTemplates: true,
+		});
 		say(`stand-in service on ${standIn.url}`);
 		n8n = await bootN8nWithPackage({
 			userFolder: join(LOCAL_FOLDER, 'n8n'),

@@ -89,7 +89,11 @@ async function main(): Promise<void> {
 
 	try {
 		const started = Date.now();
-		standIn = await startStandInService({ apiKey: state.standInApiKey, port: STAND_IN_PORT });
+		standIn = await startStandInService({
+			apiKey: state.standInApiKey,
+			port: STAND_IN_PORT,
+			refuseUnknownTemplates: true,
+		});
 		say(`stand-in service on ${standIn.url}`);
 		cluster = await startQueueCluster({
 			folder: FOLDER,

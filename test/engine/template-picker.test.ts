@@ -92,6 +92,7 @@ describe('the template list', () => {
 			'order_update (en) · Utility',
 			'order_update (es) · Utility',
 			'spring_sale (en) · Marketing',
+			'welcome (en) · Utility',
 			'welcome_message (pt_BR) · Utility',
 		]);
 		expect(names.slice(approved.length)).toEqual([
