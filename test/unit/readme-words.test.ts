@@ -24,6 +24,9 @@ const N8N_WORDS = [
 	'Save',
 	'Credential',
 	'+',
+	// n8n labels a resource locator's list mode itself ("resourceLocator.mode.list"), whatever the
+	// node's mode is called.
+	'From list',
 	'On form submission',
 	'Respond When',
 	'Workflow Finishes',
