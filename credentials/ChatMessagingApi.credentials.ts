@@ -173,7 +173,7 @@ export class ChatMessagingApi implements ICredentialType {
 	displayName = 'Chat Messaging API';
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-chat-messaging/n8n-nodes-chat-messaging#credentials';
+		'https://github.com/n8n-nodes-chat-messaging/n8n-nodes-chat-messaging/blob/main/docs/credentials.md';
 
 	icon: Icon = {
 		light: 'file:../icons/chatMessaging.svg',

@@ -17,7 +17,7 @@ export class ChatMessagingWebhookApi implements ICredentialType {
 	displayName = 'Chat Messaging Webhook API';
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-chat-messaging/n8n-nodes-chat-messaging#chat-messaging-trigger';
+		'https://github.com/n8n-nodes-chat-messaging/n8n-nodes-chat-messaging/blob/main/docs/trigger.md#securing-the-url';
 
 	icon: Icon = {
 		light: 'file:../icons/chatMessaging.svg',

@@ -15,6 +15,7 @@ async function main(): Promise<void> {
 	const service = await startStandInService({
 		port,
 		apiKey: process.env.SANDBOX_API_KEY || DEFAULT_API_KEY,
+		refuseUnknownTemplates: true,
 		host: process.env.SANDBOX_HOST || '127.0.0.1',
 		rateLimit,
 	});

@@ -67,6 +67,8 @@ export interface StandInOptions {
 	 * answer it: page by page, all at once, or either (the default). Ignored when `parts` is given.
 	 */
 	templateList?: TemplateListing;
+	/** Refuse sends of templates the account lacks (422), as the service does; off by default. */
+	refuseUnknownTemplates?: boolean;
 }
 
 export interface StandInService {
@@ -171,7 +173,11 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	const webhooks = new WebhookSender();
 	const delays = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
 	const table = serviceTable(
-		options.parts ?? createServiceParts({ templateList: options.templateList }),
+		options.parts ??
+			createServiceParts({
+				templateList: options.templateList,
+				refuseUnknownTemplates: options.refuseUnknownTemplates,
+			}),
 	);
 	let nextRequestId = 1;
 	const rateLimiter = new RateLimiter(options.rateLimit);

@@ -31,7 +31,19 @@ export const MAX_CONTACTS_PER_CALL = 1000;
 export interface CommandRecorder {
 	recordTemplateMessage(send: TemplateMessageSend): unknown;
 	recordCommand(eventId: string, eventType: string): void;
+	knowsTemplate?(id: string): boolean;
 }
+
+export interface CommandOptions {
+	/**
+	 * Refuse a send of a template the account does not have, 422 naming the field, as the service
+	 * refuses an invalid payload. Off: accepted and failed later, which the engine tests' invented
+	 * template ids rely on. On where a person meets the stand-in (npm start, npm run sandbox).
+	 */
+	refuseUnknownTemplates?: boolean;
+}
+
+const TEMPLATE_FIELD = 'template_message.chat_template_id';
 
 // Compiled once: `retry_until` is still checked against the clock at each parse.
 const sendTemplateMessage = sendTemplateMessageBody();
@@ -83,10 +95,21 @@ export interface CommandEffects {
 export function createCommandEndpoints(
 	recorder: CommandRecorder,
 	effects: CommandEffects,
+	options: CommandOptions = {},
 ): ServicePart {
+	/** The send's template, when the stand-in is to refuse templates the account lacks. */
+	const unknownTemplate = (body: unknown): RouteAnswer | undefined => {
+		if (!options.refuseUnknownTemplates || !recorder.knowsTemplate) return undefined;
+		const message = (body as { template_message?: { chat_template_id?: unknown } } | null)
+			?.template_message;
+		const id = message?.chat_template_id;
+		if (typeof id !== 'string' || recorder.knowsTemplate(id)) return undefined;
+		return refused({ [TEMPLATE_FIELD]: [`template ${id} was not found in this account`] });
+	};
 	return {
 		events: {
 			send_template_message: (body) =>
+				unknownTemplate(body) ??
 				checked(
 					sendTemplateMessage,
 					body,
@@ -108,6 +131,7 @@ export function createCommandEndpoints(
 					SEND_TEMPLATE_NULLABLE,
 				),
 			connect_to_ai_agent: (body) =>
+				unknownTemplate(body) ??
 				checked(connectToAiAgent, body, (connect) => {
 					const eventId = randomId('evt');
 					// It sends a template message too, so it gets a message id like any other send.

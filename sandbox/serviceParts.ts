@@ -20,6 +20,8 @@ export interface ServicePartsOptions {
 	now?: Clock;
 	/** How the template list is answered (service/templateRoutes.ts); either way by default. */
 	templateList?: TemplateListing;
+	/** See CommandOptions in serviceEndpoints.ts. */
+	refuseUnknownTemplates?: boolean;
 }
 
 export function createServiceParts(options: ServicePartsOptions = {}): ServicePart[] {
@@ -28,7 +30,9 @@ export function createServiceParts(options: ServicePartsOptions = {}): ServicePa
 	return [
 		// Accepted sends and commands are recorded by the send side, so they can be polled; what
 		// they make (contacts, an agent's assignment) is kept by the account side, so it can be read.
-		createCommandEndpoints(sendSide, accountSide),
+		createCommandEndpoints(sendSide, accountSide, {
+			refuseUnknownTemplates: options.refuseUnknownTemplates,
+		}),
 		sendSide,
 		accountSidePart(accountSide),
 	];

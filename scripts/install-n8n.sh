@@ -18,6 +18,17 @@ EXTRA_OVERRIDES="${N8N_EXTRA_OVERRIDES:-{\}}"
 say() { printf '[install-n8n] %s\n' "$*" >&2; }
 mkdir -p "$CACHE_ROOT"
 
+# npm's own output (hundreds of lines, resolver and compiler warnings) goes to CHAT_MESSAGING_INSTALL_LOG
+# when it is set, so `npm start` shows one progress line per step; else to stderr, as CI wants it.
+INSTALL_LOG="${CHAT_MESSAGING_INSTALL_LOG:-}"
+if [ -n "$INSTALL_LOG" ]; then
+  mkdir -p "$(dirname "$INSTALL_LOG")"
+  exec 8>>"$INSTALL_LOG"
+  trap 'say "the install failed: the details are in $INSTALL_LOG"' ERR
+else
+  exec 8>&2
+fi
+
 # Run from `npm test` or `npm start`, this inherits the project's .npmrc as npm_config_* variables;
 # ignore-scripts=true among them would stop the `node` package from installing its binary and
 # sqlite3 from building. Each npm call below says which scripts it wants.
@@ -34,7 +45,7 @@ if ! node_is_ready; then
   rm -rf "$NODE_HOME"; mkdir -p "$NODE_HOME"
   # The `node` package's install script puts the platform binary in place: scripts on.
   (cd "$NODE_HOME" && echo '{"private":true}' > package.json &&
-    npm install --ignore-scripts=false --no-audit --no-fund --loglevel=error "node@$NODE_MAJOR" >&2)
+    npm install --ignore-scripts=false --no-audit --no-fund --loglevel=error "node@$NODE_MAJOR" >&8 2>&8)
   node_is_ready || { say "Node.js $NODE_MAJOR did not install (no working $NODE_BIN_DIR/node)"; exit 1; }
 fi
 # N8N_NODE_ONLY=1: Node 24 alone, for the engine tests that run n8n's vm expression engine
@@ -53,7 +64,7 @@ sqlite_is_ready() {
 build_sqlite() {
   say "building sqlite3 against Node $NODE_MAJOR (about a minute)"
   (cd "$N8N_HOME" && PATH="$NODE_BIN_DIR:$PATH" npm_config_nodedir="$NODE_DIST" \
-      npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts >&2)
+      npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts >&8 2>&8)
   sqlite_is_ready || { say "sqlite3 did not build for Node $NODE_MAJOR"; exit 1; }
 }
 
@@ -64,7 +75,7 @@ if [ -f "$N8N_HOME/.complete" ] && ! sqlite_is_ready; then
 fi
 
 if [ ! -f "$N8N_HOME/.complete" ]; then
-  say "installing n8n $N8N_VERSION into $N8N_HOME: about 4-5 minutes and 2.5 GB the first time"
+  say "installing n8n $N8N_VERSION into $N8N_HOME (about 4-5 minutes and 2.5 GB, once)"
   rm -rf "$N8N_HOME"; mkdir -p "$N8N_HOME"
   cat > "$N8N_HOME/package.json" <<JSON
 {
@@ -85,10 +96,10 @@ JSON
   # Install scripts stay off: a native Kafka client's script downloads a binary, which fails here and
   # rolls back the whole install. sqlite3 (n8n's default database) is then built from source.
   (cd "$N8N_HOME" && PATH="$NODE_BIN_DIR:$PATH" npm install --ignore-scripts --no-audit --no-fund \
-      --loglevel=http >&2)
+      --loglevel=http >&8 2>&8)
   build_sqlite
   touch "$N8N_HOME/.complete"
-  say "n8n $N8N_VERSION installed"
+  say "n8n $N8N_VERSION installed${INSTALL_LOG:+ (npm output: $INSTALL_LOG)}"
 fi
 echo "N8N_HOME=$N8N_HOME"
 echo "NODE_BIN_DIR=$NODE_BIN_DIR"

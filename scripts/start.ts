@@ -54,7 +54,11 @@ async function main(): Promise<void> {
 	});
 
 	try {
-		standIn = await startStandInService({ apiKey: state.standInApiKey, port: STAND_IN_PORT });
+		standIn = await startStandInService({
+			apiKey: state.standInApiKey,
+			port: STAND_IN_PORT,
+			refuseUnknownTemplates: true,
+		});
 		say(`stand-in service on ${standIn.url}`);
 		n8n = await bootN8nWithPackage({
 			userFolder: join(LOCAL_FOLDER, 'n8n'),
@@ -68,6 +72,7 @@ async function main(): Promise<void> {
 			},
 			previousApiKey: state.apiKey,
 			say,
+			installLog: join(LOCAL_FOLDER, 'install.log'),
 		});
 		state.apiKey = n8n.session.apiKey;
 		writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
@@ -88,6 +93,7 @@ async function main(): Promise<void> {
 				ownerEmail: OWNER_EMAIL,
 				password: state.password,
 				formUrl: examples.formUrl,
+				firstExampleUrl: `${n8n.baseUrl}/workflow/${examples.workflows.formToSendTemplate.id}`,
 				standInUrl: standIn.url,
 				standInApiKey: state.standInApiKey,
 				standInEndpoints: standIn.endpoints,

@@ -36,8 +36,10 @@ export class ChatMessagingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: SUBTITLE,
+		// n8n's nodes panel shows the node and this trigger as one entry, "Chat Messaging", described by
+		// this text: so it says what both do (test/unit/nodes-panel-entry.test.ts).
 		description:
-			'Starts the workflow when the messaging service reports a message delivery, order, flow or AI agent event',
+			'Send WhatsApp-style template messages and manage contacts, conversations and orders; start workflows on delivery, order, flow and AI agent events',
 		defaults: { name: 'Chat Messaging Trigger' },
 		inputs: [],
 		outputs: TRIGGER_OUTPUTS,

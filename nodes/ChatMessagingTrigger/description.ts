@@ -69,8 +69,10 @@ export const SUBTITLE =
  * What the user reads in the trigger panel instead of n8n's generic "go to the service and create
  * an event": how to send a test event, and that a refused one never reaches the editor.
  */
+// The buttons by the names each supported n8n gives them: n8n 2 labels this trigger's button
+// Execute step and its empty output Test this trigger; n8n 1 says Test step or Listen for test event.
 const SEND_A_TEST_EVENT =
-	'click <b>Listen for test event</b>, then send a webhook to the <b>Test URL</b>: run the <code>curl</code> command that <code>npm start</code> printed, or send a test webhook from your messaging service';
+	'click <b>Execute step</b> or <b>Test this trigger</b> (n8n 1: <b>Test step</b> or <b>Listen for test event</b>), then send a webhook to the <b>Test URL</b>: run the <code>curl</code> command that <code>npm start</code> printed, or send a test webhook from your messaging service. That runs this trigger only; to run the whole workflow on the event, click <b>Execute workflow</b> (n8n 1: <b>Test workflow</b>) on the canvas instead, then send the webhook';
 const REFUSED_CALLS =
 	'<b>A refused call shows nothing here.</b> A missing or wrong secret or signature, or a body that is not one JSON object, is answered only to the caller, for example <code>401 {"received": false, "started": false, "error": "secret does not match"}</code> (400, 413 or 415 for bodies, 500 when this trigger is not set up).';
 export const TRIGGER_PANEL = {
@@ -90,7 +92,7 @@ export const TRIGGER_PROPERTIES: INodeProperties[] = [
 	{
 		// n8n shows the webhook URLs collapsed at the top of the panel, so "above" found nothing.
 		displayName:
-			'Click to display the webhook URLs at the top of this panel, and paste the Production URL into the webhook settings of your messaging service account for each kind of event you want; then publish this workflow. To test, send to the Test URL after clicking Listen for test event. A refused call shows nothing in the editor: only the caller gets its status and {"received": false, "started": false, "error": "…"}.',
+			'Click to display the webhook URLs at the top of this panel, and paste the Production URL into the webhook settings of your messaging service account for each kind of event you want; then publish this workflow. To test, click Execute step or Test this trigger (n8n 1: Test step or Listen for test event) and send to the Test URL; that runs this trigger only, while Execute workflow (n8n 1: Test workflow) on the canvas runs the whole workflow on the event. A refused call shows nothing in the editor: only the caller gets its status and {"received": false, "started": false, "error": "…"}.',
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',

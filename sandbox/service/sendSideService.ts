@@ -48,6 +48,8 @@ export interface SendSideService extends ServicePart {
 	recordTemplateMessage(send: TemplateMessageSend): { eventId: string };
 	/** Makes another accepted command (assign_agent) pollable by the event id it was answered with. */
 	recordCommand(eventId: string, eventType: string): void;
+	/** Whether the account has this template (any status): a send of one it lacks is refused. */
+	knowsTemplate(id: string): boolean;
 	/** The answer to `POST /api/v1/events` with `event_type: send_broadcast`. */
 	handleSendBroadcast(body: unknown): RouteAnswer;
 }
@@ -101,6 +103,9 @@ export function createSendSideService(options: SendSideOptions = {}): SendSideSe
 			...broadcasts.routes,
 			...templateRoutes(templates, options.templateList),
 		],
+		knowsTemplate(id) {
+			return templates.byId(id) !== undefined;
+		},
 		recordTemplateMessage(send) {
 			const at = now();
 			messages.add({

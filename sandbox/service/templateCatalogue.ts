@@ -251,6 +251,21 @@ const catalogue: Array<[string, string, string, Template['category'], TemplateSt
 			),
 		],
 	],
+	// What a sign-up form sends (examples/form-to-send-template.json, the README's first workflow).
+	[
+		'wat_1b2c3d4e5f607182',
+		'welcome',
+		'en',
+		'UTILITY',
+		'approved',
+		[
+			text(
+				'body',
+				"Hi {{first_name | example: 'Ada'}}, thanks for signing up! Your updates will arrive here.",
+			),
+			text('footer', 'Reply STOP to opt out'),
+		],
+	],
 ];
 
 /** A fresh copy of the catalogue, dated relative to `now` (older templates first). */

@@ -13,6 +13,8 @@ export interface BootOptions {
 	previousApiKey?: string;
 	/** Progress lines for a person watching; silent when absent. */
 	say?: (line: string) => void;
+	/** Where npm's output goes while n8n is installed (first run); streamed to stderr when absent. */
+	installLog?: string;
 }
 
 /**
@@ -22,15 +24,15 @@ export interface BootOptions {
  */
 export async function bootN8nWithPackage(options: BootOptions): Promise<RealN8n> {
 	const say = options.say ?? (() => undefined);
-	say('checking the n8n install (the first run installs it: several minutes)');
-	const installation = await ensureN8nInstalled();
-	say('packing the package and installing it into n8n the way users do');
+	say('checking the n8n install (the first run installs it: about 6 minutes; later runs: instant)');
+	const installation = await ensureN8nInstalled({ logFile: options.installLog });
+	say('packing the package and installing it into n8n the way users do (about 20 s)');
 	// npm run test:compat packs once and tests the same tarball on every n8n version.
 	const tarball =
 		process.env.CHAT_MESSAGING_TARBALL ??
 		(await packPackage(join(options.userFolder, 'package-tarball')));
 	await installPackageTheUsersWay(installation, options.userFolder, tarball);
-	say(`starting n8n on port ${options.port}`);
+	say(`starting n8n on port ${options.port} (about 20-40 s)`);
 	const n8n = await RealN8n.start({
 		installation,
 		userFolder: options.userFolder,

@@ -48,10 +48,17 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 /**
  * Installs n8n and Node 24 the first time (minutes, progress on stderr) and finds them every time
  * after (instant). All the knowledge of how lives in install-n8n.sh, so CI and people share it.
+ * With `logFile`, npm's own output goes there and stderr gets one progress line per step.
  */
-export async function ensureN8nInstalled(): Promise<N8nInstallation> {
+export async function ensureN8nInstalled(
+	options: { logFile?: string } = {},
+): Promise<N8nInstallation> {
+	const env = options.logFile
+		? { ...process.env, CHAT_MESSAGING_INSTALL_LOG: options.logFile }
+		: process.env;
 	const out = await run('bash', [join(PROJECT_ROOT, 'scripts', 'install-n8n.sh')], {
 		showProgress: true,
+		env,
 	});
 	const value = (key: string) => {
 		const line = out.split('\n').find((l) => l.startsWith(`${key}=`));

@@ -33,6 +33,8 @@ export interface StartInfo {
 	ownerEmail: string;
 	password: string;
 	formUrl: string;
+	/** The form example in the editor: n8n opens its own start page after sign-in, not the workflows. */
+	firstExampleUrl: string;
 	standInUrl: string;
 	standInApiKey: string;
 	/** `METHOD /pattern` of every service endpoint the stand-in answers (StandInService.endpoints). */
@@ -98,7 +100,7 @@ function reportsLines(info: StartInfo): string[] {
 		return [
 			'  Delivery reports:  after each template the form sends, the stand-in reports "sent" and "delivered"',
 			'                     to the TEST URL (REPORT_TO=test): the run shows in the editor while the',
-			'                     trigger listens ("Listen for test event"); when it does not, n8n answers the',
+			'                     trigger listens (Execute step in its panel); when it does not, n8n answers the',
 			"                     stand-in 404 and nothing runs (see the request log's /_sandbox/webhooks/sent).",
 		];
 	}
@@ -109,6 +111,10 @@ function reportsLines(info: StartInfo): string[] {
 	];
 }
 
+/*
+ * The order is what a newcomer needs first: how to sign in, where, which workflow to open and what to
+ * do there, all on the first screen; the trigger's details next; the stand-in's endpoints last.
+ */
 export function startSummary(info: StartInfo): string {
 	const commands = startCommands(info);
 	const otherName = info.reportTo === 'test' ? 'Production' : 'Test';
@@ -116,13 +122,13 @@ export function startSummary(info: StartInfo): string {
 		'',
 		'  n8n with Chat Messaging is running.',
 		'',
-		`  Editor:            ${info.editorUrl}`,
 		`  Login:             ${info.ownerEmail} / ${info.password}`,
-		`  Sign-up form:      ${info.formUrl}   (the form example; sends a template)`,
-		`  Stand-in service:  ${info.standInUrl}   (API key ${info.standInApiKey})`,
-		...endpointLines(info.standInEndpoints),
-		`  Request log:       ${info.standInUrl}/_sandbox/requests`,
-		`  n8n log:           ${info.n8nLogFile}`,
+		`  Editor:            ${info.editorUrl}`,
+		`  First example:     ${info.firstExampleUrl}`,
+		'  Next:              sign in, then open the First example URL (n8n may show its own start page',
+		'                     first). Fill in the Sign-up form below: it sends a template through the',
+		'                     stand-in, and its page tells you whether the message went out.',
+		`  Sign-up form:      ${info.formUrl}`,
 		'',
 		`  Trigger example:   "${info.triggerWorkflowName}"`,
 		`  Production URL:    ${info.productionUrl}`,
@@ -132,8 +138,10 @@ export function startSummary(info: StartInfo): string {
 		...reportsLines(info),
 		'',
 		'  Send a test event:',
-		'    1. In the editor, open the trigger example, open its "Chat Messaging Trigger" node and click',
-		'       "Listen for test event".',
+		'    1. In the editor, open the trigger example and either open its "Chat Messaging Trigger" node',
+		'       and click Execute step or Test this trigger (n8n 1: Test step or Listen for test event),',
+		'       which runs the trigger only, or click Execute workflow on the canvas to run the whole',
+		'       workflow on the event.',
 		'    2. Paste:',
 		'',
 		`  ${commands.testEvent}`,
@@ -148,6 +156,11 @@ export function startSummary(info: StartInfo): string {
 		`  Send delivery reports to the ${otherName} URL from now on:`,
 		'',
 		`  ${commands.switchReports}`,
+		'',
+		`  Stand-in service:  ${info.standInUrl}   (API key ${info.standInApiKey})`,
+		...endpointLines(info.standInEndpoints),
+		`  Request log:       ${info.standInUrl}/_sandbox/requests`,
+		`  n8n log:           ${info.n8nLogFile}`,
 		'',
 		'  Ctrl-C stops everything.',
 		'',

@@ -89,7 +89,11 @@ async function main(): Promise<void> {
 
 	try {
 		const started = Date.now();
-		standIn = await startStandInService({ apiKey: state.standInApiKey, port: STAND_IN_PORT });
+		standIn = await startStandInService({
+			apiKey: state.standInApiKey,
+			port: STAND_IN_PORT,
+			refuseUnknownTemplates: true,
+		});
 		say(`stand-in service on ${standIn.url}`);
 		cluster = await startQueueCluster({
 			folder: FOLDER,
@@ -141,6 +145,7 @@ async function main(): Promise<void> {
 				ownerEmail: OWNER_EMAIL,
 				password: state.password,
 				formUrl: examples.formUrl,
+				firstExampleUrl: `${cluster.editorUrl}/workflow/${examples.workflows.formToSendTemplate.id}`,
 				standInUrl: standIn.url,
 				standInApiKey: state.standInApiKey,
 				n8nLogFile: cluster.processes.main.logFile,

@@ -122,6 +122,19 @@ let pickerWorkflowId: string;
 const PICKER_API_KEY = 'editor-picker-e2e-key-6b1f';
 /** The README's picture of the picker and the mapper: `UPDATE_README_IMAGES=1 npm test` renews it. */
 const README_IMAGE = join(PROJECT_ROOT, 'docs', 'images', 'template-picker.png');
+/** `npm run docs:images` (UPDATE_README_IMAGES=1) copies these screenshots into docs/images. */
+const DOCS_IMAGES: Record<string, string> = {
+	'chat-messaging-trigger.png': 'trigger-panel.png',
+	'template-picker-output.png': 'send-template-output.png',
+};
+function renewDocsImage(screenshot: string): void {
+	if (process.env.UPDATE_README_IMAGES !== '1') return;
+	mkdirSync(join(PROJECT_ROOT, 'docs', 'images'), { recursive: true });
+	copyFileSync(
+		join(SCREENSHOTS, screenshot),
+		join(PROJECT_ROOT, 'docs', 'images', DOCS_IMAGES[screenshot]),
+	);
+}
 
 beforeAll(async () => {
 	execFileSync('bash', [join(PROJECT_ROOT, 'scripts', 'install-chromium.sh')], {
@@ -284,6 +297,7 @@ test('the trigger panel shows its events, authentication and webhook URL', async
 	const text = await panelText('panel-trigger', 'chat-messaging-trigger.png', labels);
 	for (const label of labels) expect(text).toContain(label);
 	expect(text).toMatch(/Webhook URLs?/i);
+	renewDocsImage('chat-messaging-trigger.png');
 }, 60_000);
 
 test('the canvas names each operation in words, not by its internal value', async () => {
@@ -324,12 +338,12 @@ describe('the template picker (Send Template, version 2)', () => {
 	const picked = {
 		name: 'order_update (en) · Utility',
 		id: 'wat_1a2b3c4d5e6f7081',
-		// Mapper label (the variable and its example) → the value typed into it.
+		// Mapper label (the variable's name alone; its example is in the list's hint) → the value typed.
 		fields: {
-			'order_number (e.g. A-1042)': ['order_number', 'A-1042'],
-			'first_name (e.g. Ada)': ['first_name', 'Ada'],
-			'order_status (e.g. on its way)': ['order_status', 'on its way'],
-			'order_total (e.g. 42.50)': ['order_total', '42.50'],
+			order_number: ['order_number', 'A-1042'],
+			first_name: ['first_name', 'Ada'],
+			order_status: ['order_status', 'on its way'],
+			order_total: ['order_total', '42.50'],
 		} as Record<string, [string, string]>,
 	};
 
@@ -345,6 +359,15 @@ describe('the template picker (Send Template, version 2)', () => {
 		await panel.waitFor({ state: 'visible' });
 		const locator = panel.locator('[data-test-id="resource-locator-template"]');
 		await locator.waitFor();
+
+		// No template yet: the hint, not n8n's red "No variables found … Retry" (issue 28, point 7).
+		const empty = await until(
+			async () => await panel.innerText(),
+			(text) => text.includes('Choose a template above'),
+		);
+		expect(empty).toContain('Choose a template above');
+		expect(empty).not.toMatch(/No variables found/i);
+		await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-empty.png') });
 
 		// From List: the account's templates, searchable.
 		await locator.locator('[data-test-id="rlc-input"]').click();
@@ -375,7 +398,7 @@ describe('the template picker (Send Template, version 2)', () => {
 		await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-list.png') });
 		await items.filter({ hasText: picked.name }).first().click();
 
-		// The mapper: one field per variable of the picked template, labelled with its example.
+		// The mapper: one field per variable of the picked template, labelled with its name.
 		const mapper = panel.locator('[data-test-id="mapping-fields-container"]');
 		const labels = Object.keys(picked.fields);
 		await settledText(mapper, labels);
@@ -432,5 +455,14 @@ describe('the template picker (Send Template, version 2)', () => {
 			(r) => r.method === 'GET' && r.path === `/api/v1/whats_app_templates/${picked.id}`,
 		);
 		expect(runReads).toHaveLength(1);
+
+		// The run's output, with the event to look up as its own field (issue 28, point 11).
+		const output = await until(
+			async () => await panel.innerText(),
+			(text) => text.includes('eventId'),
+		);
+		expect(output).toContain('eventId');
+		await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-output.png') });
+		renewDocsImage('template-picker-output.png');
 	}, 120_000);
 });

@@ -27,7 +27,8 @@ const apiKey = `e2e-${randomBytes(8).toString('hex')}`;
 
 beforeAll(async () => {
 	({ n8n, release } = await useN8n());
-	standIn = await startStandInService({ apiKey, port: 0 });
+	// As npm start runs it: a send of a template the account lacks is refused (issue 28, point 4).
+	standIn = await startStandInService({ apiKey, port: 0, refuseUnknownTemplates: true });
 	examples = await provisionExamples(n8n, {
 		standInUrl: standIn.url,
 		standInApiKey: apiKey,
@@ -90,12 +91,30 @@ test('form example: a submitted form sends the welcome template with the visitor
 		event_type: 'send_template_message',
 		contact: { phone_number: '+442079460018', name: 'Ada Lovelace', email: 'ada@example.com' },
 		template_message: {
-			chat_template_id: 'wat_welcome',
+			// The stand-in's "welcome (en)", picked From List in the example.
+			chat_template_id: 'wat_1b2c3d4e5f607182',
 			liquid_values: { first_name: 'Ada Lovelace' },
 		},
 	});
 	const [output] = outputOf(execution, 'Send Welcome Template');
 	expect(JSON.stringify(output)).toContain('+442079460018');
+}, 60_000);
+
+test('form example: a number that cannot be sent to is told to the person, not "Form Submitted"', async () => {
+	const { id } = examples.workflows.formToSendTemplate;
+	const before = await executionIds(id);
+
+	const form = new FormData();
+	form.append('field-0', 'Grace Hopper');
+	form.append('field-1', '020 7946 0018'); // no country: the node refuses to guess one
+	const submitted = await fetch(examples.formUrl, { method: 'POST', body: form });
+	// The form answers when the workflow finishes (Respond When: Workflow Finishes), so a failed
+	// send reaches the person as a failed submission.
+	expect(submitted.status).toBeGreaterThanOrEqual(400);
+
+	const [execution] = await waitForNewExecutions(id, before, 1);
+	expect(execution.status).toBe('error');
+	expect(standIn.acceptedSends('/api/v1/events')).toEqual([]);
 }, 60_000);
 
 test('trigger example: the delivery report of a sent template starts it with the delivered status', async () => {
@@ -245,11 +264,17 @@ test('send-wait-get-status example: the order update is sent, and after the wait
 		string,
 		unknown
 	>;
-	const sentId = String(sent.event_id ?? sent.id);
+	// Send's eventId, mapped into Get Status's Event ID (issue 28, point 11).
+	const sentId = String(sent.eventId);
+	expect(sentId).toMatch(/^evt_/);
 	const reads = standIn.requests
 		.filter((request) => request.method === 'GET')
 		.map((request) => request.path);
-	expect(reads).toEqual([`/api/v1/events/${sentId}`]);
+	// The picked template is read once before sending (version 2), then the event after the wait.
+	expect(reads).toEqual([
+		'/api/v1/whats_app_templates/wat_1a2b3c4d5e6f7081',
+		`/api/v1/events/${sentId}`,
+	]);
 	const recorded = run.runData['Record Delivery'][0].data?.main[0] ?? [];
 	expect(recorded.map((item) => item.json)).toEqual([
 		expect.objectContaining({ outcome: 'delivered', order: 'A-1042' }),
@@ -259,8 +284,8 @@ test('send-wait-get-status example: the order update is sent, and after the wait
 
 /*
  * What `npm start` prints (issue 17 points 1 and 2), against this real n8n: the commands are the
- * printed ones, run with bash as a user pastes them; "Listen for test event" is the editor's own
- * REST call.
+ * printed ones, run with bash as a user pastes them; the trigger's test button (Execute step) is
+ * the editor's own REST call.
  */
 const sh = promisify(execFile);
 const TRIGGER_NODE = 'Chat Messaging Trigger';
@@ -272,6 +297,7 @@ function printedCommands(reportTo: ReportTo = 'production') {
 		ownerEmail: 'owner@example.com',
 		password: '-',
 		formUrl: examples.formUrl,
+		firstExampleUrl: `${n8n.baseUrl}/workflow/${examples.workflows.formToSendTemplate.id}`,
 		standInUrl: standIn.url,
 		standInApiKey: apiKey,
 		n8nLogFile: n8n.options.logFile,
@@ -332,7 +358,7 @@ test('npm start: the printed test-event command gets 404 until the trigger liste
 			{ outcome: 'delivered', messageId: 'cmsg_test_event', phone: '+14155550123' },
 		]);
 
-		// One run per click: the test URL is gone again until the next "Listen for test event".
+		// One run per click: the test URL is gone again until the next click of the test button.
 		expect(await paste(commands.testEvent)).toMatch(/is not registered.*\(HTTP 404\)\n$/s);
 
 		// The other printed way: the stand-in sends a realistic report with the secret it holds.

@@ -396,8 +396,9 @@ test("Message: a sent template's status is read back with the id the send answer
 		},
 	});
 	const [sent] = outputOf(execution, 'Send');
-	const sentId = String(sent.event_id ?? sent.id);
-	expect(sentId).not.toBe('undefined');
+	// Get Status's default Event ID reads Send's eventId (issue 28, point 11).
+	const sentId = String(sent.eventId);
+	expect(sentId).toMatch(/^evt_/);
 	// The picker read the template once before sending; then the status was read.
 	const reads = standIn.requests
 		.filter((request) => request.method === 'GET')
@@ -407,7 +408,7 @@ test("Message: a sent template's status is read back with the id the send answer
 		`/api/v1/events/${sentId}`,
 	]);
 	const [status] = outputOf(execution, 'Status');
-	// Asked by the message's own id, the service answers the event that carries it; read at once,
-	// it is still queued (the send-wait-get-status example waits and sees it delivered).
-	expect(status).toMatchObject({ eventId: expect.stringMatching(/^evt_/), eventStatus: 'queued' });
+	// Read at once, the event is still queued (the send-wait-get-status example waits and sees it
+	// delivered).
+	expect(status).toMatchObject({ eventId: sentId, eventStatus: 'queued' });
 }, 120_000);

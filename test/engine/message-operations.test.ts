@@ -85,12 +85,14 @@ describe('Get Status', () => {
 		const { item, messageId, eventId } = await sendTemplate('+1 415 555 0123');
 		expect(messageId).toMatch(/^cmsg_/);
 		expect(eventId).toMatch(/^evt_/);
+		// The event to look up is a field of its own, so it maps into Event ID in one drag.
+		expect(item.eventId).toBe(eventId);
 
-		// Event ID is left at its default, which reads Send Template's output.
+		// Event ID is left at its default, which reads Send Template's eventId.
 		const poll = async () => (await run({ operation: 'getStatus' }, [item]))[0];
 		const queued = await poll();
 		expect(sent()).toEqual([
-			{ method: 'GET', path: `/api/v1/events/${messageId}`, query: {}, body: undefined },
+			{ method: 'GET', path: `/api/v1/events/${eventId}`, query: {}, body: undefined },
 		]);
 		expect(queued).toEqual({
 			json: {

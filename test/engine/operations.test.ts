@@ -54,9 +54,11 @@ describe('Message → Send Template', () => {
 					event_type: 'send_template_message',
 					contact: { phone_number: '+14155550123' },
 					template_message: { chat_template_id: 'wat_welcome' },
-					// The ids the stand-in returns: the message's (as its delivery reports carry it) and the event's.
+					// The ids the stand-in returns: the message's (as its delivery reports carry it) and the event's,
+					// which is also eventId, for Message → Get Status.
 					id: expect.stringMatching(/^cmsg_/),
 					location: expect.stringMatching(/^\/api\/v1\/events\/evt_/),
+					eventId: expect.stringMatching(/^evt_/),
 					statusCode: 201,
 					retries: 0,
 				},

@@ -64,7 +64,9 @@ function info(overrides: Partial<StartInfo> = {}): StartInfo {
 		ownerEmail: 'owner@example.com',
 		password: 'pw-Local1',
 		formUrl: 'http://127.0.0.1:5678/form/chat-messaging-signup',
+		firstExampleUrl: 'http://127.0.0.1:5678/workflow/wf-form-1',
 		standInUrl: standIn.url,
+		standInEndpoints: ['POST /api/v1/events', 'POST /subscribers'],
 		standInApiKey: 'local-key',
 		n8nLogFile: '/tmp/n8n.log',
 		triggerWorkflowName: 'Chat Messaging: branch on message delivery status',
@@ -92,6 +94,21 @@ describe('REPORT_TO', () => {
 });
 
 describe('the printed summary', () => {
+	it('starts with the login, the editor, the first example and the next step (issue 28 points 1, 2)', () => {
+		const lines = startSummary(info()).split('\n');
+		const at = (start: string) => lines.findIndex((line) => line.trimStart().startsWith(start));
+		const order = ['Login:', 'Editor:', 'First example:', 'Next:'].map(at);
+		expect(order).not.toContain(-1);
+		expect([...order].sort((a, b) => a - b)).toEqual(order);
+		expect(lines[at('First example:')]).toContain('http://127.0.0.1:5678/workflow/wf-form-1');
+		// All of it on the first screen: before the trigger, the stand-in and its endpoints.
+		expect(order[3]).toBeLessThan(12);
+		for (const later of ['Trigger example:', 'Stand-in service:', 'Stand-in answers:'])
+			expect(at(later)).toBeGreaterThan(order[3]);
+		// The stand-in's endpoint list comes after the test-event steps, not between login and trigger.
+		expect(at('Stand-in answers:')).toBeGreaterThan(at('Send a test event:'));
+	});
+
 	it('prints the secret, both trigger URLs and the test-event command for the test URL', () => {
 		const text = startSummary(info());
 		expect(text).toContain(`Webhook secret:    ${SECRET}`);
@@ -102,7 +119,15 @@ describe('the printed summary', () => {
 		expect(text).toContain(testEvent);
 		expect(testEvent).toContain(`'${receiverUrl}/webhook-test/abc/webhook'`);
 		expect(testEvent).toContain(`-H 'X-Webhook-Secret: ${SECRET}'`);
-		expect(text).toMatch(/Listen for test event/);
+		// The trigger's button as n8n 2 and n8n 1 label it, and that only the trigger runs from it.
+		for (const button of [
+			'Execute step',
+			'Test this trigger',
+			'Test step',
+			'Listen for test event',
+		])
+			expect(text).toContain(button);
+		expect(text).toMatch(/Execute workflow/);
 		expect(text).toMatch(/not registered/);
 	});
 

@@ -31,6 +31,41 @@ function resolved(typeVersion: number, parameters: INodeParameters): INodeParame
 	)!;
 }
 
+/** Whether n8n shows the parameter named `name` for these values (its own displayParameter). */
+function shown(typeVersion: number, parameters: INodeParameters, name: string): boolean[] {
+	const node = { name: 'Chat Messaging', typeVersion, parameters } as unknown as INode;
+	const values = resolved(typeVersion, parameters);
+	return description.properties
+		.filter((property) => property.name === name)
+		.map((property) =>
+			NodeHelpers.displayParameter(values, property, node, description as INodeTypeDescription),
+		);
+}
+
+describe('before a template is chosen: only the hint, not the mapper (issue 28, point 7)', () => {
+	// n8n's mapper answers an empty field list with a red "No variables found … Retry" of its own,
+	// so it is shown only once there is a template to read variables from.
+	test.each([
+		['message', 'sendTemplate'],
+		['aiAgent', 'connectContact'],
+	])('%s → %s', (resource, operation) => {
+		const none = { resource, operation };
+		expect(shown(2, none, 'templateVariablesMapped')).not.toContain(true);
+		expect(shown(2, none, 'templateVariablesHint')).toContain(true);
+
+		const chosen = {
+			...none,
+			template: { __rl: true, mode: 'list', value: 'wat_1a2b3c4d5e6f7081' },
+		};
+		expect(shown(2, chosen, 'templateVariablesMapped')).toContain(true);
+		expect(shown(2, chosen, 'templateVariablesHint')).not.toContain(true);
+
+		// A template set by an expression: the mapper says why it cannot list the variables.
+		const byExpression = { ...none, template: { __rl: true, mode: 'id', value: '={{ $json.t }}' } };
+		expect(shown(2, byExpression, 'templateVariablesMapped')).toContain(true);
+	});
+});
+
 describe('the two versions of the node', () => {
 	test('version 2 is what a new node gets; version 1 stays for saved workflows', () => {
 		expect(description.version).toEqual([1, 2]);
@@ -58,9 +93,11 @@ describe('the two versions of the node', () => {
 	])(
 		'%s → %s, version 2: Template picked From List, its variables mapped',
 		(resource, operation) => {
-			const parameters = resolved(2, { resource, operation });
-			expect(parameters.template).toEqual({ __rl: true, mode: 'list', value: '' });
-			expect(parameters.templateVariablesInput).toBe('mapper');
+			const fresh = resolved(2, { resource, operation });
+			expect(fresh.template).toEqual({ __rl: true, mode: 'list', value: '' });
+			expect(fresh.templateVariablesInput).toBe('mapper');
+			const template = { __rl: true, mode: 'list', value: 'wat_1a2b3c4d5e6f7081' };
+			const parameters = resolved(2, { resource, operation, template });
 			expect(parameters.templateVariablesMapped).toEqual({
 				mappingMode: 'defineBelow',
 				value: null,

@@ -135,7 +135,9 @@ describe('list entries', () => {
 				},
 			],
 		});
-		expect(item.description).toBe('Variables: name, code · video header');
+		expect(item.description).toBe(
+			'Variables: name, code (e.g. 1) · video header (header_media: its URL)',
+		);
 	});
 });
 
@@ -143,7 +145,7 @@ describe('mapper fields', () => {
 	const fieldsOf = (components: Parameters<typeof readTemplateVariables>[0]) =>
 		toMapperFields(readTemplateVariables(components)).map((f) => [f.id, f.displayName, f.required]);
 
-	test('one required field per variable, in reading order across every component type, named as in the template (with its example)', () => {
+	test('one required field per variable, in reading order across every component type, named as in the template', () => {
 		expect(
 			fieldsOf([
 				{ component_type: 'buttons', sub_type: 'url', value: 'https://x.example/{{b}}', index: 1 },
@@ -159,7 +161,7 @@ describe('mapper fields', () => {
 			]),
 		).toEqual([
 			['h', 'h', true],
-			['body_1', 'body_1 (e.g. x)', true],
+			['body_1', 'body_1', true],
 			['f', 'f', true],
 			['a_button', 'a_button', true],
 			['b', 'b', true],
@@ -175,12 +177,12 @@ describe('mapper fields', () => {
 		const body = { component_type: 'body', value: 'Hi {{name}}' };
 		expect(fieldsOf([header('image'), body])).toEqual([
 			['name', 'name', true],
-			['header_media', 'header_media (image URL)', true],
+			['header_media', 'header_media', true],
 		]);
 		expect(fieldsOf([header('document'), body])).toEqual([
 			['name', 'name', true],
-			['header_media', 'header_media (document URL)', true],
-			['header_media_filename', 'header_media_filename (shown to the contact)', false],
+			['header_media', 'header_media', true],
+			['header_media_filename', 'header_media_filename', false],
 		]);
 		// A template that names its own variable header_media keeps it once, as the variable.
 		expect(

@@ -22,6 +22,22 @@ const { description } = trigger;
 const property = (name: string) => description.properties.find((p) => p.name === name)!;
 const NODE_TYPE = 'n8n-nodes-chat-messaging.chatMessagingTrigger';
 
+/*
+ * The buttons the panel's words must name, on every supported n8n version (issue 28, points 9 and
+ * 10): n8n 2.40 labels the trigger's own button "Execute step" and its empty output "Test this
+ * trigger" ("Listen for test event" is its core Webhook node's only); n8n 1 says "Test step" and
+ * "Listen for test event". Only the trigger runs from its panel: the whole workflow runs from the
+ * canvas ("Execute workflow"; n8n 1: "Test workflow").
+ */
+const BUTTONS = [
+	'Execute step',
+	'Test this trigger',
+	'Test step',
+	'Listen for test event',
+	'Execute workflow',
+	'Test workflow',
+];
+
 describe('trigger panel: how to send a test event, and what a refusal looks like (point 3)', () => {
 	const panel = description.triggerPanel as TriggerPanelDefinition;
 
@@ -33,7 +49,7 @@ describe('trigger panel: how to send a test event, and what a refusal looks like
 			expect(typeof text).toBe('object');
 			const { active, inactive } = text as { active: string; inactive: string };
 			for (const variant of [active, inactive]) {
-				expect(variant).toContain('Listen for test event');
+				for (const button of BUTTONS) expect(variant).toContain(button);
 				expect(variant).toMatch(/curl/);
 				expect(variant).toMatch(/npm start/);
 				expect(variant).not.toMatch(/create an event/i);
@@ -59,6 +75,7 @@ describe('trigger panel: how to send a test event, and what a refusal looks like
 		const notice = property('setupNotice').displayName;
 		expect(notice).toMatch(/refused call shows nothing in the editor/i);
 		expect(notice).toContain('"started": false');
+		for (const button of BUTTONS) expect(notice).toContain(button);
 	});
 });
 

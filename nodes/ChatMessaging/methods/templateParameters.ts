@@ -148,9 +148,12 @@ export function templateMapperField(displayOptions: IDisplayOptions): INodePrope
 		noDataExpression: true,
 		default: { mappingMode: 'defineBelow', value: null },
 		required: true,
+		// Hidden until a template is chosen: with nothing to read, n8n's mapper shows its own red
+		// "No variables found … Retry" above any notice; templateMapperHint says what to do instead.
 		displayOptions: {
 			...displayOptions,
 			show: { ...displayOptions.show, templateVariablesInput: ['mapper'] },
+			hide: { ...displayOptions.hide, [TEMPLATE_PARAMETER]: [''] },
 		},
 		typeOptions: {
 			loadOptionsDependsOn: [`${TEMPLATE_PARAMETER}.value`, LANGUAGE_PARAMETER],
@@ -169,6 +172,24 @@ export function templateMapperField(displayOptions: IDisplayOptions): INodePrope
 /** The fields the mapper showed when the workflow was saved, without those the user removed. */
 export function savedMapperFields(mapped: ResourceMapperValue | undefined): string[] {
 	return (mapped?.schema ?? []).filter((field) => field.removed !== true).map((field) => field.id);
+}
+
+/** Where the mapper will be, until a template is chosen. */
+export function templateMapperHint(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: `Choose a template above: its variables then show here as ${MAPPER_LABEL}, one field each`,
+		name: 'templateVariablesHint',
+		type: 'notice',
+		default: '',
+		displayOptions: {
+			...displayOptions,
+			show: {
+				...displayOptions.show,
+				templateVariablesInput: ['mapper'],
+				[TEMPLATE_PARAMETER]: [''],
+			},
+		},
+	};
 }
 
 const WHERE = ` (${HEADER_MEDIA_FIELD} in ${MAPPER_LABEL})`;

@@ -155,9 +155,14 @@ export function toListItem(template: TemplateSummary): INodeListSearchItems {
 	};
 	if (template.components !== undefined) {
 		const { variables, headerMediaType } = readTemplateVariables(template.components);
-		const names = variables.map((variable) => variable.name);
+		// The examples go here, in the list's own hint line: a mapper field has room for its name only.
+		const names = variables.map((variable) => withExample(variable.name, variable.example));
 		const parts = [names.length ? `Variables: ${names.join(', ')}` : 'No variables'];
-		if (headerMediaType !== undefined) parts.push(`${headerMediaType} header`);
+		if (headerMediaType !== undefined) {
+			const fileName =
+				headerMediaType === 'document' ? `, ${HEADER_MEDIA_FILENAME_FIELD}: the name shown` : '';
+			parts.push(`${headerMediaType} header (${HEADER_MEDIA_FIELD}: its URL${fileName})`);
+		}
 		item.description = parts.join(' · ');
 	}
 	return item;
@@ -169,7 +174,7 @@ export const HEADER_MEDIA_FILENAME_FIELD = 'header_media_filename';
 
 const EXAMPLE_SHOWN = 40;
 
-/** `first_name (e.g. Ada)`: the name stays first and whole, for Map Automatically reads item fields by it. */
+/** `first_name (e.g. Ada)`, as the template list describes a variable: the name first and whole. */
 export function withExample(name: string, example: string | undefined): string {
 	if (example === undefined || example.trim() === '') return name;
 	const text = example.trim();
@@ -190,10 +195,12 @@ export function headerMediaSentBy(resource: unknown, operation: unknown): Header
 }
 
 /**
- * The mapper's fields: one per variable, every one required, keyed by the variable's name and
- * labelled with it and its example; then, for a media header, its link (required) and for a
- * document, where the operation sends one, its file name. Map Automatically at run time reads
- * exactly these fields from an item, so what the editor offers and what the run takes are one list.
+ * The mapper's fields: one per variable, every one required, keyed and labelled by the variable's
+ * name; then, for a media header, its link (required) and for a document, where the operation
+ * sends one, its file name. Map Automatically at run time reads exactly these fields from an item,
+ * so what the editor offers and what the run takes are one list. Labels are the names alone: n8n
+ * cuts a longer label short and scrolls the panel sideways (issue 28); the examples are in the
+ * template list's hint.
  */
 export function toMapperFields(
 	read: TemplateVariables,
@@ -208,27 +215,16 @@ export function toMapperFields(
 		display: true,
 		type: 'string',
 	});
-	// n8n's mapper fields have no placeholder, so the template's example goes in the label.
-	const fields = read.variables.map((variable) =>
-		field(variable.name, withExample(variable.name, variable.example), true),
-	);
+	const fields = read.variables.map((variable) => field(variable.name, variable.name, true));
 	const taken = new Set(read.variables.map((variable) => variable.name));
 	if (read.headerMediaType !== undefined && !taken.has(HEADER_MEDIA_FIELD)) {
-		fields.push(
-			field(HEADER_MEDIA_FIELD, `${HEADER_MEDIA_FIELD} (${read.headerMediaType} URL)`, true),
-		);
+		fields.push(field(HEADER_MEDIA_FIELD, HEADER_MEDIA_FIELD, true));
 		if (
 			read.headerMediaType === 'document' &&
 			sent.fileName &&
 			!taken.has(HEADER_MEDIA_FILENAME_FIELD)
 		) {
-			fields.push(
-				field(
-					HEADER_MEDIA_FILENAME_FIELD,
-					`${HEADER_MEDIA_FILENAME_FIELD} (shown to the contact)`,
-					false,
-				),
-			);
+			fields.push(field(HEADER_MEDIA_FILENAME_FIELD, HEADER_MEDIA_FILENAME_FIELD, false));
 		}
 	}
 	return fields;

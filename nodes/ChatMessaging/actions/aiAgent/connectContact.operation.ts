@@ -32,6 +32,7 @@ import {
 	templateLanguageField,
 	templateLocatorField,
 	templateMapperField,
+	templateMapperHint,
 	variablesInputField,
 	version1Only,
 } from '../../methods/templateParameters';
@@ -68,6 +69,7 @@ const properties: INodeProperties[] = [
 	templateLanguageField(fromVersion2(displayOptions)),
 	templateVariablesInputField(version1Only(displayOptions)),
 	variablesInputField(fromVersion2(displayOptions)),
+	templateMapperHint(fromVersion2(displayOptions)),
 	templateMapperField(fromVersion2(displayOptions)),
 	...manualTemplateVariableFields(displayOptions, false),
 	{

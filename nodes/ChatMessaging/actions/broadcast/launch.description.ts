@@ -13,6 +13,7 @@ import {
 	templateLanguageField,
 	templateLocatorField,
 	templateMapperField,
+	templateMapperHint,
 	variablesInputField,
 	version1Only,
 } from '../../methods/templateParameters';
@@ -41,6 +42,7 @@ export const CONTACTS_FROM_INPUT_TEXT = 'Audience: Contacts From Input Items';
 const broadcastVariables = [
 	templateVariablesInputField(version1Only(launchDisplayOptions)),
 	variablesInputField(fromVersion2(launchDisplayOptions)),
+	templateMapperHint(fromVersion2(launchDisplayOptions)),
 	templateMapperField(fromVersion2(launchDisplayOptions)),
 	...manualTemplateVariableFields(launchDisplayOptions, true),
 ].map((property) =>

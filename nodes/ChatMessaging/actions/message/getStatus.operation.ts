@@ -22,12 +22,12 @@ const properties: INodeProperties[] = [
 		name: 'eventId',
 		type: 'string',
 		required: true,
-		// Send Template's output: the event id when the service answers one, else the id it answered.
-		default: '={{ $json.event_id || $json.id }}',
+		// Send Template's output: its eventId; else the event_id or id of an answer read elsewhere.
+		default: '={{ $json.eventId || $json.event_id || $json.id }}',
 		placeholder: 'evt_0123456789abcdef',
 		displayOptions,
 		description:
-			'The ID of the event to look up, as Send Template outputs it (its event_id, or else its ID). The default reads it from the input item.',
+			'The ID of the event to look up, as Send Template outputs it (its eventId). The default reads it from the input item.',
 	},
 	optionsCollection(displayOptions, [requestsInParallelField]),
 ];

@@ -18,6 +18,7 @@ import {
 	templateLanguageField,
 	templateLocatorField,
 	templateMapperField,
+	templateMapperHint,
 	variablesInputField,
 	version1Only,
 } from '../../methods/templateParameters';
@@ -51,6 +52,7 @@ export const sendTemplateDescription: INodeProperties[] = [
 	templateLanguageField(fromVersion2(displayOptions)),
 	templateVariablesInputField(version1Only(displayOptions)),
 	variablesInputField(fromVersion2(displayOptions)),
+	templateMapperHint(fromVersion2(displayOptions)),
 	templateMapperField(fromVersion2(displayOptions)),
 	...manualTemplateVariableFields(displayOptions, true),
 	{

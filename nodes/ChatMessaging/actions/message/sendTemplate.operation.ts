@@ -27,6 +27,7 @@ import {
 } from '../fields/contactFromInput';
 import { readTemplateVariableValues, refuseEmptyVariables } from '../fields/templateVariableValues';
 import { wireLabels } from '../fields/wireLabels';
+import { sentEventId } from './sentEventId';
 import {
 	readHeaderMediaFile,
 	sendWithHeaderMediaUpload,
@@ -285,11 +286,13 @@ function toOutput(
 	answer: ServiceAnswer,
 	{ body: sent }: PreparedRequest<SendTemplateBody>,
 ): IDataObject {
+	const eventId = sentEventId(answer);
 	return {
 		queued: true,
 		status: 'queued',
 		phoneNumber: sent.contact.phone_number,
 		templateId: sent.template_message.chat_template_id,
+		...(eventId === undefined ? {} : { eventId }),
 		...answerFields(answer),
 		statusCode: answer.statusCode,
 		retries: answer.retries,
