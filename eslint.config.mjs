@@ -95,5 +95,23 @@ export default [
 		files: ['scripts/bench/**/*.ts'],
 		rules: { '@typescript-eslint/no-require-imports': 'off' },
 	},
+	{
+		// Credentials use the node's shared transport (Base URL, Authorization), never the other way.
+		files: ['nodes/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							group: ['**/credentials/**'],
+							message:
+								'nodes/ does not import credentials/: move the shared piece to nodes/shared/.',
+						},
+					],
+				},
+			],
+		},
+	},
 	{ linterOptions: { reportUnusedDisableDirectives: 'error', noInlineConfig: true } },
 ];
