@@ -27,6 +27,8 @@ export interface RecordedRequest {
 	inFlight?: number;
 	/** The most requests the stand-in was handling at once while this one was being handled. */
 	peakInFlight?: number;
+	/** What docs/openapi.yaml does not allow in this request (refused 422): a contract violation. */
+	contractViolation?: Record<string, string[]>;
 	/** `cmsg_…` id given to an accepted template message. */
 	messageId?: string;
 	receivedAt: string;

@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleControl, isControlPath } from './control';
+import { loadContractCheck } from './contract/openApiRequests';
 import {
 	dripAnswer,
 	faultAnswer,
@@ -168,6 +169,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	const rateLimiter = new RateLimiter(options.rateLimit);
 	/** Requests being handled now: concurrency as the service sees it (RecordedRequest.inFlight, peakInFlight). */
 	const handling = new Set<RecordedRequest>();
+	const keepsContract = await loadContractCheck();
 
 	function isAuthorized(headers: IncomingHttpHeaders): boolean {
 		const given = headers.authorization;
@@ -198,6 +200,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		headers: IncomingHttpHeaders,
 		body: ReadBody,
 		authorized: boolean,
+		record: RecordedRequest,
 	): RouteAnswer {
 		if ('error' in found) return found.error;
 		const { route } = found;
@@ -218,6 +221,17 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			return found.handler({ ...request, body: undefined, bytes: body.data, headers });
 		const parsed = jsonBody(method, headers, body);
 		if ('error' in parsed) return parsed.error;
+		const violation = keepsContract({
+			method,
+			path: url.pathname,
+			query: record.query,
+			body: parsed.value,
+			hasBody: body.bytes > 0,
+		});
+		if (violation !== undefined) {
+			record.contractViolation = violation;
+			return refuse(violation);
+		}
 		return found.handler({ ...request, body: parsed.value });
 	}
 
@@ -282,7 +296,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			return;
 		}
 
-		const answer = serve(found, method, url, request.headers, body, authorized);
+		const answer = serve(found, method, url, request.headers, body, authorized, record);
 		record.status = answer.status;
 		if (answer.messageId !== undefined) record.messageId = answer.messageId;
 		const accepted = answer.acceptedTemplateMessage;
