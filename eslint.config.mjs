@@ -95,5 +95,42 @@ export default [
 		files: ['scripts/bench/**/*.ts'],
 		rules: { '@typescript-eslint/no-require-imports': 'off' },
 	},
+	{
+		// The node and the stand-in meet only on the wire and in docs/openapi.yaml: a stand-in that
+		// imported the node's schemas would agree with the node by construction (the house's "Two sides of one contract").
+		files: ['sandbox/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							group: ['**/nodes/**', '**/credentials/**'],
+							message:
+								'The stand-in keeps the contract (docs/openapi.yaml) on its own: write what it needs in sandbox/.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
+		// Credentials use the node's shared transport (Base URL, Authorization), never the other way.
+		files: ['nodes/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							group: ['**/credentials/**'],
+							message:
+								'nodes/ does not import credentials/: move the shared piece to nodes/shared/.',
+						},
+					],
+				},
+			],
+		},
+	},
 	{ linterOptions: { reportUnusedDisableDirectives: 'error', noInlineConfig: true } },
 ];

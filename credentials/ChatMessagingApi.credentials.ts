@@ -11,17 +11,7 @@ import type {
 
 import type { BaseUrlProblemKind } from '../nodes/shared/transport/serviceUrl';
 import { judgeBaseUrl, normaliseBaseUrl } from '../nodes/shared/transport/serviceUrl';
-
-/**
- * The service takes the key in `Authorization` as it is, with no scheme word. Keys are often pasted
- * from docs that show `Bearer <key>`, so that prefix (and stray whitespace) is dropped.
- */
-export function authorizationHeaderValue(apiKey: unknown): string {
-	return String(apiKey ?? '')
-		.trim()
-		.replace(/^bearer\s+/i, '')
-		.trim();
-}
+import { authorizationHeaderValue } from '../nodes/shared/transport/authorizationHeader';
 
 /*
  * Where the key may go. authenticate() is the last step before n8n sends any request made with this

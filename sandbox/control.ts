@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { describeIssues } from '../nodes/shared/schemas';
+import { describeIssues } from './contract/schemas';
 import { injectFaultsBody, type FaultSpec, type PendingFault } from './faults';
 import { findHandler, readBody, sendJson } from './http';
 import {

@@ -29,6 +29,8 @@ export interface RecordedRequest {
 	peakInFlight?: number;
 	/** Made by the stand-in itself for a `meanwhile` fault: another client's request, not the node's. */
 	meanwhile?: true;
+	/** What docs/openapi.yaml does not allow in this request (refused 422): a contract violation. */
+	contractViolation?: Record<string, string[]>;
 	/** `cmsg_…` id given to an accepted template message. */
 	messageId?: string;
 	receivedAt: string;

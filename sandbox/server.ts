@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleControl, isControlPath } from './control';
+import { loadContractCheck } from './contract/openApiRequests';
 import {
 	dripAnswer,
 	faultAnswer,
@@ -183,6 +184,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	const rateLimiter = new RateLimiter(options.rateLimit);
 	/** Requests being handled now: concurrency as the service sees it (RecordedRequest.inFlight, peakInFlight). */
 	const handling = new Set<RecordedRequest>();
+	const keepsContract = await loadContractCheck();
 
 	function isAuthorized(headers: IncomingHttpHeaders): boolean {
 		const given = headers.authorization;
@@ -213,6 +215,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		headers: IncomingHttpHeaders,
 		body: ReadBody,
 		authorized: boolean,
+		record: RecordedRequest,
 	): RouteAnswer {
 		if ('error' in found) return found.error;
 		const { route } = found;
@@ -233,6 +236,17 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			return found.handler({ ...request, body: undefined, bytes: body.data, headers });
 		const parsed = jsonBody(method, headers, body);
 		if ('error' in parsed) return parsed.error;
+		const violation = keepsContract({
+			method,
+			path: url.pathname,
+			query: record.query,
+			body: parsed.value,
+			hasBody: body.bytes > 0,
+		});
+		if (violation !== undefined) {
+			record.contractViolation = violation;
+			return refuse(violation);
+		}
 		return found.handler({ ...request, body: parsed.value });
 	}
 
@@ -244,15 +258,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		const headers: IncomingHttpHeaders =
 			body === undefined ? {} : { 'content-type': 'application/json' };
 		const found = matchRoute(table.routes, method, url.pathname);
-		const answer = serve(
-			found,
-			method,
-			url,
-			headers,
-			{ text, data, bytes: data.length, tooLarge: false },
-			true,
-		);
-		requests.push({
+		const record: RecordedRequest = {
 			id: nextRequestId++,
 			method,
 			path: url.pathname,
@@ -261,10 +267,21 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			authorized: true,
 			...(body === undefined ? {} : { body }),
 			bodyBytes: data.length,
-			status: answer.status,
+			status: 0,
 			meanwhile: true,
 			receivedAt: new Date().toISOString(),
-		});
+		};
+		const answer = serve(
+			found,
+			method,
+			url,
+			headers,
+			{ text, data, bytes: data.length, tooLarge: false },
+			true,
+			record,
+		);
+		record.status = answer.status;
+		requests.push(record);
 	}
 
 	async function handleServiceRequest(
@@ -328,7 +345,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			return;
 		}
 
-		const answer = serve(found, method, url, request.headers, body, authorized);
+		const answer = serve(found, method, url, request.headers, body, authorized, record);
 		record.status = answer.status;
 		for (const other of fault?.meanwhile ?? []) serveMeanwhile(other);
 		if (answer.messageId !== undefined) record.messageId = answer.messageId;

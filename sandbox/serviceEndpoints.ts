@@ -6,7 +6,7 @@ import {
 	createContactsBody as createContacts,
 	describeIssues,
 	sendTemplateBodyCheckedAt as sendTemplateMessageBody,
-} from '../nodes/shared/schemas';
+} from './contract/schemas';
 import {
 	hasErrors,
 	nullFields,

@@ -1,4 +1,4 @@
-import type { SettingsProblem } from './settings';
+import type { SettingsProblem } from './settingsProblem';
 
 /*
  * The webhook secret: how it is compared (trimmed) and when it can be trusted at all. Judged when the

@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { judgeSecret, normaliseSecret } from './secret';
+import type { SettingsProblem } from './settingsProblem';
 import { DEFAULT_EVENTS, DELIVERY_STATUSES, EVENT_KINDS, type EventSelection } from './events';
 import {
 	DEFAULT_SECRET_HEADER,
@@ -22,13 +23,6 @@ import {
 
 const WEBHOOK_CREDENTIAL_TYPE = 'chatMessagingWebhookApi';
 const CREDENTIAL_NAME = 'Chat Messaging Webhook';
-
-export interface SettingsProblem {
-	/** Short, for the caller's answer and the log. Never contains the secret. */
-	reason: string;
-	/** Full sentence for the editor: what is wrong and how to fix it. */
-	message: string;
-}
 
 export interface TriggerSettings {
 	check: CallerCheck;

@@ -1,4 +1,4 @@
-import { mediaSizeLimit } from '../../nodes/shared/schemas/media';
+import { mediaSizeLimit } from '../contract/schemas/media';
 import { BASE64_UPLOAD_MAX_BODY_BYTES } from './media';
 import type { Clock } from './clock';
 import { createContactStore, type StoredContact } from './contacts';

@@ -1,4 +1,4 @@
-import { sendBroadcastBodyAt } from '../../nodes/shared/schemas/broadcasts';
+import { sendBroadcastBodyAt } from '../contract/schemas/broadcasts';
 import { DEFAULT_BUSINESS_NUMBER, newId, type Clock } from './clock';
 import { audiences } from './contactBook';
 import type { BroadcastStore, LaunchContact } from './broadcasts';

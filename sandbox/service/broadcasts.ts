@@ -3,7 +3,7 @@ import {
 	listBroadcastsQuery,
 	type BroadcastStatus,
 	type DeliveryMode,
-} from '../../nodes/shared/schemas/broadcasts';
+} from '../contract/schemas/broadcasts';
 import { iso, newId, type Clock, type Timings } from './clock';
 import { unreachableReason } from './contactBook';
 import { paginate } from './pagination';

@@ -8,8 +8,8 @@ import {
 	type CommunicationPreference,
 	type UpdateContactBody,
 	type UpsertContactBody,
-} from '../../nodes/shared/schemas/contacts';
-import { PHONE_NUMBER_PATTERN } from '../../nodes/shared/schemas';
+} from '../contract/schemas/contacts';
+import { PHONE_NUMBER_PATTERN } from '../contract/schemas';
 import { iso, type Clock } from './clock';
 import { contactTimezoneErrors, hasErrors } from './contractChecks';
 import { ADA, ALAN, GRACE, JOAO, JONAS, LUCIA } from './contactBook';

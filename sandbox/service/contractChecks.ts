@@ -1,8 +1,7 @@
 /*
  * Checks written from docs/service-contract.md and docs/operations/*.md alone, on top of the wire
- * schemas in nodes/shared/schemas/. Those schemas are the node's own: validating with them alone
- * cannot catch a node whose schema drifted from the documented API. Each check here refuses a
- * request the contract does not allow and the node's schemas let through.
+ * schemas in ../contract/schemas/ (which began as a copy of the node's). Each check here refuses a
+ * request the contract does not allow and those schemas let through.
  */
 
 /** A path as the 422s name fields: `template_message.retry_until`, `[3].email`. */

@@ -4,7 +4,7 @@ import {
 	updateConversationStatusBody,
 	type ActivityType,
 	type ConversationStatus,
-} from '../../nodes/shared/schemas/conversations';
+} from '../contract/schemas/conversations';
 import { DAY, DEFAULT_BUSINESS_NUMBER, HOUR, MINUTE, iso, type Clock } from './clock';
 import { ADA, GRACE, JOAO, JONAS, LUCIA, type BookContact } from './contactBook';
 import { conversationId } from './messageHistory';

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import { randomBytes } from 'node:crypto';
-import { describeIssues } from '../../nodes/shared/schemas';
+import { describeIssues } from '../contract/schemas';
 import {
 	addMediaBody,
 	listMediaQuery,
 	mediaSizeLimit,
 	type MediaContentType,
-} from '../../nodes/shared/schemas/media';
+} from '../contract/schemas/media';
 import { DAY, iso, type Clock } from './clock';
 import { hasErrors, nullFields } from './contractChecks';
 import { paginate } from './pagination';

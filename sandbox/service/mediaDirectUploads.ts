@@ -3,7 +3,7 @@ import {
 	createDirectUploadBody,
 	finalizeMediaBody,
 	type CreateDirectUploadBody,
-} from '../../nodes/shared/schemas/media';
+} from '../contract/schemas/media';
 import type { Clock } from './clock';
 import {
 	checkMediaBody,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { listMessagesQuery } from '../../nodes/shared/schemas/messages';
+import { listMessagesQuery } from '../contract/schemas/messages';
 import { DEFAULT_BUSINESS_NUMBER, HOUR, MINUTE, iso, type Clock } from './clock';
 import { ADA, GRACE, JOAO, JONAS, LUCIA, type BookContact } from './contactBook';
 import { paginate } from './pagination';

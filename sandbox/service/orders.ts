@@ -2,7 +2,7 @@ import {
 	createOrderBodyAt,
 	refundOrderBody,
 	type CreateOrderBody,
-} from '../../nodes/shared/schemas/orders';
+} from '../contract/schemas/orders';
 import { DAY, HOUR, iso, newId, type Clock } from './clock';
 import { ADA, GRACE, LUCIA } from './contactBook';
 import { checkBody, invalidState, notFound, ok, parameterError, type Route } from './routes';

@@ -1,4 +1,4 @@
-import { MAX_PER_PAGE } from '../../nodes/shared/schemas/paging';
+import { MAX_PER_PAGE } from '../contract/schemas/paging';
 
 /*
  * One way to cut every list into pages. Our assumptions, where the reference is silent: 25 per

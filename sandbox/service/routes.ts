@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { describeIssues, type ContactBody } from '../../nodes/shared/schemas';
+import { describeIssues, type ContactBody } from '../contract/schemas';
 import { hasErrors, nullFields } from './contractChecks';
 
 /*

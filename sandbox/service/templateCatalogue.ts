@@ -1,4 +1,4 @@
-import type { TemplateStatus } from '../../nodes/shared/schemas/templates';
+import type { TemplateStatus } from '../contract/schemas/templates';
 import { DAY, iso } from './clock';
 
 /*

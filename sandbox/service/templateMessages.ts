@@ -1,4 +1,4 @@
-import { listTemplateMessagesQuery } from '../../nodes/shared/schemas/messages';
+import { listTemplateMessagesQuery } from '../contract/schemas/messages';
 import { DAY, iso, type Clock, type Timings } from './clock';
 import { paginate } from './pagination';
 import { checkQuery, ok, type Route } from './routes';

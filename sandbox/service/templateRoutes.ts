@@ -3,7 +3,7 @@ import {
 	listTemplatesQuery,
 	templateActionBody,
 	updateTemplateBody,
-} from '../../nodes/shared/schemas/templates';
+} from '../contract/schemas/templates';
 import { z } from 'zod';
 import { componentErrors, componentListErrors, hasErrors } from './contractChecks';
 import { paginate } from './pagination';

@@ -3,9 +3,9 @@ import {
 	type CreateTemplateBody,
 	type TemplateStatus,
 	type UpdateTemplateBody,
-} from '../../nodes/shared/schemas/templates';
-import { describeIssues } from '../../nodes/shared/schemas';
-import { readTemplateVariables } from '../../nodes/shared/templateComponents';
+} from '../contract/schemas/templates';
+import { describeIssues } from '../contract/schemas';
+import { readTemplateVariables } from '../contract/templatePlaceholders';
 import { BUSINESS_ACCOUNT_ID, seedTemplates, type Template } from './templateCatalogue';
 import { iso, newId, type Clock, type Timings } from './clock';
 

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 
-import { authorizationHeaderValue } from '../../credentials/ChatMessagingApi.credentials';
+import { authorizationHeaderValue } from '../../nodes/shared/transport/authorizationHeader';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { readEmail, readKeyValues } from '../../nodes/ChatMessaging/actions/fields/contactFields';

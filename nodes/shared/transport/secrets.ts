@@ -1,4 +1,4 @@
-import { authorizationHeaderValue } from '../../../credentials/ChatMessagingApi.credentials';
+import { authorizationHeaderValue } from './authorizationHeader';
 
 /*
  * The API key never reaches the user, the execution data or n8n's log: every text and answer that
