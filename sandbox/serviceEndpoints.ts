@@ -74,7 +74,20 @@ function checked<S extends z.ZodTypeAny>(
  */
 const locationOf = (eventId: string) => ({ location: `/api/v1/events/${eventId}` });
 
-export function createCommandEndpoints(recorder: CommandRecorder): ServicePart {
+export interface CommandEndpointOptions {
+	/**
+	 * What a send's 201 body adds to the request it repeats: the message's `id` (the stand-in's
+	 * default; the event is then also pollable by it), or the `event_id` alone, the one way the
+	 * sources document to poll a send (`GET /api/v1/events/{event_id}`).
+	 */
+	sendAnswer?: 'message id' | 'event id';
+}
+
+export function createCommandEndpoints(
+	recorder: CommandRecorder,
+	options: CommandEndpointOptions = {},
+): ServicePart {
+	const byEventId = options.sendAnswer === 'event id';
 	return {
 		events: {
 			send_template_message: (body) =>
@@ -84,12 +97,19 @@ export function createCommandEndpoints(recorder: CommandRecorder): ServicePart {
 					(send) => {
 						const eventId = randomId('evt');
 						const messageId = randomId('cmsg');
-						recorder.recordTemplateMessage({ messageId, eventId, ...send });
+						recorder.recordTemplateMessage({
+							messageId,
+							eventId,
+							pollableByMessageId: !byEventId,
+							...send,
+						});
 						// The spec's 201 body repeats the request. The stand-in adds the message's id, the one
-						// its delivery reports carry as data.message.id, so a send can be matched with them.
+						// its delivery reports carry as data.message.id, so a send can be matched with them;
+						// or, told so, the event id only.
+						const added = byEventId ? { event_id: eventId } : { id: messageId };
 						return {
 							status: 201,
-							body: { ...(body as Record<string, unknown>), id: messageId },
+							body: { ...(body as Record<string, unknown>), ...added },
 							headers: locationOf(eventId),
 							messageId,
 							acceptedTemplateMessage: { messageId, contact: send.contact },
