@@ -135,7 +135,7 @@ export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number
 				// A retried finalize (its answer lost) gets the same item back, never a second one.
 				if (reservation.finalized !== undefined) {
 					if (media.has(reservation.finalized.id))
-						return ok(mediaAnswer(reservation.finalized, baseUrl));
+						return ok(mediaAnswer(reservation.finalized, baseUrl, media.urlForm));
 					return mediaRefusal({
 						signed_id: ['was finalized, and the media item has since been removed'],
 					});
@@ -155,7 +155,7 @@ export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number
 					key,
 				});
 				byToken.delete(reservation.token);
-				return ok(mediaAnswer(reservation.finalized, baseUrl), 201);
+				return ok(mediaAnswer(reservation.finalized, baseUrl, media.urlForm), 201);
 			},
 		},
 	];
