@@ -47,6 +47,8 @@ export interface AccountSideOptions {
 	timings?: Partial<AccountSideTimings>;
 	/** How media items' `media_url` is written (media.ts): http(s) links unless told otherwise. */
 	mediaUrls?: MediaUrlForm;
+	/** Where direct upload URLs point when not at the stand-in (mediaDirectUploads.ts). */
+	directUploadBaseUrl?: string;
 }
 
 export interface AccountSideService {
@@ -68,7 +70,12 @@ export function createAccountSideService(options: AccountSideOptions = {}): Acco
 	const conversations = createConversationStore(now);
 	const orders = createOrderStore(now, timings.paymentMs);
 	const media = createMediaStore(now, options.mediaUrls);
-	const uploads = createDirectUploads(now, media, timings.directUploadTtlMs);
+	const uploads = createDirectUploads(
+		now,
+		media,
+		timings.directUploadTtlMs,
+		options.directUploadBaseUrl,
+	);
 
 	return {
 		routes: [
