@@ -30,6 +30,7 @@ import { serviceTable, type ServicePart } from './service/parts';
 import { matchRoute, parameterError, type RouteAnswer, type RouteMatch } from './service/routes';
 import { createServiceParts } from './serviceParts';
 import type { TemplateListing } from './service/templateRoutes';
+import { SuccessStatuses, type SuccessStatusRule } from './successStatus';
 import {
 	DEFAULT_DELIVERY_STATUSES,
 	deliveryConfigBody,
@@ -87,6 +88,11 @@ export interface StandInService {
 	injectFaults(faults: FaultSpec | FaultSpec[]): void;
 	clearFaults(): void;
 	pendingFaults(): PendingFault[];
+	/**
+	 * Answers successes matching a rule with that 2xx instead of the stand-in's own, the body kept
+	 * (successStatus.ts); an empty list gives back the stand-in's own statuses.
+	 */
+	answerSuccessWith(rules: readonly SuccessStatusRule[]): void;
 	/** Sets the rate limit (a full bucket, counters from zero), or turns it off with null; throws when invalid. */
 	setRateLimit(config: RateLimitConfig | null): RateLimitState | null;
 	rateLimitState(): RateLimitState | null;
@@ -182,6 +188,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	);
 	let nextRequestId = 1;
 	const rateLimiter = new RateLimiter(options.rateLimit);
+	const successStatuses = new SuccessStatuses();
 	/** Requests being handled now: concurrency as the service sees it (RecordedRequest.inFlight, peakInFlight). */
 	const handling = new Set<RecordedRequest>();
 	const keepsContract = await loadContractCheck();
@@ -345,7 +352,8 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			return;
 		}
 
-		const answer = serve(found, method, url, request.headers, body, authorized, record);
+		const served = serve(found, method, url, request.headers, body, authorized, record);
+		const answer = { ...served, status: successStatuses.statusFor(method, path, served.status) };
 		record.status = answer.status;
 		for (const other of fault?.meanwhile ?? []) serveMeanwhile(other);
 		if (answer.messageId !== undefined) record.messageId = answer.messageId;
@@ -429,6 +437,9 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		},
 		pendingFaults() {
 			return faults.list();
+		},
+		answerSuccessWith(rules) {
+			successStatuses.set(rules);
 		},
 		setRateLimit(config) {
 			return rateLimiter.configure(config);

@@ -41,6 +41,12 @@ export interface CommandOptions {
 	 * template ids rely on. On where a person meets the stand-in (npm start, npm run sandbox).
 	 */
 	refuseUnknownTemplates?: boolean;
+	/**
+	 * What a send's 201 body adds to the request it repeats: the message's `id` (the stand-in's
+	 * default; the event is then also pollable by it), or the `event_id` alone, the one way the
+	 * sources document to poll a send (`GET /api/v1/events/{event_id}`).
+	 */
+	sendAnswer?: 'message id' | 'event id';
 }
 
 const TEMPLATE_FIELD = 'template_message.chat_template_id';
@@ -106,6 +112,7 @@ export function createCommandEndpoints(
 		if (typeof id !== 'string' || recorder.knowsTemplate(id)) return undefined;
 		return refused({ [TEMPLATE_FIELD]: [`template ${id} was not found in this account`] });
 	};
+	const byEventId = options.sendAnswer === 'event id';
 	return {
 		events: {
 			send_template_message: (body) =>
@@ -116,12 +123,19 @@ export function createCommandEndpoints(
 					(send) => {
 						const eventId = randomId('evt');
 						const messageId = randomId('cmsg');
-						recorder.recordTemplateMessage({ messageId, eventId, ...send });
+						recorder.recordTemplateMessage({
+							messageId,
+							eventId,
+							pollableByMessageId: !byEventId,
+							...send,
+						});
 						// The spec's 201 body repeats the request. The stand-in adds the message's id, the one
-						// its delivery reports carry as data.message.id, so a send can be matched with them.
+						// its delivery reports carry as data.message.id, so a send can be matched with them;
+						// or, told so, the event id only.
+						const added = byEventId ? { event_id: eventId } : { id: messageId };
 						return {
 							status: 201,
-							body: { ...(body as Record<string, unknown>), id: messageId },
+							body: { ...(body as Record<string, unknown>), ...added },
 							headers: locationOf(eventId),
 							messageId,
 							acceptedTemplateMessage: { messageId, contact: send.contact },

@@ -17,6 +17,7 @@ export function useStandInService(options: StandInOptions): StandInService {
 	beforeEach(() => {
 		running!.clearRequests();
 		running!.clearFaults();
+		running!.answerSuccessWith([]);
 	});
 	return new Proxy({} as StandInService, {
 		get(_target, property) {

@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nodeProperties } from './actions/registry';
 import { route } from './actions/router';
-import { listSearch, resourceMapping } from './methods';
+import { credentialTest, listSearch, resourceMapping } from './methods';
 
 // One main input and output, named by n8n's enum (community lint) and seen as one 'main' by the
 // nodes-base lint, which reads only inline array literals.
@@ -43,12 +43,13 @@ export class ChatMessaging implements INodeType {
 		usableAsTool: true,
 		inputs: mainConnection,
 		outputs: mainConnection,
-		credentials: [{ name: 'chatMessagingApi', required: true }],
+		// The credential's Test button runs methods.credentialTest (see methods/credentialTest.ts).
+		credentials: [{ name: 'chatMessagingApi', required: true, testedBy: 'chatMessagingApiTest' }],
 		// Resources and their operations live under actions/, listed once in actions/registry.ts.
 		properties: nodeProperties(),
 	};
 
-	methods = { listSearch, resourceMapping };
+	methods = { credentialTest, listSearch, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);

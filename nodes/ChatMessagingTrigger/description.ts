@@ -204,7 +204,7 @@ export const TRIGGER_PROPERTIES: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether the caller must send a unix timestamp and sign the timestamp, a dot and the body together, so a captured request cannot be replayed later',
+			'Whether the caller must send a unix timestamp and sign the timestamp, a dot and the body together, so a captured request cannot be replayed later. A call sent again within the tolerance is answered but starts the workflow only once.',
 		displayOptions: { show: { authentication: ['hmac'] } },
 	},
 	{

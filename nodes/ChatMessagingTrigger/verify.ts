@@ -1,5 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 
+import type { SignedCall } from './replays';
+
 /*
  * Caller authentication. The service documents no signing of its own, so the trigger can only
  * trust a caller that proves it knows a secret shared with the user: sent as is in a header, or
@@ -29,7 +31,13 @@ export type CallerCheck =
 			timestamp?: { headerName: string; toleranceSeconds: number };
 	  };
 
-export type CallerVerdict = { ok: true } | { ok: false; status: 401 | 403; reason: string };
+/**
+ * `signedCall` is set when the call was signed with a timestamp: only then can a repeat of it be
+ * told from a new call, within the tolerance window (replays.ts).
+ */
+export type CallerVerdict =
+	| { ok: true; signedCall?: SignedCall }
+	| { ok: false; status: 401 | 403; reason: string };
 
 /**
  * Header values by lower-cased name; a name may hold every copy sent (Node's `headersDistinct`),
@@ -131,6 +139,7 @@ function checkSignature(
 		if (age > check.timestamp.toleranceSeconds) {
 			return { ok: false, status: 403, reason: 'timestamp outside the tolerance window' };
 		}
+		return { ok: true, signedCall: { signature: claimed, timestamp: Number(timestamp) } };
 	}
 	return { ok: true };
 }

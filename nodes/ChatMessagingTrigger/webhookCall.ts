@@ -7,6 +7,7 @@ import {
 
 import { MAX_BODY_BYTES, parseContentType, readJsonBody } from './body';
 import { classifyWebhook, isSelected } from './events';
+import { firstTimeSeen } from './replays';
 import { readTriggerSettings } from './settings';
 import { verifyCaller } from './verify';
 
@@ -72,8 +73,11 @@ export async function refuseUnusableSettings(context: IHookFunctions): Promise<v
 	});
 }
 
+export const REPEATED_CALL =
+	'this signed call was received before (same signature and timestamp); the workflow was started once';
+
 /**
- * One call, checked in order: media type, size, settings, caller, body, event selection. Each
+ * One call, checked in order: media type, size, settings, caller, repeat, body, event selection. Each
  * refusal answers with its reason and starts nothing.
  */
 export async function handleCall(
@@ -112,8 +116,20 @@ export async function handleCall(
 	if (!read.ok) return refuse(500, `trigger is not set up: ${read.problem.reason}`, true);
 	const { check, selection } = read.settings;
 
-	const verdict = verifyCaller(check, headersOf(req), raw, Math.floor(Date.now() / 1000));
+	const nowSeconds = Math.floor(Date.now() / 1000);
+	const verdict = verifyCaller(check, headersOf(req), raw, nowSeconds);
 	if (!verdict.ok) return refuse(verdict.status, verdict.reason);
+	if (verdict.signedCall && check.mode === 'hmac' && check.timestamp) {
+		const memory = {
+			staticData: context.getWorkflowStaticData('node'),
+			processKey: `${context.getWorkflow().id ?? ''}/${context.getNode().id}`,
+		};
+		if (!firstTimeSeen(memory, verdict.signedCall, check.timestamp.toleranceSeconds, nowSeconds)) {
+			// 2xx, as for the first copy: a sender retrying a call that was received has nothing to fix.
+			context.logger.debug('Chat Messaging Trigger ignored a repeat of a signed call');
+			return answer(res, 200, { received: true, started: false, reason: REPEATED_CALL });
+		}
+	}
 
 	const parsed = readJsonBody(raw, contentType);
 	if (!parsed.ok) return refuse(parsed.status, parsed.error);

@@ -3,7 +3,7 @@ import { BASE64_UPLOAD_MAX_BODY_BYTES } from './media';
 import type { Clock } from './clock';
 import { createContactStore, type StoredContact } from './contacts';
 import { createConversationStore } from './conversations';
-import { createMediaStore } from './media';
+import { createMediaStore, type MediaUrlForm } from './media';
 import {
 	createDirectUploads,
 	DIRECT_UPLOAD_PATTERN,
@@ -50,6 +50,10 @@ export interface AccountSideOptions {
 	/** The clock every status is read from; a test pins and moves it. */
 	now?: Clock;
 	timings?: Partial<AccountSideTimings>;
+	/** How media items' `media_url` is written (media.ts): http(s) links unless told otherwise. */
+	mediaUrls?: MediaUrlForm;
+	/** Where direct upload URLs point when not at the stand-in (mediaDirectUploads.ts). */
+	directUploadBaseUrl?: string;
 }
 
 export interface AccountSideService {
@@ -74,8 +78,13 @@ export function createAccountSideService(options: AccountSideOptions = {}): Acco
 	const contacts = createContactStore(now);
 	const conversations = createConversationStore(now);
 	const orders = createOrderStore(now, timings.paymentMs);
-	const media = createMediaStore(now);
-	const uploads = createDirectUploads(now, media, timings.directUploadTtlMs);
+	const media = createMediaStore(now, options.mediaUrls);
+	const uploads = createDirectUploads(
+		now,
+		media,
+		timings.directUploadTtlMs,
+		options.directUploadBaseUrl,
+	);
 
 	return {
 		routes: [

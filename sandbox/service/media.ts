@@ -77,14 +77,21 @@ export function checkMediaBody<S extends z.ZodTypeAny>(
 	return { error: mediaRefusal(describeIssues(result.error)) };
 }
 
+/**
+ * How `media_url` is written: an http(s) link to the file (the stand-in's default, what a CDN would
+ * answer), or `media://<id>` as the reference's examples show it, which no header can take.
+ */
+export type MediaUrlForm = 'links' | 'media ids';
+
 /** What a client sees of an item (the reference's fields); `signed_id` only for direct uploads. */
-export function mediaAnswer(media: StoredMedia, baseUrl?: string) {
+export function mediaAnswer(media: StoredMedia, baseUrl?: string, form: MediaUrlForm = 'links') {
 	const { id, filename, content_type, created_at, signed_id } = media;
-	const shown = { id, filename, content_type, media_url: mediaLink(media, baseUrl), created_at };
+	const media_url = form === 'media ids' ? `media://${id}` : mediaLink(media, baseUrl);
+	const shown = { id, filename, content_type, media_url, created_at };
 	return signed_id === undefined ? shown : { ...shown, signed_id };
 }
 
-export function createMediaStore(now: Clock) {
+export function createMediaStore(now: Clock, urlForm: MediaUrlForm = 'links') {
 	const items = new Map<number, StoredMedia>();
 	let lastId = 0;
 
@@ -136,7 +143,7 @@ export function createMediaStore(now: Clock) {
 				if ('error' in checked) return checked.error;
 				const newestFirst = [...items.values()].sort((a, b) => b.id - a.id);
 				const cut = paginate(newestFirst, checked.value);
-				const medias = cut.items.map((media) => mediaAnswer(media, baseUrl));
+				const medias = cut.items.map((media) => mediaAnswer(media, baseUrl, urlForm));
 				return ok({ count: cut.count, medias, next: cut.next, previous: cut.prev });
 			},
 		},
@@ -151,7 +158,7 @@ export function createMediaStore(now: Clock) {
 				const { data, filename, content_type } = checked.value.media;
 				const bytes = Buffer.from(data, 'base64');
 				if (bytes.length === 0) return mediaRefusal({ 'media.data': ['holds no bytes'] });
-				return ok(mediaAnswer(add({ filename, content_type, bytes }), baseUrl), 201);
+				return ok(mediaAnswer(add({ filename, content_type, bytes }), baseUrl, urlForm), 201);
 			},
 		},
 		{
@@ -180,6 +187,7 @@ export function createMediaStore(now: Clock) {
 	return {
 		routes,
 		add,
+		urlForm,
 		/** Whether a `media_url` names a live item of this account (for a send's header media). */
 		hasMedia: (mediaUrl: string): boolean => byLink(mediaUrl) !== undefined,
 		has: (id: number): boolean => items.has(id),

@@ -52,7 +52,16 @@ function header(request: RawUploadRequest, name: string): string | undefined {
 	return Array.isArray(value) ? value.join(', ') : value;
 }
 
-export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number) {
+/**
+ * `uploadBaseUrl`: where the upload URLs point, when not at the stand-in itself (a path): another
+ * host standing for object storage, which passes the bytes on to the stand-in's `/uploads/:token`.
+ */
+export function createDirectUploads(
+	now: Clock,
+	media: MediaStore,
+	ttlMs: number,
+	uploadBaseUrl = '',
+) {
 	const byToken = new Map<string, Reservation>();
 	const bySignedId = new Map<string, Reservation>();
 	let lastBlobId = 0;
@@ -116,7 +125,7 @@ export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number
 					checksum: blob.checksum,
 					signed_id: reservation.signedId,
 					direct_upload: {
-						url: DIRECT_UPLOAD_PATTERN.replace(':token', reservation.token),
+						url: `${uploadBaseUrl}${DIRECT_UPLOAD_PATTERN.replace(':token', reservation.token)}`,
 						headers: { 'Content-Type': blob.content_type, 'Content-MD5': blob.checksum },
 					},
 				});
@@ -135,7 +144,7 @@ export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number
 				// A retried finalize (its answer lost) gets the same item back, never a second one.
 				if (reservation.finalized !== undefined) {
 					if (media.has(reservation.finalized.id))
-						return ok(mediaAnswer(reservation.finalized, baseUrl));
+						return ok(mediaAnswer(reservation.finalized, baseUrl, media.urlForm));
 					return mediaRefusal({
 						signed_id: ['was finalized, and the media item has since been removed'],
 					});
@@ -155,7 +164,7 @@ export function createDirectUploads(now: Clock, media: MediaStore, ttlMs: number
 					key,
 				});
 				byToken.delete(reservation.token);
-				return ok(mediaAnswer(reservation.finalized, baseUrl), 201);
+				return ok(mediaAnswer(reservation.finalized, baseUrl, media.urlForm), 201);
 			},
 		},
 	];

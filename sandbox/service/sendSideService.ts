@@ -32,6 +32,8 @@ export interface TemplateMessageSend {
 	messageId: string;
 	/** When the send was answered with an event id too (connect_to_ai_agent). */
 	eventId?: string;
+	/** Whether its event can be polled by the message id too (the stand-in's default: yes). */
+	pollableByMessageId?: boolean;
 	contact: { phone_number: string; name?: string };
 	template_message: {
 		chat_template_id: string;
@@ -121,9 +123,8 @@ export function createSendSideService(options: SendSideOptions = {}): SendSideSe
 				failure: failureOf(templates, send),
 			});
 			const eventId = send.eventId ?? send.messageId;
-			events.add(eventId, { type: 'template_message', messageId: send.messageId }, [
-				send.messageId,
-			]);
+			const aliases = send.pollableByMessageId === false ? [] : [send.messageId];
+			events.add(eventId, { type: 'template_message', messageId: send.messageId }, aliases);
 			return { eventId };
 		},
 		recordCommand(eventId, eventType) {

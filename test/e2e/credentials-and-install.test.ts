@@ -38,13 +38,13 @@ afterAll(async () => {
 
 beforeEach(() => standIn.clearRequests());
 
-test('n8n credential test: the right key passes, without sending a message', async () => {
+test('n8n credential test: the right key passes, by one read of the template list, sending nothing', async () => {
 	const result = await n8n.testCredential(credential, { apiKey, baseUrl: standIn.url });
 	expect(result.status).toBe('OK');
+	expect(result.message).toMatch(/^Connection successful: .*templates/);
 	expect(standIn.requests.map((r) => [r.method, r.path, r.authorized])).toEqual([
-		['POST', '/api/v1/events', true],
+		['GET', '/api/v1/whats_app_templates', true],
 	]);
-	expect(standIn.acceptedSends()).toEqual([]);
 }, 30_000);
 
 test('n8n credential test: a wrong key fails with the 401 explanation', async () => {
@@ -54,7 +54,38 @@ test('n8n credential test: a wrong key fails with the 401 explanation', async ()
 	});
 	expect(result.status).toBe('Error');
 	expect(result.message).toContain('401');
+	expect(result.message).toMatch(/rejected this API key/);
 	expect(standIn.requests.map((r) => r.authorized)).toEqual([false]);
+}, 30_000);
+
+/*
+ * Issue 24.2: n8n's declarative test passed for anything that answered. Through n8n's own
+ * /rest/credentials/test (the editor's Test button), the node's test function now refuses them.
+ */
+test("n8n credential test: n8n's own editor URL as the Base URL is not the service", async () => {
+	const result = await n8n.testCredential(credential, { apiKey, baseUrl: n8n.baseUrl });
+	expect(result.status).toBe('Error');
+	expect(result.message).toMatch(/does not answer as the Chat Messaging API: .* got \d{3}/);
+	expect(result.message).not.toContain(apiKey);
+}, 30_000);
+
+test("n8n credential test: a website's 404 page is not the service, and the test says what answered", async () => {
+	const website = createServer((request, response) => {
+		request.resume();
+		response.writeHead(404, { 'Content-Type': 'text/html' }).end('<h1>Not Found</h1>');
+	});
+	await new Promise<void>((resolve) => website.listen(0, '127.0.0.1', resolve));
+	try {
+		const { port } = website.address() as AddressInfo;
+		const result = await n8n.testCredential(credential, {
+			apiKey,
+			baseUrl: `http://127.0.0.1:${port}`,
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/got 404 Not Found \(text\/html\)/);
+	} finally {
+		await new Promise<void>((resolve) => website.close(() => resolve()));
+	}
 }, 30_000);
 
 /** Manual trigger → HTTP Request posting `body` to `url` with the Chat Messaging credential. */

@@ -161,7 +161,12 @@ test('the API key and the webhook secret appear in no execution, credential test
 
 	// n8n's own credential test, against a key the service rejects.
 	standIn.clearFaults();
-	standIn.injectFaults({ status: 401, body: { message: 'Unauthorized' }, count: 1, path: EVENTS });
+	standIn.injectFaults({
+		status: 401,
+		body: { message: 'Unauthorized' },
+		count: 1,
+		path: '/api/v1/whats_app_templates',
+	});
 	const credentialTest = await n8n.testCredential(apiCredential, { apiKey, baseUrl: standIn.url });
 	expect(credentialTest.status).toBe('Error');
 

@@ -161,9 +161,9 @@ describe('the credential test', () => {
 	 * answered at this Base URL". Now the expression trims it as the node does.
 	 */
 	it('accepts a Base URL pasted with a trailing space, as the node does', async () => {
-		expect(await testCredential({ apiKey: API_KEY, baseUrl: `${service.url}/ ` })).toEqual({
+		expect(await testCredential({ apiKey: API_KEY, baseUrl: `${service.url}/ ` })).toMatchObject({
 			status: 'OK',
-			message: 'Connection successful!',
+			message: expect.stringMatching(/^Connection successful/),
 		});
 	});
 

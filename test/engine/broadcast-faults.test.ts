@@ -343,11 +343,27 @@ describe('one fault per operation', () => {
 		expect(description).not.toContain(API_KEY);
 	});
 
-	test('Launch to an audience: a 2xx other than the documented answer is "may have been sent"', async () => {
+	// 200, 201 and 202 each confirm a launch when the body has the event id (issue 24; the cases
+	// that succeed are in answers-other-success-statuses.test.ts).
+	test('Launch to an audience: a 2xx without the event id, or another 2xx, is "may have been sent"', async () => {
 		service.injectFaults({ status: 201, body: { status: 'success' }, path: EVENTS });
 		const { message } = failure(await run(valid.launch, [{}]));
 		expect(service.requests).toHaveLength(1);
-		expect(message).toMatch(/201 where the service documents 200.*may have been sent$/);
+		expect(message).toMatch(
+			/201 but not as documented \(it has no event_id\).*may have been sent$/,
+		);
+
+		service.clearRequests();
+		service.injectFaults({
+			status: 203,
+			body: { status: 'success', event_id: 'evt_1' },
+			path: EVENTS,
+		});
+		const other = failure(await run(valid.launch, [{}]));
+		expect(service.requests).toHaveLength(1);
+		expect(other.message).toMatch(
+			/203 where the service documents 200 or 201 or 202.*may have been sent$/,
+		);
 	});
 
 	test("Launch to contacts: the service's 422 is shown in its words, for the one batch", async () => {

@@ -1,8 +1,8 @@
 /*
  * Media when something is wrong: a file of a type or size the service does not take, a missing
  * binary field or file name, a media ID that is none, are refused before any request, naming the
- * parameter, the item, the field and the file; a direct upload URL on another host is refused before
- * the bytes leave; a service fault has one defined outcome per operation; with Continue On Fail
+ * parameter, the item, the field and the file; a direct upload URL on another host over http or
+ * at a private address is refused before the bytes leave; a service fault has one defined outcome per operation; with Continue On Fail
  * every input item comes out once, paired with itself.
  */
 import { runChatMessaging } from './harness';
@@ -122,27 +122,42 @@ describe('Upload: faults', () => {
 		expect(message).toMatch(/is not a valid image/);
 	});
 
-	test('Direct: an upload URL on another host is refused before the bytes leave, and says to use JSON', async () => {
-		service.injectFaults({
-			status: 200,
-			path: `${MEDIAS}/direct_uploads`,
-			body: {
-				id: 1,
-				signed_id: 'sig',
-				direct_upload: {
-					url: 'https://bucket.elsewhere.example/upload?sig=1',
-					headers: { 'Content-Type': 'image/png' },
+	test.each([
+		[
+			'over plain http',
+			'http://bucket.elsewhere.example/upload?sig=1',
+			/is on another host \(http:\/\/bucket\.elsewhere\.example\) over plain http/,
+		],
+		[
+			'at a private address',
+			'https://10.0.0.7/upload?sig=1',
+			/is on another host \(https:\/\/10\.0\.0\.7\), a private network address/,
+		],
+		[
+			'at the cloud metadata address',
+			'https://169.254.169.254/latest/meta-data',
+			/is on another host \(https:\/\/169\.254\.169\.254\), a link-local address/,
+		],
+	])(
+		'Direct: an upload URL on another host %s is refused before the bytes leave, and says to use JSON',
+		async (_label, url, reason) => {
+			service.injectFaults({
+				status: 200,
+				path: `${MEDIAS}/direct_uploads`,
+				body: {
+					id: 1,
+					signed_id: 'sig',
+					direct_upload: { url, headers: { 'Content-Type': 'image/png' } },
 				},
-			},
-		});
-		const result = await uploadRun([good], { uploadMethod: 'direct' });
-		const { message, description } = failure(result);
-		expect(message).toMatch(
-			/^Direct upload, step 2 of 3 .*: The upload URL the service gave is on another host \(https:\/\/bucket\.elsewhere\.example\)/,
-		);
-		expect(description).toMatch(/No media item was created.*Upload Method "JSON \(Base64\)"/);
-		expect(service.requests.map((request) => request.path)).toEqual([`${MEDIAS}/direct_uploads`]);
-	});
+			});
+			const result = await uploadRun([good], { uploadMethod: 'direct' });
+			const { message, description } = failure(result);
+			expect(message).toMatch(/^Direct upload, step 2 of 3 .*: The upload URL the service gave /);
+			expect(message).toMatch(reason);
+			expect(description).toMatch(/No media item was created.*Upload Method "JSON \(Base64\)"/);
+			expect(service.requests.map((request) => request.path)).toEqual([`${MEDIAS}/direct_uploads`]);
+		},
+	);
 
 	test('Direct: an upload URL the service does not know (404) stops before finalize: nothing created', async () => {
 		service.injectFaults({

@@ -83,6 +83,21 @@ export interface TriggerHarnessOptions {
 	/** Secret of the Chat Messaging Webhook credential; omit for a node with no credential set. */
 	secret?: string;
 	mode?: WorkflowExecuteMode;
+	/**
+	 * The workflow's static data as n8n's database holds it. When given, every call works on a
+	 * copy read from it when the call arrives, written back whole once the trigger has answered
+	 * if the node changed it: what n8n's LiveWebhooks does for a production call on main or a
+	 * webhook processor. Harnesses given the same database and workflow ID stand for several
+	 * processes serving one workflow. Without it, one workflow object serves every call.
+	 */
+	database?: { staticData: IDataObject };
+	/** Defaults to a harness of its own; several processes serving one workflow share it. */
+	workflowId?: string;
+	/**
+	 * The trigger's node class. Another process is a class loaded in its own module registry
+	 * (jest.isolateModules), so that it shares no module state with this one.
+	 */
+	nodeType?: INodeType;
 }
 
 export interface TriggerHarness {
@@ -297,6 +312,15 @@ function additionalDataFor(
 	return partial as IWorkflowExecuteAdditionalData;
 }
 
+let harnessCount = 0;
+
+/** What n8n's database keeps: JSON, without the in-memory change flag. */
+function asStored(staticData: IDataObject): IDataObject {
+	const stored = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+	delete stored.__dataChanged;
+	return stored;
+}
+
 export async function startTriggerHarness(
 	options: TriggerHarnessOptions = {},
 ): Promise<TriggerHarness> {
@@ -304,7 +328,7 @@ export async function startTriggerHarness(
 	const logs: LogEntry[] = [];
 	const logger = new CapturingLogger(logs);
 
-	const nodeType = new ChatMessagingTrigger();
+	const nodeType = options.nodeType ?? new ChatMessagingTrigger();
 	const node: INode = {
 		id: 'b7c5a3d2-0000-4000-8000-000000000001',
 		name: TRIGGER_NODE_NAME,
@@ -321,14 +345,18 @@ export async function startTriggerHarness(
 					},
 				}),
 	};
-	const workflow = new Workflow({
-		id: 'wf-chat-trigger',
-		name: 'Chat Messaging Trigger test',
-		nodes: [node],
-		connections: {},
-		active: true,
-		nodeTypes: new SingleNodeTypes(nodeType),
-	});
+	const workflowId = options.workflowId ?? `wf-chat-trigger-${++harnessCount}`;
+	const workflowWith = (staticData?: IDataObject) =>
+		new Workflow({
+			id: workflowId,
+			name: 'Chat Messaging Trigger test',
+			nodes: [node],
+			connections: {},
+			active: true,
+			nodeTypes: new SingleNodeTypes(nodeType),
+			staticData,
+		});
+	const workflow = workflowWith();
 	const workflowNode = workflow.getNode(TRIGGER_NODE_NAME)!;
 	const credentialsHelper = new TestCredentialsHelper(
 		options.secret === undefined ? undefined : { secret: options.secret },
@@ -366,9 +394,11 @@ export async function startTriggerHarness(
 			workflowExecuteAdditionalData: additionalData,
 			webhookId: WEBHOOK_PATH,
 		};
+		const { database } = options;
+		const callWorkflow = database ? workflowWith(asStored(database.staticData)) : workflow;
 		const context = new ObservedWebhookContext(
-			workflow,
-			workflowNode,
+			callWorkflow,
+			callWorkflow.getNode(TRIGGER_NODE_NAME)!,
 			additionalData,
 			mode,
 			webhookData,
@@ -379,6 +409,9 @@ export async function startTriggerHarness(
 		try {
 			call.result = await nodeType.webhook!.call(context);
 			call.workflowData = call.result.workflowData;
+			if (database && callWorkflow.staticData.__dataChanged === true) {
+				database.staticData = asStored(callWorkflow.staticData);
+			}
 		} catch (error) {
 			call.error = error;
 			if (!res.headersSent) {

@@ -1,9 +1,12 @@
 /*
- * The address a direct upload's bytes go to (nodes/shared/transport/serviceUrl.ts, uploadUrl): only
- * the credential's own origin, whatever the service's answer names; the query kept as given, since
- * a signed URL's signature covers it.
+ * The address a direct upload's bytes go to (nodes/shared/transport/serviceUrl.ts, uploadUrl): the
+ * credential's own origin, or (issue 24: a presigned URL on object storage) another host over https
+ * that is not inside the network n8n runs in; the query kept as given, since a signed URL's
+ * signature covers it. The API key goes to neither (the transport sends the bytes without it).
  */
-import { uploadUrl } from '../../nodes/shared/transport/serviceUrl';
+import fc from 'fast-check';
+
+import { privateHostReason, uploadUrl } from '../../nodes/shared/transport/serviceUrl';
 
 const BASE = 'https://api.example-chat.com';
 
@@ -27,15 +30,38 @@ describe('uploadUrl', () => {
 
 	test.each([
 		[
-			'https://bucket.s3.amazonaws.com/key?X-Amz-Signature=1',
-			/is on another host \(https:\/\/bucket\.s3\.amazonaws\.com\)/,
+			'https://bucket.s3.amazonaws.com/key?X-Amz-Signature=1&X-Amz-Credential=a%2Fb',
+			'https://bucket.s3.amazonaws.com/key?X-Amz-Signature=1&X-Amz-Credential=a%2Fb',
+		],
+		[
+			'https://api.example-chat.com:8443/uploads/abc',
+			'https://api.example-chat.com:8443/uploads/abc',
+		],
+		['//storage.example/uploads', 'https://storage.example/uploads'],
+	])('a presigned https URL on another, public host is taken: %s', (given, expected) => {
+		expect(uploadUrl(BASE, given)).toEqual({ url: expected });
+	});
+
+	test.each([
+		[
+			'http://bucket.s3.amazonaws.com/key?X-Amz-Signature=1',
+			/is on another host \(http:\/\/bucket\.s3\.amazonaws\.com\) over plain http/,
 		],
 		[
 			'http://api.example-chat.com/uploads/abc',
-			/is on another host \(http:\/\/api\.example-chat\.com\)/,
+			/is on another host \(http:\/\/api\.example-chat\.com\) over plain http/,
 		],
-		['https://api.example-chat.com:8443/uploads/abc', /is on another host/],
-		['//evil.example/uploads', /is on another host \(https:\/\/evil\.example\)/],
+		['https://127.0.0.1/u', /\(https:\/\/127\.0\.0\.1\), this machine/],
+		['https://localhost:9000/u', /a local name/],
+		['https://10.1.2.3/u', /a private network address/],
+		['https://192.168.0.10/u', /a private network address/],
+		['https://172.20.0.5/u', /a private network address/],
+		['https://169.254.169.254/latest/meta-data', /a link-local address/],
+		['https://[::1]/u', /this machine/],
+		['https://[fd00::5]/u', /a private network address/],
+		['https://[::ffff:127.0.0.1]/u', /this machine/],
+		['https://0x7f.1/u', /this machine/],
+		['https://minio.internal/u', /a local name/],
 		['https://user:pw@api.example-chat.com/u', /carries a user name or password/],
 		['ftp://api.example-chat.com/u', /is not http\(s\)/],
 		['', /is not a usable URL or path/],
@@ -60,5 +86,35 @@ describe('uploadUrl', () => {
 				message: "The credential's Base URL is not a web address",
 			}),
 		});
+	});
+
+	test('any IPv4 address in a private, loopback or link-local range, however written: refused', () => {
+		const octet = fc.integer({ min: 0, max: 255 });
+		const privateAddress = fc.oneof(
+			fc.tuple(fc.constant(10), octet, octet, octet),
+			fc.tuple(fc.constant(127), octet, octet, octet),
+			fc.tuple(fc.constant(172), fc.integer({ min: 16, max: 31 }), octet, octet),
+			fc.tuple(fc.constant(192), fc.constant(168), octet, octet),
+			fc.tuple(fc.constant(169), fc.constant(254), octet, octet),
+		);
+		fc.assert(
+			fc.property(privateAddress, fc.boolean(), (parts, asInteger) => {
+				// The URL parser reads a host written as one integer as the dotted address.
+				const host = asInteger
+					? String(parts.reduce((sum, part) => sum * 256 + part, 0))
+					: parts.join('.');
+				const result = uploadUrl(BASE, `https://${host}/bucket/key?sig=1`);
+				expect(result).toEqual({
+					refused: expect.objectContaining({ outcome: 'not sent' }),
+				});
+			}),
+			{ numRuns: 300 },
+		);
+	});
+
+	test('public addresses and names are not called private', () => {
+		for (const host of ['8.8.8.8', 'bucket.s3.amazonaws.com', '172.32.0.1', '[2001:db8::1]']) {
+			expect(privateHostReason(host)).toBeUndefined();
+		}
 	});
 });

@@ -69,9 +69,15 @@ describe('Chat Messaging node description', () => {
 		expect(description.usableAsTool).toBe(true);
 		expect(description.inputs).toEqual(['main']);
 		expect(description.outputs).toEqual(['main']);
+		// Tested by the node's own function (methods/credentialTest.ts), which n8n runs for the
+		// Test button because the credential has no declarative test.
 		expect(description.credentials).toEqual([
-			{ name: new ChatMessagingApi().name, required: true },
+			{ name: new ChatMessagingApi().name, required: true, testedBy: 'chatMessagingApiTest' },
 		]);
+		expect(new ChatMessaging().methods.credentialTest.chatMessagingApiTest).toEqual(
+			expect.any(Function),
+		);
+		expect(new ChatMessagingApi()).not.toHaveProperty('test');
 	});
 
 	it('offers the whole service: 33 operations over 8 resources', () => {

@@ -1,3 +1,4 @@
+import { chatMessagingApiTest } from './credentialTest';
 import { searchTemplates } from './listSearch';
 import { getTemplateVariables } from './resourceMapping';
 
@@ -5,3 +6,4 @@ import { getTemplateVariables } from './resourceMapping';
 
 export const listSearch = { searchTemplates };
 export const resourceMapping = { getTemplateVariables };
+export const credentialTest = { chatMessagingApiTest };

@@ -96,11 +96,13 @@ export const sendBroadcastAnswer = z
 	.passthrough();
 
 /**
- * 200 with the event id, as connect_to_ai_agent is answered: the launch's status code is not shown
- * in the reference (docs/service-contract.md). Any other 2xx is "may have been launched".
+ * The event id, as connect_to_ai_agent is answered. The reference shows no status code for a
+ * launch (docs/service-contract.md): 200 as connect_to_ai_agent, 201 as send_template_message, or
+ * 202 (accepted, to be processed) each confirm it, with the event id in the body; the body decides.
+ * Any other 2xx, or one without the event id, is "may have been launched".
  */
 export const launchBroadcastAnswer: PromisedAnswer = {
-	statusCode: 200,
+	statusCode: [200, 201, 202],
 	body: z.object({ status: z.string().optional(), event_id: z.string().min(1) }).passthrough(),
 };
 

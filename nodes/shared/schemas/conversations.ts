@@ -71,13 +71,19 @@ export const conversationAnswer = z.object({ id: z.string(), status: z.string() 
 export type ConversationAnswer = z.infer<typeof conversationAnswer>;
 export const conversationsPage = pageAnswer('conversations', conversationAnswer);
 
-/** 200 `{}` for close, as for assign_agent: the reference shows no answer. */
+/**
+ * `{}` for close, as for assign_agent: the reference shows no answer, nor its status. 200 as
+ * assign_agent, 201 as send_template_message or 202 (accepted) on the same endpoint all confirm it.
+ */
 export const closeConversationAnswer: PromisedAnswer = {
-	statusCode: 200,
+	statusCode: [200, 201, 202],
 	body: z.object({}).passthrough(),
 };
-/** 200 with the conversation as it now is. */
+/**
+ * The conversation as it now is. The reference shows no status: 200, 201 or 202 with the
+ * conversation all confirm it; the body, read against the request, says whether it was made.
+ */
 export const updateConversationStatusAnswer: PromisedAnswer = {
-	statusCode: 200,
+	statusCode: [200, 201, 202],
 	body: conversationAnswer,
 };

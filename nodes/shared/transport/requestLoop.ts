@@ -103,7 +103,8 @@ export interface ServiceRequest {
 	stillWanted?: () => string | undefined;
 	/**
 	 * A file's bytes for a URL the service handed out (a direct upload): `path` is then that URL, a
-	 * path or an absolute URL on the credential's origin (serviceUrl.ts, uploadUrl). The bytes go as
+	 * path or an absolute URL, on the credential's origin or a public https host (serviceUrl.ts,
+	 * uploadUrl). The bytes go as
 	 * they are, with exactly these headers and WITHOUT the API key: such a URL carries its own
 	 * authority, as a storage service's signed URL does, and the key has no business there.
 	 */

@@ -114,11 +114,46 @@ export function serviceUrl(baseUrl: string, path: string): ServiceUrl {
 }
 
 /**
+ * Why a host is inside the network n8n runs in, by its name or address as written; undefined for
+ * a public one. A name that resolves to a private address cannot be told from here (no lookup).
+ */
+export function privateHostReason(hostname: string): string | undefined {
+	const host = hostname
+		.toLowerCase()
+		.replace(/^\[|\]$/g, '')
+		.replace(/\.$/, '');
+	if (host === 'localhost' || /\.(localhost|local|internal|home\.arpa)$/.test(host))
+		return 'a local name';
+	let v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host)?.slice(1).map(Number);
+	if (v4 === undefined && host.includes(':')) {
+		if (host === '::' || host === '::1') return 'this machine';
+		if (/^f[cd]/.test(host)) return 'a private network address';
+		if (/^fe[89ab]/.test(host)) return 'a link-local address';
+		// An IPv4 address inside IPv6 (::ffff:7f00:1, as the URL parser writes ::ffff:127.0.0.1).
+		const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+		if (mapped === null) return undefined;
+		const [high, low] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)];
+		v4 = [high >> 8, high & 255, low >> 8, low & 255];
+	}
+	if (v4 === undefined) return undefined;
+	const [a, b] = v4;
+	if (a === 127 || a === 0) return 'this machine';
+	if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168))
+		return 'a private network address';
+	if (a === 100 && b >= 64 && b <= 127) return 'a private network address';
+	if (a === 169 && b === 254) return 'a link-local address';
+	if (a >= 224) return 'not a single public host';
+	return undefined;
+}
+
+/**
  * A URL the service handed out for a file's bytes (a direct upload's `direct_upload.url`): a path,
- * or an absolute URL. Nothing carrying the API key goes there (the transport sends it without), but
- * it is still held to the credential's origin: the user's file goes only to the service the
- * credential names, never to a host an answer (or whatever altered it on the way) points at. Its
- * query is kept exactly as given: a signed URL's signature covers it.
+ * or an absolute URL. Nothing carrying the API key goes there (the transport sends it without).
+ * On the credential's own origin it is taken as given. On another host (object storage, which a
+ * presigned URL names) it is taken only over https and only for a public host: the file must not
+ * travel in clear, nor be aimed by an answer (or whatever altered it on the way) at an address
+ * inside the network n8n runs in. Its query is kept exactly as given: a signed URL's signature
+ * covers it.
  */
 export function uploadUrl(baseUrl: string, given: string): ServiceUrl {
 	const checked = credentialBase(baseUrl);
@@ -138,12 +173,19 @@ export function uploadUrl(baseUrl: string, given: string): ServiceUrl {
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:')
 		return notUsable(`is not http(s) (${url.protocol})`);
-	if (url.origin !== base.origin) {
-		return notUsable(
-			`is on another host (${url.origin}) than the credential's Base URL (${base.origin}), and files are sent only to the credential's host`,
-		);
-	}
 	if (url.username !== '' || url.password !== '')
 		return notUsable('carries a user name or password');
+	if (url.origin === base.origin) return { url: url.href };
+	if (url.protocol !== 'https:') {
+		return notUsable(
+			`is on another host (${url.origin}) over plain http; a file goes to a host other than the credential's (${base.origin}) only over https`,
+		);
+	}
+	const inside = privateHostReason(url.hostname);
+	if (inside !== undefined) {
+		return notUsable(
+			`is on another host (${url.origin}), ${inside}; a file goes to a host other than the credential's (${base.origin}) only when it is a public one`,
+		);
+	}
 	return { url: url.href };
 }

@@ -12,6 +12,14 @@ export const HEADER_MEDIA_FILE_NAME = 'File Name';
 
 /** `where` tells the user where the value came from when it was not the field itself. */
 export function readHeaderMediaUrl(value: unknown, where = ''): string {
+	// The media list answers `media://<id>` (the reference's form): a reference inside the account,
+	// not a link the service can download, so it is named as such rather than as a bad URL.
+	if (typeof value === 'string' && /^\s*media:\/\//i.test(value)) {
+		throw new InvalidParameter(
+			HEADER_MEDIA_URL,
+			`${JSON.stringify(value.trim())}${where} is a media library reference, which a template header cannot take: give the file's public http(s) link, or choose Header Media Source: Binary File to upload the file with the send`,
+		);
+	}
 	return readHttpUrl(value, HEADER_MEDIA_URL, where);
 }
 

@@ -24,8 +24,9 @@ import { loadMediaBytes, sizeProblem } from './mediaFile';
  * - Direct upload, which the newer reference prefers: reserve (`POST /api/v1/medias/direct_uploads`
  *   with the file's name, size, MD5 and type), PUT the bytes to the URL the answer gives with exactly
  *   the headers it gives, then `POST /api/v1/medias/finalize {signed_id}`. The PUT carries no API
- *   key and goes only to the credential's own host (the transport's uploadUrl); a URL elsewhere (a
- *   storage bucket) is refused before the bytes leave, and the user is told to use JSON.
+ *   key. It goes to the credential's own host, or to another host (a storage bucket's presigned
+ *   URL) only over https and only when that host is not inside n8n's network (the transport's
+ *   uploadUrl); any other URL is refused before the bytes leave, and the user is told to use JSON.
  * A media item exists only once the JSON request or the finalize succeeded: a failure before that
  * left nothing in the library ("not sent"), whatever the transport would say of the one request.
  */

@@ -48,7 +48,7 @@ const properties: INodeProperties[] = [
 				name: 'Direct Upload',
 				value: 'direct',
 				description:
-					"Reserve, send the bytes to the upload URL the service gives (without the API key), then finalize: the newer way, a third smaller on the wire. The upload URL must be on the credential's host.",
+					"Reserve, send the bytes to the upload URL the service gives (without the API key), then finalize: the newer way, a third smaller on the wire. The upload URL must be on the credential's host, or an https URL on a public host (a storage bucket's presigned URL).",
 			},
 		],
 		default: 'json',

