@@ -61,7 +61,11 @@ export function toolVariantOf(nodeType: INodeType): INodeType {
 	return Object.create(nodeType, { description: { value: description } }) as INodeType;
 }
 
-/** One tool call as a model makes it: the tool's name and the arguments it chose. */
+/**
+ * One tool call as a model makes it: the tool's name and the arguments it chose. A model reads the
+ * answers it got: an argument written "{{answer N field}}" is that field of the first item of
+ * answer N (counting from 0), e.g. the event_id a send answered.
+ */
 export interface ScriptedCall {
 	tool: string;
 	args: Record<string, unknown>;
@@ -136,11 +140,20 @@ class ScriptedAgent implements INodeType {
 			),
 		}));
 		const answers: CallAnswer[] = [];
+		const readAnswer = (value: unknown) => {
+			const reference = typeof value === 'string' && /^\{\{answer (\d+) (\w+)\}\}$/.exec(value);
+			if (!reference) return value;
+			const text = answers[Number(reference[1])]?.answer ?? '[]';
+			return (JSON.parse(text) as IDataObject[])[0]?.[reference[2]];
+		};
 		for (const call of calls) {
 			const tool = tools.find((candidate) => candidate.name === call.tool);
 			if (!tool) throw new Error(`the script calls ${call.tool}, which is not connected`);
+			const args = Object.fromEntries(
+				Object.entries(call.args).map(([key, value]) => [key, readAnswer(value)]),
+			);
 			try {
-				const answer = await tool.invoke(call.args);
+				const answer = await tool.invoke(args);
 				answers.push({ tool: call.tool, answer: String(answer) });
 			} catch (error) {
 				answers.push({ tool: call.tool, thrown: (error as Error).message });
