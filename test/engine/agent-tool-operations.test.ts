@@ -136,7 +136,7 @@ test('a name in several languages without a language: the model is told which ex
 	expect(result.error).toBeUndefined();
 	expect(result.parsed[0]).toEqual([
 		expect.objectContaining({
-			error: expect.stringMatching(/2 templates are named "order_update"/),
+			problem: expect.stringMatching(/2 templates are named "order_update"/),
 			description: expect.stringContaining('Set Language'),
 			nextStep: expect.stringContaining('Nothing was sent'),
 		}),

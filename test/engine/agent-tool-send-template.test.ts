@@ -5,7 +5,7 @@
  * and the agent's run going on; and a call that may have been sent is never sent again, not by
  * n8n's Retry On Fail nor when the model calls again after a correction.
  */
-import { runAgent, type ToolNode } from './agentToolHarness';
+import { runAgent, type ToolNode, type ToolPath } from './agentToolHarness';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'agent-tool-send-key-5d1e';
@@ -50,12 +50,17 @@ const goodArgs = {
 	},
 };
 
-function run(calls: Array<ReturnType<typeof call>>, tool: Partial<ToolNode> = {}) {
+function run(
+	calls: Array<ReturnType<typeof call>>,
+	tool: Partial<ToolNode> = {},
+	path: ToolPath = 'tool wrapper',
+) {
 	return runAgent({
 		tools: [{ ...sendOrderUpdate, ...tool }],
 		calls,
 		baseUrl: `${service.url}/`,
 		apiKey: API_KEY,
+		path,
 	});
 }
 
@@ -87,112 +92,120 @@ test('the model is offered one argument per $fromAI(), with its hint and type', 
 	expect(sends()).toEqual([]);
 });
 
-test("the model's arguments become exactly the send the service receives, and the answer says it is queued", async () => {
-	const result = await run([call(goodArgs)]);
-	expect(result.error).toBeUndefined();
-	expect(result.answers[0].thrown).toBeUndefined();
-	expect(sends().map((r) => r.body)).toEqual([
-		{
-			event_type: 'send_template_message',
-			contact: { phone_number: '+442079460018' },
-			template_message: {
-				chat_template_id: ORDER_UPDATE_EN,
-				liquid_values: {
-					first_name: 'Ada',
-					order_number: 'A-1042',
-					order_status: 'on its way',
-					order_total: '42.50',
+const paths: ToolPath[] = ['tool wrapper', 'engine requests'];
+
+describe.each(paths)("run by the agent through n8n-core's %s", (path) => {
+	test("the model's arguments become exactly the send the service receives, and the answer says it is queued", async () => {
+		const result = await run([call(goodArgs)], {}, path);
+		expect(result.error).toBeUndefined();
+		expect(result.answers[0].thrown).toBeUndefined();
+		expect(sends().map((r) => r.body)).toEqual([
+			{
+				event_type: 'send_template_message',
+				contact: { phone_number: '+442079460018' },
+				template_message: {
+					chat_template_id: ORDER_UPDATE_EN,
+					liquid_values: {
+						first_name: 'Ada',
+						order_number: 'A-1042',
+						order_status: 'on its way',
+						order_total: '42.50',
+					},
 				},
 			},
-		},
-	]);
-	expect(result.parsed[0]).toEqual([
-		expect.objectContaining({
-			queued: true,
-			phoneNumber: '+442079460018',
-			templateId: ORDER_UPDATE_EN,
-		}),
-	]);
-});
+		]);
+		expect(result.parsed[0]).toEqual([
+			expect.objectContaining({
+				queued: true,
+				phoneNumber: '+442079460018',
+				templateId: ORDER_UPDATE_EN,
+			}),
+		]);
+	});
 
-describe('bad arguments: an answer the model can correct from, nothing sent, the run goes on', () => {
-	const cases: Array<[string, Record<string, unknown>, string, RegExp]> = [
-		[
-			'a template the account does not have',
-			{ ...goodArgs, template_id: 'wat_doesnotexist0001' },
-			'template_id',
-			/no template wat_doesnotexist0001/,
-		],
-		[
-			'a variable missing',
-			{
-				...goodArgs,
-				template_variables: { first_name: 'Ada', order_number: 'A-1042', order_total: '42.50' },
-			},
-			'template_variables',
-			/variable "order_status" of the template order_update \(en\) has no value \(the template needs .*order_status/,
-		],
-		[
-			'a variable the template does not have',
-			{ ...goodArgs, template_variables: { ...goodArgs.template_variables, coupon: 'X' } },
-			'template_variables',
-			/variable "coupon" is not in the template order_update/,
-		],
-		[
-			'a phone number without its country code',
-			{ ...goodArgs, phone_number: '4155550123' },
-			'phone_number',
-			/"4155550123".*country/,
-		],
-		[
-			'a template that is not approved',
-			{ ...goodArgs, template_id: LOGIN_CODE_PENDING, template_variables: { code: '123456' } },
-			'template_id',
-			/login_code \(en\) is pending: the service sends only approved templates/,
-		],
-	];
+	describe('bad arguments: an answer the model can correct from, nothing sent, the run goes on', () => {
+		const cases: Array<[string, Record<string, unknown>, string, RegExp]> = [
+			[
+				'a template the account does not have',
+				{ ...goodArgs, template_id: 'wat_doesnotexist0001' },
+				'template_id',
+				/no template wat_doesnotexist0001/,
+			],
+			[
+				'a variable missing',
+				{
+					...goodArgs,
+					template_variables: { first_name: 'Ada', order_number: 'A-1042', order_total: '42.50' },
+				},
+				'template_variables',
+				/variable "order_status" of the template order_update \(en\) has no value \(the template needs .*order_status/,
+			],
+			[
+				'a variable the template does not have',
+				{ ...goodArgs, template_variables: { ...goodArgs.template_variables, coupon: 'X' } },
+				'template_variables',
+				/variable "coupon" is not in the template order_update/,
+			],
+			[
+				'a phone number without its country code',
+				{ ...goodArgs, phone_number: '4155550123' },
+				'phone_number',
+				/"4155550123".*country/,
+			],
+			[
+				'a template that is not approved',
+				{ ...goodArgs, template_id: LOGIN_CODE_PENDING, template_variables: { code: '123456' } },
+				'template_id',
+				/login_code \(en\) is pending: the service sends only approved templates/,
+			],
+		];
 
-	test.each(cases)('%s', async (_case, args, argument, says) => {
-		const result = await run([call(args)]);
+		test.each(cases)('%s', async (_case, args, argument, says) => {
+			const result = await run([call(args)], {}, path);
+			expect(result.error).toBeUndefined();
+			expect(result.answers[0].thrown).toBeUndefined();
+			expect(result.parsed[0]).toEqual([
+				expect.objectContaining({
+					problem: expect.stringMatching(says),
+					outcome: 'not sent',
+					argument,
+					nextStep: `Nothing was sent. Correct the argument "${argument}" as the problem says and call the tool again.`,
+				}),
+			]);
+			expect(sends()).toEqual([]);
+		});
+	});
+
+	test('a model that corrects its arguments after an error sends the message exactly once', async () => {
+		const result = await run(
+			[call({ ...goodArgs, phone_number: '020 7946 0018' }), call(goodArgs)],
+			{},
+			path,
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.parsed[0]).toEqual([expect.objectContaining({ outcome: 'not sent' })]);
+		expect(result.parsed[1]).toEqual([expect.objectContaining({ queued: true })]);
+		expect(sends()).toHaveLength(1);
+	});
+
+	test("n8n's Retry On Fail does not send again a message that may have reached the service", async () => {
+		// The service takes the send, then the connection dies before its answer.
+		service.injectFaults({ path: '/api/v1/events', reset: true });
+		const result = await run(
+			[call(goodArgs)],
+			{ retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+			path,
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.answers[0].thrown).toBeUndefined();
 		expect(result.parsed[0]).toEqual([
 			expect.objectContaining({
-				error: expect.stringMatching(says),
-				outcome: 'not sent',
-				argument,
-				nextStep: `Nothing was sent. Correct the argument "${argument}" as the error says and call the tool again.`,
+				outcome: 'may have been sent',
+				nextStep: expect.stringContaining('do not call this tool again with the same arguments'),
 			}),
 		]);
-		expect(sends()).toEqual([]);
+		expect(sends()).toHaveLength(1);
 	});
-});
-
-test('a model that corrects its arguments after an error sends the message exactly once', async () => {
-	const result = await run([call({ ...goodArgs, phone_number: '020 7946 0018' }), call(goodArgs)]);
-	expect(result.error).toBeUndefined();
-	expect(result.parsed[0]).toEqual([expect.objectContaining({ outcome: 'not sent' })]);
-	expect(result.parsed[1]).toEqual([expect.objectContaining({ queued: true })]);
-	expect(sends()).toHaveLength(1);
-});
-
-test("n8n's Retry On Fail does not send again a message that may have reached the service", async () => {
-	// The service takes the send, then the connection dies before its answer.
-	service.injectFaults({ path: '/api/v1/events', reset: true });
-	const result = await run([call(goodArgs)], {
-		retryOnFail: true,
-		maxTries: 3,
-		waitBetweenTries: 0,
-	});
-	expect(result.error).toBeUndefined();
-	expect(result.answers[0].thrown).toBeUndefined();
-	expect(result.parsed[0]).toEqual([
-		expect.objectContaining({
-			outcome: 'may have been sent',
-			nextStep: expect.stringContaining('do not call this tool again with the same arguments'),
-		}),
-	]);
-	expect(sends()).toHaveLength(1);
 });
 
 test('with On Error set to Stop Workflow, a bad argument still sends nothing', async () => {
@@ -200,5 +213,15 @@ test('with On Error set to Stop Workflow, a bad argument still sends nothing', a
 		onError: 'stopWorkflow',
 	});
 	expect(result.answers[0].thrown).toMatch(/Phone Number "4155550123"/);
+	expect(sends()).toEqual([]);
+});
+
+test('with On Error set to Stop Workflow, the engine stops the run on a bad argument, nothing sent', async () => {
+	const result = await run(
+		[call({ ...goodArgs, phone_number: '4155550123' })],
+		{ onError: 'stopWorkflow' },
+		'engine requests',
+	);
+	expect(result.error?.message).toMatch(/Phone Number "4155550123"/);
 	expect(sends()).toEqual([]);
 });

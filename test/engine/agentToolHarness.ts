@@ -20,8 +20,13 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ChatMessaging } from '../../nodes/ChatMessaging/ChatMessaging.node';
+import { EngineRequestAgent } from './engineRequestAgent';
 import type { WorkflowRun } from './harness';
 import { addTestNodeType, runWorkflow } from './harness';
+import type { CallAnswer, ScriptedCall } from './scriptedCalls';
+import { withAnswersRead } from './scriptedCalls';
+
+export type { CallAnswer, ScriptedCall } from './scriptedCalls';
 
 export const TOOL_TYPE = 'n8n-nodes-chat-messaging.chatMessagingTool';
 
@@ -61,29 +66,11 @@ export function toolVariantOf(nodeType: INodeType): INodeType {
 	return Object.create(nodeType, { description: { value: description } }) as INodeType;
 }
 
-/**
- * One tool call as a model makes it: the tool's name and the arguments it chose. A model reads the
- * answers it got: an argument written "{{answer N field}}" is that field of the first item of
- * answer N (counting from 0), e.g. the event_id a send answered.
- */
-export interface ScriptedCall {
-	tool: string;
-	args: Record<string, unknown>;
-}
-
 /** What the agent saw: the tools offered (name, description, arguments) and each call's answer. */
 export interface ToolOffered {
 	name: string;
 	description: string;
 	arguments: Record<string, { type: string; description?: string }>;
-}
-
-export interface CallAnswer {
-	tool: string;
-	/** The text the model gets back, as n8n's tool wrapper returns it. */
-	answer?: string;
-	/** Set when the call threw instead: in n8n's agent that ends the run. */
-	thrown?: string;
 }
 
 interface ZodLike {
@@ -140,18 +127,10 @@ class ScriptedAgent implements INodeType {
 			),
 		}));
 		const answers: CallAnswer[] = [];
-		const readAnswer = (value: unknown) => {
-			const reference = typeof value === 'string' && /^\{\{answer (\d+) (\w+)\}\}$/.exec(value);
-			if (!reference) return value;
-			const text = answers[Number(reference[1])]?.answer ?? '[]';
-			return (JSON.parse(text) as IDataObject[])[0]?.[reference[2]];
-		};
 		for (const call of calls) {
 			const tool = tools.find((candidate) => candidate.name === call.tool);
 			if (!tool) throw new Error(`the script calls ${call.tool}, which is not connected`);
-			const args = Object.fromEntries(
-				Object.entries(call.args).map(([key, value]) => [key, readAnswer(value)]),
-			);
+			const args = withAnswersRead(call.args, answers);
 			try {
 				const answer = await tool.invoke(args);
 				answers.push({ tool: call.tool, answer: String(answer) });
@@ -165,6 +144,13 @@ class ScriptedAgent implements INodeType {
 
 addTestNodeType(TOOL_TYPE, toolVariantOf(new ChatMessaging()));
 addTestNodeType('test.scriptedAgent', new ScriptedAgent());
+addTestNodeType('test.engineRequestAgent', new EngineRequestAgent());
+
+/**
+ * How the agent runs its tools: n8n-core wraps each tool node as a LangChain tool and the agent
+ * calls it ('tool wrapper'), or the agent asks the engine to run the tool node ('engine requests').
+ */
+export type ToolPath = 'tool wrapper' | 'engine requests';
 
 /** A Chat Messaging tool node as the user sets it up under an agent. */
 export interface ToolNode {
@@ -191,6 +177,7 @@ export async function runAgent(options: {
 	baseUrl: string;
 	apiKey: string;
 	chatInput?: IDataObject;
+	path?: ToolPath;
 }): Promise<AgentRun> {
 	const nodes: INode[] = [
 		{
@@ -204,7 +191,7 @@ export async function runAgent(options: {
 		{
 			id: 'agent',
 			name: 'Agent',
-			type: 'test.scriptedAgent',
+			type: options.path === 'engine requests' ? 'test.engineRequestAgent' : 'test.scriptedAgent',
 			typeVersion: 1,
 			position: [200, 0],
 			parameters: { calls: JSON.stringify(options.calls) },

@@ -62,12 +62,16 @@ function nextStep(json: IDataObject, argument: string | undefined): string {
 		return 'The service may have received this request: do not call this tool again with the same arguments. Check the result first (for a message, get its status), or tell the user that it may have been sent.';
 	}
 	const what = argument === undefined ? 'the arguments' : `the argument "${argument}"`;
-	return `Nothing was sent. Correct ${what} as the error says and call the tool again.`;
+	return `Nothing was sent. Correct ${what} as the problem says and call the tool again.`;
 }
 
 /**
  * A tool call's output items, each failure with the argument it concerns and the next step.
  * `properties` are the operation's parameters, whose labels the failures name.
+ *
+ * The failure's text is given as `problem`, not `error`: where the engine runs the tool node, n8n's
+ * Retry On Fail runs a node again whenever its first output item has an `error` field, and a send
+ * that may have reached the service would go a second time.
  */
 export function explainFailuresToModel(
 	this: IExecuteFunctions,
@@ -77,7 +81,8 @@ export function explainFailuresToModel(
 	return items.map((item) => {
 		if (item.json.error === undefined) return item;
 		const argument = argumentFor(this, properties, item.json.parameter);
-		const json: IDataObject = { ...item.json };
+		const { error, ...rest } = item.json;
+		const json: IDataObject = { problem: error, ...rest };
 		if (argument !== undefined) json.argument = argument;
 		json.nextStep = nextStep(item.json, argument);
 		return { ...item, json };
