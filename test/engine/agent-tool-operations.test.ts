@@ -138,7 +138,7 @@ test('a name in several languages without a language: the model is told which ex
 		expect.objectContaining({
 			problem: expect.stringMatching(/2 templates are named "order_update"/),
 			description: expect.stringContaining('Set Language'),
-			nextStep: expect.stringContaining('Nothing was sent'),
+			nextStep: expect.stringContaining('The call was not carried out'),
 		}),
 	]);
 });

@@ -169,7 +169,7 @@ describe.each(paths)("run by the agent through n8n-core's %s", (path) => {
 					problem: expect.stringMatching(says),
 					outcome: 'not sent',
 					argument,
-					nextStep: `Nothing was sent. Correct the argument "${argument}" as the problem says and call the tool again.`,
+					nextStep: `The call was not carried out. Correct the argument "${argument}" as the problem says and call the tool again.`,
 				}),
 			]);
 			expect(sends()).toEqual([]);

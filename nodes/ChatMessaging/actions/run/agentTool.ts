@@ -62,7 +62,7 @@ function nextStep(json: IDataObject, argument: string | undefined): string {
 		return 'The service may have received this request: do not call this tool again with the same arguments. Check the result first (for a message, get its status), or tell the user that it may have been sent.';
 	}
 	const what = argument === undefined ? 'the arguments' : `the argument "${argument}"`;
-	return `Nothing was sent. Correct ${what} as the problem says and call the tool again.`;
+	return `The call was not carried out. Correct ${what} as the problem says and call the tool again.`;
 }
 
 /**
