@@ -41,7 +41,17 @@ afterAll(async () => {
 	await release?.();
 });
 
-function agentWorkflow(chatCredential: string, modelCredential: string): WorkflowJson {
+/*
+ * The AI Agent's versions run their tools two ways: 2.2 calls the tool n8n-core wraps as a
+ * LangChain tool, 3.x (n8n 2.x's default) has the engine run the tool node.
+ */
+const AGENT_VERSIONS = [2.2, 3.1];
+
+function agentWorkflow(
+	chatCredential: string,
+	modelCredential: string,
+	agentVersion: number,
+): WorkflowJson {
 	const node = (name: string, type: string, typeVersion: number, parameters: object) => ({
 		id: randomUUID(),
 		name,
@@ -51,10 +61,10 @@ function agentWorkflow(chatCredential: string, modelCredential: string): Workflo
 		parameters: parameters as Record<string, unknown>,
 	});
 	return {
-		name: 'E2E: AI Agent sends the order update through the Chat Messaging tool',
+		name: `E2E: AI Agent ${agentVersion} sends the order update through the Chat Messaging tool`,
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
-			node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, {
+			node('AI Agent', '@n8n/n8n-nodes-langchain.agent', agentVersion, {
 				promptType: 'define',
 				text: 'Tell Ada Lovelace at +44 20 7946 0018 that her order A-1042 (42.50) is on its way.',
 				options: {},
@@ -94,45 +104,57 @@ function agentWorkflow(chatCredential: string, modelCredential: string): Workflo
 	};
 }
 
-test("n8n's AI Agent with a scripted model sends the template through the tool, once", async () => {
-	const chatCredential = await n8n.upsertCredential('Chat Messaging (agent)', 'chatMessagingApi', {
-		apiKey,
-		baseUrl: standIn.url,
-	});
-	const modelCredential = await n8n.upsertCredential('Scripted model', 'openAiApi', {
-		apiKey: 'sk-scripted',
-		url: model.url,
-	});
-	const id = await n8n.upsertWorkflow(agentWorkflow(chatCredential, modelCredential));
-	const execution = await n8n.executeWithCli(id);
-	expect(execution.error).toBeUndefined();
-	expect(execution.status).toBe('success');
+test.each(AGENT_VERSIONS)(
+	"n8n's AI Agent %s with a scripted model sends the template through the tool, once",
+	async (agentVersion) => {
+		standIn.clearRequests();
+		model.requests.length = 0;
+		const chatCredential = await n8n.upsertCredential(
+			'Chat Messaging (agent)',
+			'chatMessagingApi',
+			{
+				apiKey,
+				baseUrl: standIn.url,
+			},
+		);
+		const modelCredential = await n8n.upsertCredential('Scripted model', 'openAiApi', {
+			apiKey: 'sk-scripted',
+			url: model.url,
+		});
+		const id = await n8n.upsertWorkflow(
+			agentWorkflow(chatCredential, modelCredential, agentVersion),
+		);
+		const execution = await n8n.executeWithCli(id);
+		expect(execution.error).toBeUndefined();
+		expect(execution.status).toBe('success');
 
-	// The tool n8n offered the model: its name, the manual description, the two $fromAI arguments.
-	const offered = model.requests[0].tools?.map((tool) => tool.function);
-	expect(offered).toEqual([
-		expect.objectContaining({
-			name: 'Send_order_update',
-			description: expect.stringContaining('Sends the approved template order_update'),
-			parameters: expect.objectContaining({
-				properties: expect.objectContaining({
-					phone_number: expect.anything(),
-					template_variables: expect.anything(),
+		// The tool n8n offered the model: its name, the manual description, the two $fromAI arguments.
+		const offered = model.requests[0].tools?.map((tool) => tool.function);
+		expect(offered).toEqual([
+			expect.objectContaining({
+				name: 'Send_order_update',
+				description: expect.stringContaining('Sends the approved template order_update'),
+				parameters: expect.objectContaining({
+					properties: expect.objectContaining({
+						phone_number: expect.anything(),
+						template_variables: expect.anything(),
+					}),
 				}),
 			}),
-		}),
-	]);
+		]);
 
-	const sends = standIn.acceptedSends('/api/v1/events');
-	expect(sends.map((send) => send.body)).toEqual([
-		{
-			event_type: 'send_template_message',
-			contact: { phone_number: '+442079460018' },
-			template_message: { chat_template_id: ORDER_UPDATE, liquid_values: variables },
-		},
-	]);
-	const output = execution.runData['AI Agent']?.[0]?.data?.main[0]?.[0]?.json as
-		| { output?: string }
-		| undefined;
-	expect(output?.output).toMatch(/Tool answered: .*"queued":true/);
-}, 120_000);
+		const sends = standIn.acceptedSends('/api/v1/events');
+		expect(sends.map((send) => send.body)).toEqual([
+			{
+				event_type: 'send_template_message',
+				contact: { phone_number: '+442079460018' },
+				template_message: { chat_template_id: ORDER_UPDATE, liquid_values: variables },
+			},
+		]);
+		const output = execution.runData['AI Agent']?.[0]?.data?.main[0]?.[0]?.json as
+			| { output?: string }
+			| undefined;
+		expect(output?.output).toMatch(/Tool answered: .*"queued":true/);
+	},
+	120_000,
+);
