@@ -18,6 +18,7 @@ export const EXAMPLE_FILES = {
 	deliveryStatusBranch: 'delivery-status-branch.json',
 	contactsListToCreateMany: 'contacts-list-to-create-many.json',
 	sendWaitGetStatus: 'send-wait-get-status.json',
+	agentSendsOrderUpdate: 'agent-sends-order-update.json',
 } as const;
 export type ExampleName = keyof typeof EXAMPLE_FILES;
 

@@ -27,6 +27,8 @@ export interface EditorContextOptions {
 	/** Leave the node without a credential, as a node just dropped on the canvas. */
 	noCredential?: boolean;
 	typeVersion?: number;
+	/** The node's type; n8n's tool variant ("…chatMessagingTool") when attached to an agent. */
+	type?: string;
 }
 
 export function editorContext(options: EditorContextOptions): ILoadOptionsFunctions {
@@ -38,7 +40,7 @@ export function editorContext(options: EditorContextOptions): ILoadOptionsFuncti
 	const node: INode = {
 		id: 'chat',
 		name: 'Chat Messaging',
-		type: 'n8n-nodes-chat-messaging.chatMessaging',
+		type: options.type ?? 'n8n-nodes-chat-messaging.chatMessaging',
 		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters,

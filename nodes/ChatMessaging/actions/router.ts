@@ -7,6 +7,7 @@ import type { InvalidParameter } from '../../shared/validation';
 import { toNodeOperationError } from '../../shared/validation';
 import { readRetryPolicy } from './fields/requestOptions';
 import { findAction } from './registry';
+import { explainFailuresToModel, runsAsAgentTool } from './run/agentTool';
 import { createOperationRun } from './run/operationRun';
 
 /** Reads what every operation shares (retry policy, credential), then hands the run to the operation's runner. */
@@ -29,5 +30,8 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		throw toNodeOperationError(this.getNode(), error as InvalidParameter, 0);
 	}
 	const run = createOperationRun.call(this, await createServiceClient.call(this, policy));
-	return [await action.run.call(this, run)];
+	const items = await action.run.call(this, run);
+	return [
+		runsAsAgentTool(this) ? explainFailuresToModel.call(this, items, action.description) : items,
+	];
 }

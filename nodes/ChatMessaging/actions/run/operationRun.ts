@@ -10,6 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ServiceClient, ServiceFailure } from '../../../shared/transport';
 import { ServiceRequestFailed, toNodeApiError } from '../../../shared/transport';
 import { InvalidParameter, toNodeOperationError } from '../../../shared/validation';
+import { failuresAsItems } from './agentTool';
 
 /* What every runner shares: the run's setup, reading every item first, and the items a failure leaves. */
 
@@ -58,7 +59,8 @@ export function createOperationRun(this: IExecuteFunctions, client: ServiceClien
 	return {
 		items: this.getInputData(),
 		client,
-		continueOnFail: this.continueOnFail(),
+		// An agent's tool call answers its failures as items too (agentTool.ts).
+		continueOnFail: failuresAsItems(this),
 		node,
 		optionError: (error) => toNodeOperationError(node, error, 0),
 		itemError: (error, itemIndex) => {
