@@ -74,7 +74,7 @@ describe('Chat Messaging node description', () => {
 		]);
 	});
 
-	it('offers the whole service: 33 operations over 8 resources', () => {
+	it('offers the whole service: 34 operations over 8 resources', () => {
 		expect([...resources].sort()).toEqual([
 			'aiAgent',
 			'broadcast',
@@ -109,6 +109,7 @@ describe('Chat Messaging node description', () => {
 			'message:getMany',
 			'message:getManyStatuses',
 			'message:getStatus',
+			'message:sendAndWait',
 			'message:sendTemplate',
 			'order:create',
 			'order:get',
