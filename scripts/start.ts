@@ -88,6 +88,7 @@ async function main(): Promise<void> {
 				ownerEmail: OWNER_EMAIL,
 				password: state.password,
 				formUrl: examples.formUrl,
+				refundRequestUrl: examples.refundRequestUrl,
 				standInUrl: standIn.url,
 				standInApiKey: state.standInApiKey,
 				standInEndpoints: standIn.endpoints,

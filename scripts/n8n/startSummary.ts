@@ -33,6 +33,8 @@ export interface StartInfo {
 	ownerEmail: string;
 	password: string;
 	formUrl: string;
+	/** The refund example's webhook (Send Template and Wait for Response), when it was provisioned. */
+	refundRequestUrl?: string;
 	standInUrl: string;
 	standInApiKey: string;
 	/** `METHOD /pattern` of every service endpoint the stand-in answers (StandInService.endpoints). */
@@ -109,6 +111,33 @@ function reportsLines(info: StartInfo): string[] {
 	];
 }
 
+/** The refund example: ask the manager, then let the stand-in answer as the manager (docs/send-and-wait.md). */
+function refundLines(info: StartInfo): string[] {
+	if (info.refundRequestUrl === undefined) return [];
+	const request = JSON.stringify({
+		order: 'A-1042',
+		amount: '40.00 EUR',
+		reason: 'arrived broken',
+		manager_phone: '+44 20 7946 0018',
+	});
+	const answer = JSON.stringify({
+		phoneNumber: '+44 20 7946 0018',
+		variable: 'approval_link',
+		action: 'approve',
+	});
+	const json = "-H 'content-type: application/json'";
+	return [
+		'  Approve a refund over WhatsApp (Send Template and Wait for Response): ask the manager,',
+		'',
+		`  curl -X POST ${quote(info.refundRequestUrl)} ${json} -d ${quote(request)}`,
+		'',
+		'    and let the stand-in answer as the manager ("approve", "disapprove" or only "open"):',
+		'',
+		`  curl -X POST ${quote(`${info.standInUrl}/_sandbox/contact/answer`)} ${json} -d ${quote(answer)}`,
+		'',
+	];
+}
+
 export function startSummary(info: StartInfo): string {
 	const commands = startCommands(info);
 	const otherName = info.reportTo === 'test' ? 'Production' : 'Test';
@@ -149,6 +178,7 @@ export function startSummary(info: StartInfo): string {
 		'',
 		`  ${commands.switchReports}`,
 		'',
+		...refundLines(info),
 		'  Ctrl-C stops everything.',
 		'',
 	].join('\n');

@@ -152,14 +152,17 @@ function readChoices(context: IWebhookFunctions): ResponseChoices {
 	};
 }
 
-function sendPage(context: IWebhookFunctions, status: number, html: string): void {
+function setPageHeaders(context: IWebhookFunctions): void {
 	const response = context.getResponseObject();
-	response.status(status);
 	response.setHeader('Content-Type', 'text/html; charset=utf-8');
 	response.setHeader('Cache-Control', 'no-store');
 	response.setHeader('Referrer-Policy', 'no-referrer');
 	response.setHeader('X-Robots-Tag', 'noindex, nofollow');
-	response.end(html);
+}
+
+function sendPage(context: IWebhookFunctions, status: number, html: string): void {
+	setPageHeaders(context);
+	context.getResponseObject().status(status).end(html);
 }
 
 /** The node's webhook: the page on GET, the answer on POST (n8n checked the signature first). */
@@ -177,9 +180,11 @@ export async function respondToLink(this: IWebhookFunctions): Promise<IWebhookRe
 	// The item the node left waiting (sendAndWait.operation.ts): the input item and the event_id.
 	const waiting = this.evaluateExpression('{{ $json }}', 0);
 	const item = waiting !== null && typeof waiting === 'object' ? (waiting as IDataObject) : {};
-	sendPage(this, 200, RECORDED_PAGE);
+	// n8n sends this page only once it has moved the execution from waiting to running, so a
+	// second press that arrives meanwhile is refused by n8n rather than told it was recorded.
+	setPageHeaders(this);
 	return {
-		noWebhookResponse: true,
+		webhookResponse: RECORDED_PAGE,
 		workflowData: [
 			[
 				{

@@ -31,7 +31,7 @@ const limitWaitTimeField: INodeProperties = {
 	displayName: 'Limit Wait Time',
 	name: 'limitWaitTime',
 	type: 'fixedCollection',
-	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
+	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' } },
 	description:
 		'Whether the workflow will automatically resume execution after a specified time limit, without an answer',
 	options: [
@@ -64,7 +64,8 @@ const limitWaitTimeField: INodeProperties = {
 					name: 'resumeAmount',
 					type: 'number',
 					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
-					typeOptions: { minValue: 0, numberPrecision: 2 },
+					// Above 0: no wait at all would leave the contact no time to answer (the run refuses 0).
+					typeOptions: { minValue: 0.01, numberPrecision: 2 },
 					default: 1,
 					description: 'The time to wait',
 				},

@@ -128,10 +128,15 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 		}
 		refuse.call(this, message, description);
 	}
-	if (
-		typeof this.getSignedResumeUrl !== 'function' ||
-		typeof this.putExecutionToWait !== 'function'
-	) {
+	if (typeof this.putExecutionToWait !== 'function') {
+		// An AI agent's tool runs in a context that cannot pause the execution.
+		refuse.call(
+			this,
+			'Send Template and Wait for Response cannot wait here: nothing was sent',
+			'Only the node itself can pause the workflow for an answer; as a tool of an AI agent it cannot. Use it as a node in the workflow.',
+		);
+	}
+	if (typeof this.getSignedResumeUrl !== 'function') {
 		refuse.call(
 			this,
 			`Send Template and Wait for Response needs n8n ${SIGNED_LINKS_SINCE} or later: nothing was sent`,
