@@ -73,7 +73,8 @@ test('sends the picked template with the signed link in the chosen variable, the
 	expect(waiting.json).toEqual({
 		customer: 'Ada',
 		answered: false,
-		event_id: expect.stringMatching(/./),
+		// The event the answer's Location points at, not the message's own id.
+		event_id: expect.stringMatching(/^evt_/),
 	});
 	expect(waiting.pairedItem).toEqual({ item: 0 });
 	// What n8n resumes with when the wait ends unanswered: the item that says nobody answered.

@@ -97,14 +97,6 @@ const limitWaitTimeField: INodeProperties = {
 
 const responseFields: INodeProperties[] = [
 	{
-		displayName:
-			'This operation sends one message and waits for one answer per execution, so it takes exactly one input item; with several, it sends nothing and fails. To ask several contacts, put a Loop Over Items node (batch size 1) in front of it.',
-		name: 'oneItemNotice',
-		type: 'notice',
-		default: '',
-		displayOptions,
-	},
-	{
 		displayName: 'Response Link Variable',
 		name: 'responseLinkVariable',
 		type: 'string',
@@ -205,12 +197,29 @@ const responseFields: INodeProperties[] = [
 		displayOptions: { show: { ...displayOptions.show, responseType: ['freeText'] } },
 		description: 'Label of the button under the text box on the page behind the link',
 	},
-	optionsCollection(displayOptions, [limitWaitTimeField]),
 ];
 
+const oneItemNotice: INodeProperties = {
+	displayName:
+		'This operation sends one message and waits for one answer per execution, so it takes exactly one input item; with several, it sends nothing and fails. To ask several contacts, put a Loop Over Items node (batch size 1) in front of it.',
+	name: 'oneItemNotice',
+	type: 'notice',
+	default: '',
+	displayOptions,
+};
+
+const messageFields = sendTemplateDescription
+	.filter((property) => property.name !== 'options')
+	.map(forThisOperation);
+/** The response fields go right after the template's variables, one of which they name. */
+const additionalFieldsAt = messageFields.findIndex(
+	(property) => property.name === 'additionalFields',
+);
+
 export const sendAndWaitDescription: INodeProperties[] = [
-	...sendTemplateDescription
-		.filter((property) => property.name !== 'options')
-		.map(forThisOperation),
+	oneItemNotice,
+	...messageFields.slice(0, additionalFieldsAt),
 	...responseFields,
+	...messageFields.slice(additionalFieldsAt),
+	optionsCollection(displayOptions, [limitWaitTimeField]),
 ];

@@ -108,6 +108,18 @@ function readLinkVariable(raw: unknown): string {
 	return name;
 }
 
+/**
+ * The sent message's event, as the answer names it: its event_id, else the event its Location
+ * header points at (/api/v1/events/<id>); null when it names neither. Never the answer's plain
+ * `id`, which may be the message's own ID rather than the event's.
+ */
+function eventIdOf(answer: IDataObject): string | null {
+	if (typeof answer.event_id === 'string' && answer.event_id !== '') return answer.event_id;
+	const location = typeof answer.location === 'string' ? answer.location : '';
+	const found = /\/api\/v1\/events\/([^/?#]+)$/.exec(location.split('?')[0]);
+	return found === null ? null : decodeURIComponent(found[1]);
+}
+
 /** The run's refusals before anything is sent: the node's error, as n8n shows it. */
 function refuse(this: IExecuteFunctions, message: string, description: string): never {
 	throw new NodeOperationError(this.getNode(), message, { description });
@@ -177,8 +189,7 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 
 	const message = output[0].json;
 	const waiting: INodeExecutionData = {
-		// The service's answer names the event by event_id or, failing that, id (as Get Status reads it).
-		json: { ...items[0].json, answered: false, event_id: message.event_id ?? message.id ?? null },
+		json: { ...items[0].json, answered: false, event_id: eventIdOf(message) },
 		pairedItem: { item: 0 },
 	};
 	// What the node outputs if the wait ends without an answer: n8n then passes the waiting node's
