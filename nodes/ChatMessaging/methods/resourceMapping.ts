@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { readTemplateVariables } from '../../shared/templateComponents';
+import { variableFilledByTheNode } from '../actions/message/filledVariables';
 import { EditorRequestFailed, editorGet } from './editorRequest';
 import type { TemplateSummary } from './templates';
 import { TEMPLATES_PATH, mapperNotice, readTemplate, toMapperFields } from './templates';
@@ -85,7 +86,8 @@ export async function getTemplateVariables(
 		return notice(`The template's variables could not be read: ${reason} ${FALLBACK_HINT}`);
 	}
 	const read = readTemplateVariables(template.components);
-	const fields = toMapperFields(read);
+	const filled = variableFilledByTheNode(this);
+	const fields = toMapperFields(read).filter((field) => field.id !== filled);
 	const said = mapperNotice(template, read);
 	return said === undefined ? { fields } : { fields, emptyFieldsNotice: said };
 }

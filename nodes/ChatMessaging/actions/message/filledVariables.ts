@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { InvalidParameter } from '../../../shared/validation';
 
@@ -25,4 +25,15 @@ export function addFilledVariables(
 		}
 		liquidValues[name] = value;
 	}
+}
+
+/**
+ * In the editor: the variable the node fills itself for the operation being edited (Send Template
+ * and Wait for Response's link), which the Template Variables mapper leaves out, so the user is not
+ * asked for a value the node would refuse.
+ */
+export function variableFilledByTheNode(context: ILoadOptionsFunctions): string | undefined {
+	if (context.getCurrentNodeParameter('operation') !== 'sendAndWait') return undefined;
+	const name = context.getCurrentNodeParameter('responseLinkVariable');
+	return typeof name === 'string' && name.trim() !== '' ? name.trim() : undefined;
 }

@@ -17,13 +17,27 @@ const displayOptions: IDisplayOptions = {
 	show: { resource: ['message'], operation: [SEND_AND_WAIT] },
 };
 
-/** A Send Template field's display conditions, pointed at this operation instead. */
+/**
+ * A Send Template field's display conditions, pointed at this operation instead. The variables
+ * mapper also reloads when Response Link Variable changes: it leaves that variable out.
+ */
 function forThisOperation(property: INodeProperties): INodeProperties {
 	const show = property.displayOptions?.show;
 	if (show === undefined) return property;
+	const typeOptions =
+		property.type === 'resourceMapper'
+			? {
+					...property.typeOptions,
+					loadOptionsDependsOn: [
+						...(property.typeOptions?.loadOptionsDependsOn ?? []),
+						'responseLinkVariable',
+					],
+				}
+			: property.typeOptions;
 	return {
 		...property,
 		displayOptions: { ...property.displayOptions, show: { ...show, operation: [SEND_AND_WAIT] } },
+		...(typeOptions === undefined ? {} : { typeOptions }),
 	};
 }
 
@@ -105,7 +119,7 @@ const responseFields: INodeProperties[] = [
 		placeholder: 'approval_link',
 		displayOptions,
 		description:
-			'Name of the template variable that receives the response link. Leave that variable empty above: the node fills it. The link opens a page where the contact answers.',
+			'Name of the template variable that receives the response link. The node fills it: the variables above leave it out (typed in by name, leave it out too). The link opens a page where the contact answers.',
 		hint: 'In a URL button with a dynamic suffix, the template holds the start of the link: give that start below',
 	},
 	{
