@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { describeIssues } from './contract/schemas';
+import { answerAsContact, contactAnswerBody } from './contactAnswers';
 import { injectFaultsBody, type FaultSpec, type PendingFault } from './faults';
 import { findHandler, readBody, sendJson } from './http';
 import {
@@ -149,6 +150,10 @@ const routes: Record<string, Record<string, ControlRoute>> = {
 					};
 				}
 			}),
+	},
+	'/_sandbox/contact/answer': {
+		POST: (body, _url, { service }) =>
+			parsed(contactAnswerBody, body, (request) => answerAsContact(service.requests, request)),
 	},
 	'/_sandbox/webhooks/sent': {
 		GET: (_body, _url, { webhooks }) => ({ status: 200, body: webhooks.sent }),

@@ -94,6 +94,7 @@ async function main(): Promise<void> {
 				password: state.password,
 				formUrl: examples.formUrl,
 				firstExampleUrl: `${n8n.baseUrl}/workflow/${examples.workflows.formToSendTemplate.id}`,
+				refundRequestUrl: examples.refundRequestUrl,
 				standInUrl: standIn.url,
 				standInApiKey: state.standInApiKey,
 				standInEndpoints: standIn.endpoints,

@@ -266,6 +266,20 @@ const catalogue: Array<[string, string, string, Template['category'], TemplateSt
 			text('footer', 'Reply STOP to opt out'),
 		],
 	],
+	// A question answered through a link in a variable: Send Template and Wait for Response.
+	[
+		'wat_7e6d5c4b3a291807',
+		'refund_approval',
+		'en',
+		'UTILITY',
+		'approved',
+		[
+			text(
+				'body',
+				"Refund of {{amount | example: '40.00 EUR'}} for order {{order_number | example: 'A-1042'}} needs your decision. Open {{approval_link | example: 'https://n8n.example.com/webhook-waiting/1/a'}} to approve or decline.",
+			),
+		],
+	],
 ];
 
 /** A fresh copy of the catalogue, dated relative to `now` (older templates first). */

@@ -19,6 +19,7 @@ export const EXAMPLE_FILES = {
 	contactsListToCreateMany: 'contacts-list-to-create-many.json',
 	sendWaitGetStatus: 'send-wait-get-status.json',
 	agentSendsOrderUpdate: 'agent-sends-order-update.json',
+	refundApproval: 'refund-approval-send-and-wait.json',
 } as const;
 export type ExampleName = keyof typeof EXAMPLE_FILES;
 
@@ -96,6 +97,8 @@ export interface ProvisionedExamples {
 	/** The trigger example's test URL (runs show in the editor while it listens). */
 	triggerTestUrl: string;
 	formUrl: string;
+	/** The refund example's webhook: a POST with {order, amount, reason, manager_phone} asks the manager. */
+	refundRequestUrl: string;
 }
 
 /**
@@ -136,9 +139,19 @@ export async function provisionExamples(
 	const formUrl = formProductionUrl(webhookBaseUrl, workflows.formToSendTemplate.workflow);
 	await n8n.activateWorkflow(workflows.deliveryStatusBranch.id);
 	await n8n.activateWorkflow(workflows.formToSendTemplate.id);
+	await n8n.activateWorkflow(workflows.refundApproval.id);
 	await n8n.waitForProductionWebhook(triggerUrl);
 	await n8n.waitForProductionWebhook(formUrl, 'get');
-	return { credentials: { api, webhook }, workflows, triggerUrl, triggerTestUrl: testUrl, formUrl };
+	const refundRequestUrl = `${webhookBaseUrl}/webhook/refund-request`;
+	await n8n.waitForProductionWebhook(refundRequestUrl);
+	return {
+		credentials: { api, webhook },
+		workflows,
+		triggerUrl,
+		triggerTestUrl: testUrl,
+		formUrl,
+		refundRequestUrl,
+	};
 }
 
 /** Where the stand-in sends the delivery reports that follow each template it accepts. */

@@ -35,6 +35,8 @@ export interface StartInfo {
 	formUrl: string;
 	/** The form example in the editor: n8n opens its own start page after sign-in, not the workflows. */
 	firstExampleUrl: string;
+	/** The refund example's webhook (Send Template and Wait for Response), when it was provisioned. */
+	refundRequestUrl?: string;
 	standInUrl: string;
 	standInApiKey: string;
 	/** `METHOD /pattern` of every service endpoint the stand-in answers (StandInService.endpoints). */
@@ -111,6 +113,33 @@ function reportsLines(info: StartInfo): string[] {
 	];
 }
 
+/** The refund example: ask the manager, then let the stand-in answer as the manager (docs/send-and-wait.md). */
+function refundLines(info: StartInfo): string[] {
+	if (info.refundRequestUrl === undefined) return [];
+	const request = JSON.stringify({
+		order: 'A-1042',
+		amount: '40.00 EUR',
+		reason: 'arrived broken',
+		manager_phone: '+44 20 7946 0018',
+	});
+	const answer = JSON.stringify({
+		phoneNumber: '+44 20 7946 0018',
+		variable: 'approval_link',
+		action: 'approve',
+	});
+	const json = "-H 'content-type: application/json'";
+	return [
+		'  Approve a refund over WhatsApp (Send Template and Wait for Response): ask the manager,',
+		'',
+		`  curl -X POST ${quote(info.refundRequestUrl)} ${json} -d ${quote(request)}`,
+		'',
+		'    and let the stand-in answer as the manager ("approve", "disapprove" or only "open"):',
+		'',
+		`  curl -X POST ${quote(`${info.standInUrl}/_sandbox/contact/answer`)} ${json} -d ${quote(answer)}`,
+		'',
+	];
+}
+
 /*
  * The order is what a newcomer needs first: how to sign in, where, which workflow to open and what to
  * do there, all on the first screen; the trigger's details next; the stand-in's endpoints last.
@@ -157,6 +186,7 @@ export function startSummary(info: StartInfo): string {
 		'',
 		`  ${commands.switchReports}`,
 		'',
+		...refundLines(info),
 		`  Stand-in service:  ${info.standInUrl}   (API key ${info.standInApiKey})`,
 		...endpointLines(info.standInEndpoints),
 		`  Request log:       ${info.standInUrl}/_sandbox/requests`,

@@ -466,3 +466,93 @@ describe('the template picker (Send Template, version 2)', () => {
 		renewDocsImage('template-picker-output.png');
 	}, 120_000);
 });
+
+describe('Send Template and Wait for Response (version 2)', () => {
+	/** The docs' picture of the operation: `UPDATE_README_IMAGES=1 npm test` renews it. */
+	const DOCS_IMAGE = join(PROJECT_ROOT, 'docs', 'images', 'send-and-wait.png');
+
+	test('shows the response fields right after the picked template and its variables', async () => {
+		const credentialName = `Send and wait account ${process.pid}`;
+		const credentialId = await n8n.upsertCredential(credentialName, 'chatMessagingApi', {
+			apiKey: PICKER_API_KEY,
+			baseUrl: standIn.url,
+		});
+		const askId = await n8n.upsertWorkflow({
+			name: `Send and wait panel ${process.pid}`,
+			nodes: [
+				{
+					id: 'ask-start',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				{
+					id: 'ask-manager',
+					name: 'Ask the Manager',
+					type: 'n8n-nodes-chat-messaging.chatMessaging',
+					typeVersion: 2,
+					position: [240, 0],
+					parameters: {
+						resource: 'message',
+						operation: 'sendAndWait',
+						phoneNumber: '+442079460018',
+						template: {
+							__rl: true,
+							mode: 'list',
+							value: 'wat_7e6d5c4b3a291807',
+							cachedResultName: 'refund_approval (en) · Utility',
+						},
+						templateVariablesInput: 'mapper',
+						templateVariablesMapped: {
+							mappingMode: 'defineBelow',
+							value: { amount: '40.00 EUR', order_number: 'A-1042' },
+							matchingColumns: [],
+							schema: [],
+						},
+						responseLinkVariable: 'approval_link',
+						responsePageText: 'Refund 40.00 EUR for order A-1042?',
+						approvalOptions: {
+							values: {
+								approvalType: 'double',
+								approveLabel: 'Refund',
+								disapproveLabel: 'Decline',
+							},
+						},
+					},
+					credentials: { chatMessagingApi: { id: credentialId, name: credentialName } },
+				},
+			],
+			connections: { Start: { main: [[{ node: 'Ask the Manager', type: 'main', index: 0 }]] } },
+		});
+		await page.goto(`${n8n.baseUrl}/workflow/${askId}/ask-manager`);
+		await page.locator('[data-test-id="ndv"], input[type="email"]').first().waitFor();
+		if (new URL(page.url()).pathname.startsWith('/signin')) {
+			await signIn();
+			await page.goto(`${n8n.baseUrl}/workflow/${askId}/ask-manager`);
+		}
+		const panel = page.locator('[data-test-id="ndv"]').first();
+		await panel.waitFor({ state: 'visible' });
+		const labels = [
+			'Template',
+			'Response Link Variable',
+			'Link Start in Template',
+			'Response Page Text',
+			'Response Type',
+			'Approval Options',
+		];
+		await settledText(panel, labels);
+		await panel.getByText('Response Link Variable').first().scrollIntoViewIfNeeded();
+		await page.screenshot({ path: join(SCREENSHOTS, 'send-and-wait.png') });
+		const text = await panel.innerText();
+		for (const label of labels) expect(text).toContain(label);
+		// The link variable is named after the variables it is one of: the fields come in that order.
+		expect(text.indexOf('Response Link Variable')).toBeGreaterThan(text.indexOf('Template'));
+		expect(text.indexOf('Additional Fields')).toBeGreaterThan(text.indexOf('Approval Options'));
+		if (process.env.UPDATE_README_IMAGES === '1') {
+			mkdirSync(join(PROJECT_ROOT, 'docs', 'images'), { recursive: true });
+			copyFileSync(join(SCREENSHOTS, 'send-and-wait.png'), DOCS_IMAGE);
+		}
+	}, 90_000);
+});

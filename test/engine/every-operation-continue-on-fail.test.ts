@@ -76,8 +76,17 @@ function poisonable(resource: string, operation: string, version: number): INode
 	return all.filter((p, index) => index === 0 || p.required === true);
 }
 
+/*
+ * Send Template and Wait for Response takes one item per execution and sends nothing for several
+ * (every item comes out failed with Continue On Fail): its own tests cover that
+ * (send-and-wait.test.ts), so it has no item 1 to fail alone here.
+ */
+const ONE_ITEM_OPERATIONS = ['message:sendAndWait'];
+
 const cases = [1, 2].flatMap((version) =>
-	pairsOf(version).map(([resource, operation]) => [version, resource, operation] as const),
+	pairsOf(version)
+		.filter(([resource, operation]) => !ONE_ITEM_OPERATIONS.includes(`${resource}:${operation}`))
+		.map(([resource, operation]) => [version, resource, operation] as const),
 );
 
 test('the table covers every operation of both versions', () => {

@@ -91,6 +91,7 @@ describe('the template list', () => {
 			'loyalty_points (en) · Marketing',
 			'order_update (en) · Utility',
 			'order_update (es) · Utility',
+			'refund_approval (en) · Utility',
 			'spring_sale (en) · Marketing',
 			'welcome (en) · Utility',
 			'welcome_message (pt_BR) · Utility',

@@ -80,7 +80,7 @@ describe('Chat Messaging node description', () => {
 		expect(new ChatMessagingApi()).not.toHaveProperty('test');
 	});
 
-	it('offers the whole service: 33 operations over 8 resources', () => {
+	it('offers the whole service: 34 operations over 8 resources', () => {
 		expect([...resources].sort()).toEqual([
 			'aiAgent',
 			'broadcast',
@@ -115,6 +115,7 @@ describe('Chat Messaging node description', () => {
 			'message:getMany',
 			'message:getManyStatuses',
 			'message:getStatus',
+			'message:sendAndWait',
 			'message:sendTemplate',
 			'order:create',
 			'order:get',

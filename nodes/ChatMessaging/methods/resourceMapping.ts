@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { readTemplateVariables } from '../../shared/templateComponents';
+import { variableFilledByTheNode } from '../actions/message/filledVariables';
 import { EditorRequestFailed, editorGet } from './editorRequest';
 import type { TemplateSummary } from './templates';
 import { editorTemplateSource } from './listSearch';
@@ -135,7 +136,8 @@ export async function getTemplateVariables(
 		this.getCurrentNodeParameter('resource'),
 		this.getCurrentNodeParameter('operation'),
 	);
-	const fields = toMapperFields(read, sent);
+	const filled = variableFilledByTheNode(this);
+	const fields = toMapperFields(read, sent).filter((field) => field.id !== filled);
 	const said = mapperNotice(template, read);
 	return said === undefined ? { fields } : { fields, emptyFieldsNotice: said };
 }

@@ -5,6 +5,7 @@ import { getMany } from './getMany.operation';
 import { getManyStatuses } from './getManyStatuses.operation';
 import { getStatus } from './getStatus.operation';
 import { perItemWithTemplates } from '../../methods/templateSend';
+import { sendAndWait } from './sendAndWait.operation';
 import { sendTemplate } from './sendTemplate.operation';
 
 export const message = defineResource({
@@ -45,6 +46,13 @@ export const message = defineResource({
 				description:
 					"Send an approved template message to a phone number, filling the template's variables. The service queues it for delivery.",
 			},
+			{
+				name: 'Send Template and Wait for Response',
+				value: 'sendAndWait',
+				action: 'Send a template message and wait for response',
+				description:
+					'Send an approved template whose variable carries a response link, then pause the workflow until the contact answers on the page behind it (or the wait limit passes)',
+			},
 		],
 		default: 'sendTemplate',
 	},
@@ -53,5 +61,6 @@ export const message = defineResource({
 		getManyStatuses: asList(getManyStatuses),
 		getStatus: perItem(getStatus),
 		sendTemplate: perItemWithTemplates(sendTemplate),
+		sendAndWait,
 	},
 });

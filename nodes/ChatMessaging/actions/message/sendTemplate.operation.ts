@@ -36,6 +36,8 @@ import {
 import type { PreparedRequest } from '../operationKinds';
 import { runParameters } from '../run/runParameters';
 import { answerFields } from '../run/serviceAnswers';
+import type { FilledVariables } from './filledVariables';
+import { addFilledVariables } from './filledVariables';
 import { sendTemplateDescription } from './sendTemplate.description';
 
 /** Wire field → the parameter that fills it, so a schema complaint names the field the user set. */
@@ -228,6 +230,8 @@ function prepare(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	templates: ItemTemplates,
+	/** Variables the node fills itself (Send Template and Wait for Response: the response link). */
+	filled?: FilledVariables,
 ): PreparedRequest<SendTemplateBody> {
 	const now = Date.now();
 	// Read once per run when they cannot differ by item (run/runParameters.ts); per item otherwise.
@@ -242,7 +246,9 @@ function prepare(
 	const { chatTemplateId, liquidValues } = readTemplateOfVersion.call(this, itemIndex, templates, {
 		numbersAllowed: true,
 		manualValues: typedInVariables,
+		givenElsewhere: filled === undefined ? undefined : () => Object.keys(filled),
 	});
+	if (filled !== undefined) addFilledVariables(liquidValues, filled);
 	refuseEmptyVariables.call(this, itemIndex, liquidValues);
 	const templateMessage: IDataObject = { chat_template_id: chatTemplateId };
 	if (Object.keys(liquidValues).length > 0) templateMessage.liquid_values = liquidValues;
@@ -298,6 +304,9 @@ function toOutput(
 		retries: answer.retries,
 	};
 }
+
+/** Send Template's request, with variables the calling operation fills itself. */
+export { prepare as prepareSendTemplate };
 
 export const sendTemplate: TemplateSendOperation<SendTemplateBody> = {
 	description: sendTemplateDescription,

@@ -1,0 +1,207 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
+import { DateTime } from 'luxon';
+
+import type { SendTemplateBody } from '../../../shared/schemas';
+import { InvalidParameter } from '../../../shared/validation';
+import type { TemplateSendOperation } from '../../methods/templateSend';
+import { perItemWithTemplates } from '../../methods/templateSend';
+import type { Action } from '../operationKinds';
+import type { OperationRun } from '../run/operationRun';
+import type { FilledVariables } from './filledVariables';
+import { sendAndWaitDescription } from './sendAndWait.description';
+import { prepareSendTemplate, sendTemplate } from './sendTemplate.operation';
+
+/*
+ * Send Template and Wait for Response: Send Template's request with the response link in one of
+ * the template's variables, then the execution waits (n8n keeps it, no process waits) until the
+ * contact answers on the page behind the link (responsePage.ts, through the node's webhook) or the
+ * wait limit passes.
+ *
+ * The link is n8n's signed resume URL: n8n checks its signature before the node sees the request,
+ * for nodes whose operation is `sendAndWait` only (hence the value). An n8n without signed links
+ * would resume on anyone's guess of the execution ID, so there the operation sends nothing.
+ */
+
+/** n8n added signed resume URLs (getSignedResumeUrl) in this version. */
+export const SIGNED_LINKS_SINCE = '1.107.0';
+const RESPONSE_LINK_VARIABLE = 'Response Link Variable';
+const LINK_START = 'Link Start in Template';
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
+
+interface WaitLimit {
+	limitType?: string;
+	resumeAmount?: number;
+	resumeUnit?: string;
+	maxDateAndTime?: unknown;
+}
+
+const UNIT_MS: Record<string, number> = {
+	minutes: 60_000,
+	hours: 3_600_000,
+	days: 86_400_000,
+};
+
+/** When the wait ends without an answer; n8n's "indefinitely" without a limit. */
+export function readWaitTill(limit: WaitLimit | undefined, timezone: string, now: number): Date {
+	if (limit === undefined || Object.keys(limit).length === 0) return WAIT_INDEFINITELY;
+	if ((limit.limitType ?? 'afterTimeInterval') === 'afterTimeInterval') {
+		const amount = Number(limit.resumeAmount ?? 1);
+		const unit = UNIT_MS[limit.resumeUnit ?? 'hours'];
+		if (!Number.isFinite(amount) || amount <= 0 || unit === undefined) {
+			throw new InvalidParameter(
+				'Limit Wait Time: Amount',
+				`must be a number above 0 with a unit of minutes, hours or days, not ${JSON.stringify(limit.resumeAmount)} ${String(limit.resumeUnit)}`,
+			);
+		}
+		return new Date(now + amount * unit);
+	}
+	const raw = limit.maxDateAndTime;
+	const moment = DateTime.isDateTime(raw)
+		? raw
+		: raw instanceof Date
+			? DateTime.fromJSDate(raw)
+			: DateTime.fromISO(String(raw ?? '').trim(), { zone: timezone });
+	if (!moment.isValid) {
+		throw new InvalidParameter(
+			'Limit Wait Time: Max Date and Time',
+			`"${String(raw)}" is not a date and time (use e.g. 2030-01-31T18:00:00)`,
+		);
+	}
+	if (moment.toMillis() <= now) {
+		throw new InvalidParameter(
+			'Limit Wait Time: Max Date and Time',
+			`${moment.toISO()} has passed: the contact would have no time to answer`,
+		);
+	}
+	return moment.toJSDate();
+}
+
+/** The variable's value: the whole link, or what follows the start the template already holds. */
+export function responseLinkValue(link: string, start: string): string {
+	if (start === '') return link;
+	if (!link.startsWith(start) || link.length === start.length) {
+		const shown = new URL(link);
+		shown.search = '';
+		throw new InvalidParameter(
+			LINK_START,
+			`"${start}" is not the start of this n8n's response links (${shown.toString()}…): use the part of the link that stays the same, e.g. ${shown.origin}/webhook-waiting/`,
+		);
+	}
+	return link.slice(start.length);
+}
+
+function readLinkVariable(raw: unknown): string {
+	const name = typeof raw === 'string' ? raw.trim() : '';
+	if (name === '') {
+		throw new InvalidParameter(
+			RESPONSE_LINK_VARIABLE,
+			'is empty: give the name of the template variable that receives the link',
+		);
+	}
+	if (!VARIABLE_NAME.test(name) || name === 'header_media') {
+		throw new InvalidParameter(
+			RESPONSE_LINK_VARIABLE,
+			`"${name}" is not a template variable's name (letters, digits and _ only, like approval_link)`,
+		);
+	}
+	return name;
+}
+
+/**
+ * The sent message's event, as the answer names it: its event_id, else the event its Location
+ * header points at (/api/v1/events/<id>); null when it names neither. Never the answer's plain
+ * `id`, which may be the message's own ID rather than the event's.
+ */
+function eventIdOf(answer: IDataObject): string | null {
+	if (typeof answer.event_id === 'string' && answer.event_id !== '') return answer.event_id;
+	const location = typeof answer.location === 'string' ? answer.location : '';
+	const found = /\/api\/v1\/events\/([^/?#]+)$/.exec(location.split('?')[0]);
+	return found === null ? null : decodeURIComponent(found[1]);
+}
+
+/** The run's refusals before anything is sent: the node's error, as n8n shows it. */
+function refuse(this: IExecuteFunctions, message: string, description: string): never {
+	throw new NodeOperationError(this.getNode(), message, { description });
+}
+
+async function run(this: IExecuteFunctions, operationRun: OperationRun) {
+	const { items } = operationRun;
+	if (items.length !== 1) {
+		const message = `Send Template and Wait for Response takes one item, and got ${items.length}: nothing was sent`;
+		const description =
+			'It sends one message and waits for one answer per execution. To ask several contacts, put a Loop Over Items node (batch size 1) in front of it, or run a sub-workflow per contact.';
+		// Which item's contact was meant cannot be known, so none is asked; each item says why.
+		if (operationRun.continueOnFail) {
+			return items.map((_item, itemIndex) => ({
+				json: { error: message, description, outcome: 'not sent' },
+				pairedItem: { item: itemIndex },
+			}));
+		}
+		refuse.call(this, message, description);
+	}
+	if (typeof this.putExecutionToWait !== 'function') {
+		// An AI agent's tool runs in a context that cannot pause the execution.
+		refuse.call(
+			this,
+			'Send Template and Wait for Response cannot wait here: nothing was sent',
+			'Only the node itself can pause the workflow for an answer; as a tool of an AI agent it cannot. Use it as a node in the workflow.',
+		);
+	}
+	if (typeof this.getSignedResumeUrl !== 'function') {
+		refuse.call(
+			this,
+			`Send Template and Wait for Response needs n8n ${SIGNED_LINKS_SINCE} or later: nothing was sent`,
+			'This n8n cannot sign response links, and an unsigned link could be guessed by anyone. Update n8n to use this operation.',
+		);
+	}
+
+	const link = this.getSignedResumeUrl();
+	const variableRaw = this.getNodeParameter('responseLinkVariable', 0, '');
+	const startRaw = this.getNodeParameter('responseLinkStart', 0, '');
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const limit = (options.limitWaitTime as IDataObject | undefined)?.values as WaitLimit | undefined;
+	let filled: FilledVariables;
+	let waitTill: Date;
+	try {
+		const start = typeof startRaw === 'string' ? startRaw.trim() : '';
+		filled = { [readLinkVariable(variableRaw)]: responseLinkValue(link, start) };
+		waitTill = readWaitTill(limit, this.getTimezone(), Date.now());
+	} catch (error) {
+		throw operationRun.optionError(error as InvalidParameter);
+	}
+
+	let sent = false;
+	const withLink: TemplateSendOperation<SendTemplateBody> = {
+		...sendTemplate,
+		description: sendAndWaitDescription,
+		prepare(itemIndex, templates) {
+			return prepareSendTemplate.call(this, itemIndex, templates, filled);
+		},
+		toOutput(answer, request) {
+			sent = true;
+			return sendTemplate.toOutput(answer, request);
+		},
+	};
+	const output = await perItemWithTemplates(withLink).run.call(this, operationRun);
+	// Not sent (Continue On Fail): no answer can come, so the item goes on now, saying why.
+	if (!sent) return output;
+
+	const message = output[0].json;
+	const waiting: INodeExecutionData = {
+		json: { ...items[0].json, answered: false, event_id: eventIdOf(message) },
+		pairedItem: { item: 0 },
+	};
+	// What the node outputs if the wait ends without an answer: n8n then passes the waiting node's
+	// input through unchanged, so that input becomes the item that says nobody answered. A press
+	// replaces it with the answer (responsePage.ts reads it back as $json).
+	const executeData = this.getExecuteData();
+	executeData.data = { ...executeData.data, main: [[waiting]] };
+	await this.putExecutionToWait(waitTill);
+	return [waiting];
+}
+
+export const sendAndWait: Action = {
+	description: sendAndWaitDescription,
+	run,
+};
