@@ -51,6 +51,10 @@ test("the mapper of this operation reloads when Response Link Variable changes, 
 		mappers.find((mapper) =>
 			(mapper.displayOptions?.show?.operation as string[] | undefined)?.includes(operation),
 		)?.typeOptions?.loadOptionsDependsOn;
-	expect(dependsOn('sendAndWait')).toEqual(['template.value', 'responseLinkVariable']);
-	expect(dependsOn('sendTemplate')).toEqual(['template.value']);
+	expect(dependsOn('sendAndWait')).toEqual([
+		'template.value',
+		'templateLanguage',
+		'responseLinkVariable',
+	]);
+	expect(dependsOn('sendTemplate')).toEqual(['template.value', 'templateLanguage']);
 });

@@ -26,7 +26,7 @@ const send = (templateId: string) => ({
 });
 const connect = (templateId: string) => ({
 	event_type: 'connect_to_ai_agent',
-	ai_flow_id: 'aiflw_1',
+	ai_agent: { id: 'aiag_1' },
 	contact: { phone_number: '+14155550123' },
 	template_message: { chat_template_id: templateId, liquid_values: {} },
 });
