@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +23,16 @@ const STATE_FILE = join(E2E_FOLDER, 'n8n-instance.json');
  * folders, and inside the clone that walk reaches this project's node_modules (zod, n8n-workflow),
  * which would hide a dependency that a user's install lacks.
  */
+/*
+ * One folder per clone: two clones' e2e runs at once (a developer's worktrees) must not share an
+ * n8n database, or each wipes the other's owner and API key mid-run.
+ */
 const USER_FOLDERS =
-	process.env.CHAT_MESSAGING_E2E_USER_FOLDERS ?? join(tmpdir(), 'n8n-nodes-chat-messaging-e2e');
+	process.env.CHAT_MESSAGING_E2E_USER_FOLDERS ??
+	join(
+		tmpdir(),
+		`n8n-nodes-chat-messaging-e2e-${createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 8)}`,
+	);
 
 export const E2E_OWNER: Owner = {
 	email: 'owner@example.com',
