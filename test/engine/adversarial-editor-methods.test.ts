@@ -189,9 +189,10 @@ describe('a page past the end refused', () => {
 
 describe('suspicions ruled out', () => {
 	test('SUSPICION RULED OUT: an ID with /, ?, #, % or spaces is asked for as one path segment', async () => {
+		// Answered with the template of that very ID: an answer about another is refused (template-by-id-answered-another.test.ts).
 		const answering = await service(() => ({
 			status: 200,
-			body: template('wat_x', 'odd/name?#%'),
+			body: template('odd/name?x=1#% y', 'odd/name?#%'),
 		}));
 		try {
 			const answer = await resourceMapping.getTemplateVariables.call(

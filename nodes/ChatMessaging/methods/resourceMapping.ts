@@ -50,7 +50,10 @@ export function isExpression(value: string): boolean {
 	return value.startsWith('=') || value.includes('{{');
 }
 
-/** The chosen template as the service answers it (`GET …/{id or name}`); throws EditorRequestFailed. */
+/**
+ * The template with this ID as the service answers it (`GET …/{id or name}`); throws
+ * EditorRequestFailed, also when the answer is another template.
+ */
 export async function fetchTemplate(
 	this: ILoadOptionsFunctions,
 	idOrName: string,
@@ -65,6 +68,13 @@ export async function fetchTemplate(
 		throw new EditorRequestFailed(
 			`The service's answer for the template ${idOrName} is not a template`,
 			'It has no id or template_name.',
+		);
+	}
+	if (template.id !== idOrName) {
+		// The service reads a name at this place too: its fields are another template's.
+		throw new EditorRequestFailed(
+			`The service answered ${idOrName} with another template, ${template.id} (${template.name}${template.language ? `, ${template.language}` : ''})`,
+			`${idOrName} may be the name of a template rather than its ID. Choose the template From List, or By Name with its ${LANGUAGE_LABEL}.`,
 		);
 	}
 	return template;
