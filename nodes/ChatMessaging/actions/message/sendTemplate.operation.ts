@@ -36,6 +36,7 @@ import type { PreparedRequest } from '../operationKinds';
 import { runParameters } from '../run/runParameters';
 import { answerFields } from '../run/serviceAnswers';
 import { sendTemplateDescription } from './sendTemplate.description';
+import { checkAnswerIsAboutThisSend } from './sendTemplateAnswer';
 
 /** Wire field → the parameter that fills it, so a schema complaint names the field the user set. */
 const version1Labels = wireLabels(sendTemplateDescription, {
@@ -285,6 +286,7 @@ function toOutput(
 	answer: ServiceAnswer,
 	{ body: sent }: PreparedRequest<SendTemplateBody>,
 ): IDataObject {
+	checkAnswerIsAboutThisSend(answer, sent);
 	return {
 		queued: true,
 		status: 'queued',
