@@ -168,6 +168,13 @@ export function readTemplateOfItem(
 				`is ${language}, but the template ${chosen.value} is in ${known.template.language ?? 'no language'}: leave ${LANGUAGE_LABEL} empty, or choose the template in ${language}`,
 			);
 		}
+		if (known === undefined) {
+			// Unchecked, it would be ignored: the send goes in the template's language, whatever it says.
+			throw new InvalidParameter(
+				LANGUAGE_LABEL,
+				`is ${language}, but the template ${chosen.value} could not be read at run time (${unreadReason(lookup)}) to check it is in ${language}, so nothing was sent: leave ${LANGUAGE_LABEL} empty, for the ID already says which template goes out`,
+			);
+		}
 	}
 
 	const mode = parameters.get('templateVariablesInput', itemIndex, 'mapper') as string;
