@@ -117,19 +117,25 @@ export async function getTemplateVariables(
 			`The template is set by an expression, so its variables are known only when the workflow runs. ${FALLBACK_HINT}`,
 		);
 	}
+	const languageParameter = this.getCurrentNodeParameter(LANGUAGE_PARAMETER);
+	const language =
+		typeof languageParameter === 'string' && languageParameter.trim() !== ''
+			? languageParameter.trim()
+			: undefined;
 	let template: TemplateSummary;
 	try {
 		if (chosen.mode === 'name') {
-			const language = this.getCurrentNodeParameter(LANGUAGE_PARAMETER);
-			const found = await templateNamed.call(
-				this,
-				chosen.value,
-				typeof language === 'string' && language.trim() !== '' ? language.trim() : undefined,
-			);
+			const found = await templateNamed.call(this, chosen.value, language);
 			if (typeof found === 'string') return notice(found);
 			template = found;
 		} else {
 			template = await fetchTemplate.call(this, chosen.value);
+			if (language !== undefined && template.language !== language) {
+				// The run refuses this item (templateSend.ts): no fields to fill for a send that cannot go.
+				return notice(
+					`${LANGUAGE_LABEL} is ${language}, but the template ${chosen.value} is in ${template.language ?? 'no language'}, so the send would be refused: leave ${LANGUAGE_LABEL} empty, or choose the template in ${language}.`,
+				);
+			}
 		}
 	} catch (error) {
 		const reason =
