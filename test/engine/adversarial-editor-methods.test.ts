@@ -215,14 +215,14 @@ describe('suspicions ruled out', () => {
 			body: [
 				template('wat_1', 'one', ' APPROVED '),
 				template('wat_2', 'two', 'In_Review'),
-				{ ...template('wat_3', 'three'), status: undefined },
+				template('wat_3', 'three', 'whatever'),
 			],
 		}));
 		try {
 			const answer = await listSearch.searchTemplates.call(context(answering.url), undefined);
 			expect(answer.results.map((item) => item.name)).toEqual([
 				'one (en) · Utility',
-				'three (en) · Utility — unknown: cannot be sent',
+				'three (en) · Utility — whatever: cannot be sent',
 				'two (en) · Utility — in_review: cannot be sent',
 			]);
 		} finally {
