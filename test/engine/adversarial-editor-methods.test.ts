@@ -189,9 +189,10 @@ describe('a page past the end refused', () => {
 
 describe('suspicions ruled out', () => {
 	test('SUSPICION RULED OUT: an ID with /, ?, #, % or spaces is asked for as one path segment', async () => {
+		// Answered with the template of that very ID: an answer about another is refused (template-by-id-answered-another.test.ts).
 		const answering = await service(() => ({
 			status: 200,
-			body: template('wat_x', 'odd/name?#%'),
+			body: template('odd/name?x=1#% y', 'odd/name?#%'),
 		}));
 		try {
 			const answer = await resourceMapping.getTemplateVariables.call(
@@ -214,14 +215,14 @@ describe('suspicions ruled out', () => {
 			body: [
 				template('wat_1', 'one', ' APPROVED '),
 				template('wat_2', 'two', 'In_Review'),
-				{ ...template('wat_3', 'three'), status: undefined },
+				template('wat_3', 'three', 'whatever'),
 			],
 		}));
 		try {
 			const answer = await listSearch.searchTemplates.call(context(answering.url), undefined);
 			expect(answer.results.map((item) => item.name)).toEqual([
 				'one (en) · Utility',
-				'three (en) · Utility — unknown: cannot be sent',
+				'three (en) · Utility — whatever: cannot be sent',
 				'two (en) · Utility — in_review: cannot be sent',
 			]);
 		} finally {

@@ -1,9 +1,10 @@
 /*
  * The pure parts of the Template picker and the Template Variables mapper: reading the service's
- * answers leniently, ordering and searching, list entries, mapper fields and notices, the locator
+ * answers (one reading with the runs), ordering and searching, list entries, mapper fields and notices, the locator
  * and the key never reaching the panel.
  */
 import { withoutSecret } from '../../nodes/shared/transport';
+import { editorTemplates } from '../../nodes/ChatMessaging/methods/listSearch';
 import { isExpression, readLocator } from '../../nodes/ChatMessaging/methods/resourceMapping';
 import {
 	TEMPLATE_ID_REGEX,
@@ -11,7 +12,6 @@ import {
 	mapperNotice,
 	matchesSearch,
 	readTemplate,
-	readTemplateList,
 	toListItem,
 	toMapperFields,
 	type TemplateSummary,
@@ -32,21 +32,15 @@ const summary = (
 });
 
 describe('reading answers', () => {
-	test('a bare array, or an array under a known key; entries without id or name are left out', () => {
-		const raw = [
-			{
-				id: 'wat_1',
-				template_name: 'a',
-				status: 'APPROVED',
-				language: 'en',
-				category: 'UTILITY',
-				components: [],
-			},
-			{ id: 'wat_2', status: 'approved' },
-			{ template_name: 'no_id' },
-			'text',
-			null,
-		];
+	test('a bare array, or an array under a known key; an entry without id, name or status refuses the answer whole', () => {
+		const listed = {
+			id: 'wat_1',
+			template_name: 'a',
+			status: 'APPROVED',
+			language: 'en',
+			category: 'UTILITY',
+			components: [],
+		};
 		const expected = [
 			{
 				id: 'wat_1',
@@ -57,11 +51,21 @@ describe('reading answers', () => {
 				components: [],
 			},
 		];
-		expect(readTemplateList(raw)).toEqual(expected);
-		expect(readTemplateList({ whats_app_templates: raw })).toEqual(expected);
-		expect(readTemplateList({ data: raw })).toEqual(expected);
-		expect(readTemplateList({ message: 'nope' })).toBeUndefined();
-		expect(readTemplateList('<html>')).toBeUndefined();
+		const read = (body: unknown) => editorTemplates({ statusCode: 200, body });
+		expect(read([listed])).toEqual(expected);
+		expect(read({ whats_app_templates: [listed] })).toEqual(expected);
+		expect(read({ data: [listed] })).toEqual(expected);
+		// Left out, one of them could be the language a name match needed (template-list-answer-one-reading.test.ts).
+		for (const malformed of [
+			{ id: 'wat_2', status: 'approved' },
+			{ template_name: 'no_id' },
+			'text',
+			null,
+		]) {
+			expect(() => read([listed, malformed])).toThrow('holds no list of templates');
+		}
+		expect(() => read({ message: 'nope' })).toThrow('holds no list of templates');
+		expect(() => read('<html>')).toThrow('holds no list of templates');
 	});
 
 	test('a template without a status is "unknown", and is never taken for approved', () => {

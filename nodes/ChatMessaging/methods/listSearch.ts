@@ -4,7 +4,13 @@ import type { EditorAnswer } from './editorRequest';
 import { EditorRequestFailed, toPanelError } from './editorRequest';
 import { MAX_TEMPLATE_PAGES, editorTemplateList, readTemplateListPage } from './templateList';
 import type { TemplateSummary } from './templates';
-import { compareTemplates, matchesSearch, readTemplateList, toListItem } from './templates';
+import {
+	compareTemplates,
+	matchesSearch,
+	readTemplate,
+	readTemplateListBody,
+	toListItem,
+} from './templates';
 
 /*
  * The Template picker's list, page by page as every user of the list reads it (templateList.ts):
@@ -63,14 +69,14 @@ function writeToken(
 
 /** The templates of an editor answer; a picker and a mapper read the list the same way. */
 export function editorTemplates(answer: EditorAnswer): TemplateSummary[] {
-	const templates = readTemplateList(answer.body);
-	if (templates === undefined) {
+	const read = readTemplateListBody(answer.body);
+	if ('problem' in read) {
 		throw new EditorRequestFailed(
 			"The service's answer holds no list of templates",
-			'The answer to GET /api/v1/whats_app_templates was not a list. Check the Base URL in the credential, or enter the template by ID.',
+			`The answer to GET /api/v1/whats_app_templates was not a list of templates (${read.problem}). Check the Base URL in the credential, or enter the template by ID.`,
 		);
 	}
-	return templates;
+	return read.templates.flatMap((template) => readTemplate(template) ?? []);
 }
 
 /** The template list as the editor reads it (methods/templateList.ts). */

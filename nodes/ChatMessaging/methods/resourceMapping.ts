@@ -51,7 +51,10 @@ export function isExpression(value: string): boolean {
 	return value.startsWith('=') || value.includes('{{');
 }
 
-/** The chosen template as the service answers it (`GET …/{id or name}`); throws EditorRequestFailed. */
+/**
+ * The template with this ID as the service answers it (`GET …/{id or name}`); throws
+ * EditorRequestFailed, also when the answer is another template.
+ */
 export async function fetchTemplate(
 	this: ILoadOptionsFunctions,
 	idOrName: string,
@@ -66,6 +69,13 @@ export async function fetchTemplate(
 		throw new EditorRequestFailed(
 			`The service's answer for the template ${idOrName} is not a template`,
 			'It has no id or template_name.',
+		);
+	}
+	if (template.id !== idOrName) {
+		// The service reads a name at this place too: its fields are another template's.
+		throw new EditorRequestFailed(
+			`The service answered ${idOrName} with another template, ${template.id} (${template.name}${template.language ? `, ${template.language}` : ''})`,
+			`${idOrName} may be the name of a template rather than its ID. Choose the template From List, or By Name with its ${LANGUAGE_LABEL}.`,
 		);
 	}
 	return template;
@@ -108,19 +118,25 @@ export async function getTemplateVariables(
 			`The template is set by an expression, so its variables are known only when the workflow runs. ${FALLBACK_HINT}`,
 		);
 	}
+	const languageParameter = this.getCurrentNodeParameter(LANGUAGE_PARAMETER);
+	const language =
+		typeof languageParameter === 'string' && languageParameter.trim() !== ''
+			? languageParameter.trim()
+			: undefined;
 	let template: TemplateSummary;
 	try {
 		if (chosen.mode === 'name') {
-			const language = this.getCurrentNodeParameter(LANGUAGE_PARAMETER);
-			const found = await templateNamed.call(
-				this,
-				chosen.value,
-				typeof language === 'string' && language.trim() !== '' ? language.trim() : undefined,
-			);
+			const found = await templateNamed.call(this, chosen.value, language);
 			if (typeof found === 'string') return notice(found);
 			template = found;
 		} else {
 			template = await fetchTemplate.call(this, chosen.value);
+			if (language !== undefined && template.language !== language) {
+				// The run refuses this item (templateSend.ts): no fields to fill for a send that cannot go.
+				return notice(
+					`${LANGUAGE_LABEL} is ${language}, but the template ${chosen.value} is in ${template.language ?? 'no language'}, so the send would be refused: leave ${LANGUAGE_LABEL} empty, or choose the template in ${language}.`,
+				);
+			}
 		}
 	} catch (error) {
 		const reason =

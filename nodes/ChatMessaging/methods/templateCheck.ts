@@ -33,12 +33,14 @@ export interface KnownTemplate {
 
 /**
  * What reading one template gave: the template, "no such template" (with the languages its name
- * exists in, when looked up by name in a language), several of that name, or why it was not read.
+ * exists in, when looked up by name in a language), several of that name, another template than
+ * the ID asked for, or why it was not read.
  */
 export type TemplateLookup =
 	| { known: KnownTemplate }
 	| { missing: true; languages?: string[] }
 	| { ambiguous: string[] }
+	| { answeredAnother: TemplateSummary }
 	| { unreadable: string };
 
 /** How a template is named in the parameters: its id, or its name (By Name) and language. */
@@ -108,6 +110,8 @@ export class TemplateBook {
 			});
 			const template = readTemplate(answer.body);
 			if (template === undefined) return { unreadable: "the service's answer is not a template" };
+			// The service reads a name at this place too, and names may start with wat_.
+			if (template.id !== idOrName) return { answeredAnother: template };
 			return { known: { template, variables: readTemplateVariables(template.components) } };
 		} catch (error) {
 			if (!(error instanceof ServiceRequestFailed)) {
@@ -148,6 +152,14 @@ function described(template: TemplateSummary): string {
 }
 
 /**
+ * Why a template asked for by ID is not the one answered: the service also reads a name where the
+ * ID goes, and would send that name's template in a language of its choosing.
+ */
+export function answeredAnotherReason(asked: string, answered: TemplateSummary): string {
+	return `the service answered ${asked} with another template, ${answered.id} (${described(answered)}): ${asked} may be the name of a template rather than its ID, and the service may read a name in any of its languages. Nothing was sent: give the template's own ID, or choose it From List, or By Name with its ${LANGUAGE_LABEL}`;
+}
+
+/**
  * The id to send for the chosen template: an id as given (checked against the wat_ form), a name
  * through the template read for it. Throws InvalidParameter when there is none to send.
  */
@@ -156,6 +168,9 @@ export function templateIdToSend(
 	lookup: TemplateLookup | undefined,
 	label: string,
 ): string {
+	if (lookup !== undefined && 'answeredAnother' in lookup) {
+		throw new InvalidParameter(label, answeredAnotherReason(chosen.value, lookup.answeredAnother));
+	}
 	if (chosen.mode !== 'name') {
 		if (!TEMPLATE_ID_REGEX.test(chosen.value)) {
 			throw new InvalidParameter(

@@ -5,7 +5,8 @@ import type {
 	ResourceMapperValue,
 } from 'n8n-workflow';
 
-import { InvalidParameter, readIdentifier } from '../../shared/validation';
+import { InvalidParameter } from '../../shared/validation';
+import { readTemplateId } from '../actions/template/templateIdentity';
 import { readServiceTemplates } from '../actions/template/templateListReading';
 import type { Action, PerItemOperation, PreparedRequest } from '../actions/operationKinds';
 import type { OperationRun } from '../actions/run/operationRun';
@@ -168,6 +169,13 @@ export function readTemplateOfItem(
 				`is ${language}, but the template ${chosen.value} is in ${known.template.language ?? 'no language'}: leave ${LANGUAGE_LABEL} empty, or choose the template in ${language}`,
 			);
 		}
+		if (known === undefined) {
+			// Unchecked, it would be ignored: the send goes in the template's language, whatever it says.
+			throw new InvalidParameter(
+				LANGUAGE_LABEL,
+				`is ${language}, but the template ${chosen.value} could not be read at run time (${unreadReason(lookup)}) to check it is in ${language}, so nothing was sent: leave ${LANGUAGE_LABEL} empty, for the ID already says which template goes out`,
+			);
+		}
 	}
 
 	const mode = parameters.get('templateVariablesInput', itemIndex, 'mapper') as string;
@@ -246,7 +254,7 @@ export function readTemplateOfItem(
 
 /**
  * One item's template and variables in the node version that runs. Version 1: the Template ID as
- * typed, the variables as typed. Version 2: the picked template, its variables checked against it.
+ * typed (an ID, never a name), the variables as typed. Version 2: the picked template, its variables checked against it.
  */
 export function readTemplateOfVersion(
 	this: IExecuteFunctions,
@@ -256,11 +264,8 @@ export function readTemplateOfVersion(
 ): TemplateOfItem {
 	if (isVersion2(this)) return readTemplateOfItem.call(this, itemIndex, templates, reading);
 	return {
-		chatTemplateId: readIdentifier(
-			runParameters(this).get('templateId', itemIndex),
-			'Template ID',
-			'template',
-		),
+		// The wat_ form only, as Template → Get takes it: the service reads a name at this place too.
+		chatTemplateId: readTemplateId(runParameters(this).get('templateId', itemIndex)),
 		liquidValues: reading.manualValues.call(this, itemIndex),
 	};
 }

@@ -1,5 +1,8 @@
 import type { INodeListSearchItems, ResourceMapperField } from 'n8n-workflow';
 
+import type { TemplateAnswer } from '../../shared/schemas/templates';
+import { templateListAnswer } from '../../shared/schemas/templates';
+
 import type { TemplateComponentLike, TemplateVariables } from '../../shared/templateComponents';
 import { readTemplateVariables } from '../../shared/templateComponents';
 
@@ -48,20 +51,33 @@ export function readTemplate(raw: unknown): TemplateSummary | undefined {
 }
 
 /**
- * The templates of a list answer: the bare array the reference shows, or an array under a
- * `whats_app_templates`, `templates` or `data` key should a service wrap it. Undefined when the
- * answer holds no list at all.
+ * The one reading of a template list answer's body, for the runs (Get Many, Get by Name, a By Name
+ * send) and the editor (picker, mapper) alike: the bare array the reference shows, or an array
+ * under a `whats_app_templates`, `templates` or `data` key should a service wrap it; every entry a
+ * template with an id, a template_name and a status. Anything else is refused whole, with why:
+ * an entry left out would be a template the user cannot see, or a language a name match misses.
  */
-export function readTemplateList(body: unknown): TemplateSummary[] | undefined {
+export function readTemplateListBody(
+	body: unknown,
+): { templates: TemplateAnswer[] } | { problem: string } {
 	let list: unknown = body;
 	if (list && typeof list === 'object' && !Array.isArray(list)) {
 		const record = list as Record<string, unknown>;
 		list = record.whats_app_templates ?? record.templates ?? record.data;
 	}
-	if (!Array.isArray(list)) return undefined;
-	return list
-		.map(readTemplate)
-		.filter((template): template is TemplateSummary => template !== undefined);
+	const parsed = templateListAnswer.safeParse(list);
+	if (!parsed.success) {
+		return {
+			problem: parsed.error.issues
+				.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
+				.join(', '),
+		};
+	}
+	const blank = parsed.data.findIndex(
+		(template) => template.id.trim() === '' || template.template_name.trim() === '',
+	);
+	if (blank >= 0) return { problem: `${blank} has an empty id or template_name` };
+	return { templates: parsed.data };
 }
 
 /**

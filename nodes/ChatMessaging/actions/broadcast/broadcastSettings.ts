@@ -12,7 +12,7 @@ import { readTemplateVariableValues } from '../fields/templateVariableValues';
 import { wireLabels } from '../fields/wireLabels';
 import { readMoment } from '../message/messageReaders';
 import { MAPPER_LABEL, MAPPER_PARAMETER, TEMPLATE_LABEL } from '../../methods/templateParameters';
-import { TEMPLATE_PARAMETER } from '../../methods/resourceMapping';
+import { LANGUAGE_PARAMETER, TEMPLATE_PARAMETER } from '../../methods/resourceMapping';
 import type { ItemTemplates } from '../../methods/templateSend';
 import { isVersion2, readTemplateOfVersion } from '../../methods/templateSend';
 import { CONTACTS_FROM_INPUT_TEXT, launchDescription } from './launch.description';
@@ -61,7 +61,10 @@ function settingLabelsOf(labels: Record<string, string>): Record<keyof Broadcast
 	};
 }
 
-/** The parameters the settings are read from: an expression in any of them may differ by item. */
+/**
+ * The parameters the settings are read from: an expression in any of them may differ by item.
+ * Template Language is one: with a template By Name it says which template goes out.
+ */
 const SETTING_PARAMETERS = [
 	'broadcastName',
 	'templateId',
@@ -70,6 +73,7 @@ const SETTING_PARAMETERS = [
 	'templateVariables',
 	'templateVariablesJson',
 	TEMPLATE_PARAMETER,
+	LANGUAGE_PARAMETER,
 	MAPPER_PARAMETER,
 	'businessPhoneNumber',
 	'additionalFields',

@@ -39,6 +39,7 @@ import { answerFields } from '../run/serviceAnswers';
 import type { FilledVariables } from './filledVariables';
 import { addFilledVariables } from './filledVariables';
 import { sendTemplateDescription } from './sendTemplate.description';
+import { checkAnswerIsAboutThisSend } from './sendTemplateAnswer';
 
 /** Wire field → the parameter that fills it, so a schema complaint names the field the user set. */
 const version1Labels = wireLabels(sendTemplateDescription, {
@@ -292,6 +293,7 @@ function toOutput(
 	answer: ServiceAnswer,
 	{ body: sent }: PreparedRequest<SendTemplateBody>,
 ): IDataObject {
+	checkAnswerIsAboutThisSend(answer, sent);
 	const eventId = sentEventId(answer);
 	return {
 		queued: true,

@@ -65,6 +65,22 @@ const properties: INodeProperties[] = [
 /** What a Get by name looks for; kept on the request, so the answer can be matched without reading parameters again. */
 type Wanted = { name: string; language?: string };
 const wantedByRequest = new WeakMap<PreparedRequest<undefined>, Wanted>();
+/** The ID a Get by ID asked for, to check the answer is that template. */
+const idByRequest = new WeakMap<PreparedRequest<undefined>, string>();
+
+/**
+ * The template answered for this ID, or a failure: the service reads a name at this place too, and
+ * names may start with wat_, so an answer may be another template, found by its name.
+ */
+function templateWithId(answer: ServiceAnswer, id: string): IDataObject {
+	const template = answeredTemplate(answer, 'not sent');
+	if (template.id === id) return templateOutput(template);
+	throw notFound(
+		answer,
+		`The service answered ${id} with another template, ${template.id} (${template.template_name}${template.language ? `, ${template.language}` : ''})`,
+		`${id} may be the name of a template rather than its ID. Use Find By Name with its Language to read it.`,
+	);
+}
 
 function notFound(
 	answer: ServiceAnswer,
@@ -130,7 +146,13 @@ export const get: PerItemOperation<undefined> = {
 	prepare(itemIndex) {
 		if (this.getNodeParameter('findBy', itemIndex, 'id') === 'id') {
 			const id = readTemplateId(this.getNodeParameter('templateId', itemIndex));
-			return { method: 'GET', path: templatePath(id), body: undefined };
+			const byId: PreparedRequest<undefined> = {
+				method: 'GET',
+				path: templatePath(id),
+				body: undefined,
+			};
+			idByRequest.set(byId, id);
+			return byId;
 		}
 		const name = requiredText(this.getNodeParameter('templateName', itemIndex), 'Template Name');
 		const language = optionalText(this.getNodeParameter('language', itemIndex, ''), 'Language');
@@ -155,8 +177,10 @@ export const get: PerItemOperation<undefined> = {
 	},
 	toOutput(answer, request) {
 		const wanted = wantedByRequest.get(request);
-		return wanted === undefined
+		if (wanted !== undefined) return matchByName(answer, wanted);
+		const id = idByRequest.get(request);
+		return id === undefined
 			? templateOutput(answeredTemplate(answer, 'not sent'))
-			: matchByName(answer, wanted);
+			: templateWithId(answer, id);
 	},
 };

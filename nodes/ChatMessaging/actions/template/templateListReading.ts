@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { TemplateAnswer } from '../../../shared/schemas/templates';
-import { templateListAnswer } from '../../../shared/schemas/templates';
 import type { ServiceAnswer, ServiceClient } from '../../../shared/transport';
 import { ServiceRequestFailed } from '../../../shared/transport';
+import { readTemplateListBody } from '../../methods/templates';
 import {
 	UNENDING_LIST,
 	readWholeTemplateList,
@@ -11,14 +11,15 @@ import {
 } from '../../methods/templateList';
 
 /** The templates of one answer; an answer that is no list of templates fails the item, quoted. */
-function answeredTemplates(answer: ServiceAnswer, page: number | undefined): TemplateAnswer[] {
-	const parsed = templateListAnswer.safeParse(answer.body);
-	if (answer.bodyIsJson && parsed.success) return parsed.data;
-	const problem = parsed.success
-		? 'it is not JSON'
-		: parsed.error.issues
-				.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
-				.join(', ');
+export function answeredTemplates(
+	answer: ServiceAnswer,
+	page: number | undefined,
+): TemplateAnswer[] {
+	const read = answer.bodyIsJson
+		? readTemplateListBody(answer.body)
+		: { problem: 'it is not JSON' };
+	if ('templates' in read) return read.templates;
+	const { problem } = read;
 	const which = page === undefined ? 'the template list' : `page ${page} of the template list`;
 	throw new ServiceRequestFailed({
 		outcome: 'not sent',
