@@ -1,7 +1,8 @@
 /*
- * The last instruction wins for the commands that name a contact in their body rather than their
- * path (Conversation → Assign Agent and Close go to POST /api/v1/events): two items about one
- * number, run side by side, are carried out in input order, whichever the service receives first.
+ * The last instruction wins for the commands that name their subject in the body rather than the
+ * path: Conversation → Assign Agent (POST /api/v1/events, a contact's number) and Order → Create (POST
+ * /api/v1/orders, your reference). Two items about one subject, run side by side, are carried out in
+ * input order, whichever the service receives first.
  */
 import fc from 'fast-check';
 
@@ -77,5 +78,47 @@ test('Assign Agent in parallel: each number ends with the agent of its last item
 			},
 		),
 		{ numRuns: 30 },
+	);
+});
+
+test('Order → Create in parallel: of two items with one Reference ID, the first is created and the second refused, always', async () => {
+	let run = 0;
+	await fc.assert(
+		fc.asyncProperty(
+			fc.integer({ min: 2, max: 5 }),
+			fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 1, maxLength: 3 }),
+			async (requestsInParallel, delays) => {
+				const reference = `ADV-ORDER-${Date.now()}-${run++}`;
+				service.clearFaults();
+				service.injectFaults(delays.map((delayMs): FaultSpec => ({ delayMs: delayMs + 1 })));
+				const result = await runChatMessaging({
+					items: [
+						{ phone: '+14155550123', amount: 1000 },
+						{ phone: '+14155550124', amount: 2000 },
+					],
+					parameters: {
+						resource: 'order',
+						operation: 'create',
+						referenceId: reference,
+						orderType: 'digital_goods',
+						phoneNumber: '={{ $json.phone }}',
+						amountsAreIn: 'minor',
+						lineItemsInput: 'json',
+						lineItemsJson: '={{ [{ name: "Mug", amount: $json.amount, quantity: 1 }] }}',
+						options: { requestsInParallel },
+					} as never,
+					baseUrl: service.url,
+					apiKey: API_KEY,
+					continueOnFail: true,
+				});
+				service.clearFaults();
+				expect(result.error).toBeUndefined();
+				const [first, second] = result.output!.map((item) => item.json);
+				expect(first.error).toBeUndefined();
+				expect(first).toMatchObject({ contact: { phone_number: '+14155550123' } });
+				expect(second).toMatchObject({ outcome: 'not sent', statusCode: 422 });
+			},
+		),
+		{ numRuns: 20 },
 	);
 });
