@@ -124,3 +124,63 @@ test.each(cases.map((kase) => [kase.name, kase] as const))(
 		}
 	},
 );
+
+/*
+ * Create Many: the service answers a batch with one contact (the spec's "single contact object").
+ * An answer that is no contact of the batch ({} or another number's) says nothing of these contacts,
+ * so the batch's items are "may have been sent", not created.
+ */
+describe('Contact → Create Many: the answer must be a contact of the batch', () => {
+	const BATCH = ['+14155550123', '+14155550124', '+34612345678'];
+	const createMany = async (answer: unknown) => {
+		service.clearFaults();
+		service.injectFaults({ status: 201, body: answer, path: '/subscribers' });
+		const result = await runChatMessaging({
+			items: BATCH.map((phone) => ({ phone })),
+			parameters: {
+				resource: 'contact',
+				operation: 'createMany',
+				contactFields: 'defineBelow',
+				phoneNumber: '={{ $json.phone }}',
+			} as never,
+			baseUrl: service.url,
+			apiKey: API_KEY,
+			continueOnFail: true,
+		});
+		service.clearFaults();
+		expect(result.error).toBeUndefined();
+		return result.output!.map((item) => item.json);
+	};
+
+	test('an answer about no contact of the batch fails every item of it', async () => {
+		const otherNumber = fc
+			.stringMatching(/^[2-9][0-9]{9}$/)
+			.map((digits) => `+1${digits}`)
+			.filter((phone) => !BATCH.includes(phone));
+		await fc.assert(
+			fc.asyncProperty(
+				fc.oneof(
+					fc.constant({}),
+					fc.record({ id: fc.constant('ct_0123456789abcdef') }),
+					otherNumber.map((phone) => ({ id: 'ct_0123456789abcdef', phone_number: phone })),
+				),
+				async (answer) => {
+					const items = await createMany(answer);
+					expect(items).toHaveLength(BATCH.length);
+					for (const item of items) {
+						expect(item).toMatchObject({ outcome: 'may have been sent' });
+						expect(item.created).toBeUndefined();
+					}
+				},
+			),
+			{ numRuns: 10 },
+		);
+	});
+
+	test('an answer about one of its contacts passes, whichever', async () => {
+		for (const phone of BATCH) {
+			const items = await createMany({ id: 'ct_0123456789abcdef', phone_number: phone });
+			for (const item of items) expect(item).toMatchObject({ created: true });
+		}
+	});
+});
