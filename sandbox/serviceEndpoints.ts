@@ -190,8 +190,9 @@ function createContactsAnswer(body: unknown, effects: CommandEffects): RouteAnsw
 	}
 	return checked(createContacts, body, (contacts) => {
 		// Kept, so Contact → Get reads back what was created. The spec shows a single contact object
-		// as the answer, whatever the batch size: the first one, as sent, under its stored id.
+		// as the answer, whatever the batch size: the first one as kept (a contact that existed keeps
+		// its other details and merges its metadata), never a contact the service does not hold.
 		const [first] = effects.keepContacts(contacts);
-		return { status: 201, body: { id: first.id, ...(body as Array<Record<string, unknown>>)[0] } };
+		return { status: 201, body: first };
 	});
 }

@@ -265,12 +265,14 @@ describe('POST /subscribers', () => {
 		{ phone_number: '+4930123456789', metadata: { key: 'imported' } },
 	];
 
-	it('answers 201 with the first contact and a ct_ id', async () => {
+	it('answers 201 with the first contact as kept, under a ct_ id', async () => {
 		const answer = await call('/subscribers', contacts);
 		expect(answer.status).toBe(201);
 		const { id, ...contact } = answer.body;
 		expect(id).toMatch(/^ct_[0-9a-f]{16}$/);
-		expect(contact).toEqual(contacts[0]);
+		// Ada was known already: what was sent, with what she had (the whole contact is checked
+		// against Contact → Get in adv-account-stand-in-answers.test.ts).
+		expect(contact).toMatchObject(contacts[0]);
 		expect(service.acceptedSends('/subscribers')).toHaveLength(1);
 	});
 

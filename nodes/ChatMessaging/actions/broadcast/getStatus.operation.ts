@@ -56,8 +56,8 @@ function notALaunch(answer: ServiceAnswer, problem: string): ServiceRequestFaile
 
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
-function toOutput(answer: ServiceAnswer): IDataObject {
-	const event = parseEvent(answer, notALaunch);
+function toOutput(answer: ServiceAnswer, request: PreparedRequest<undefined>): IDataObject {
+	const event = parseEvent(answer, request, notALaunch);
 	const result = (event.result ?? null) as IDataObject | null;
 	if (result !== null && result.type !== 'campaign') {
 		throw notALaunch(answer, `its result is a ${JSON.stringify(result.type)}, not a campaign`);

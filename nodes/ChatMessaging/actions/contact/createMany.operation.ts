@@ -201,6 +201,20 @@ export const createMany: BatchOperation<ContactBody, ContactBody[]> = {
 	subjectOf: (contact) => contact.phone_number,
 	request: (contacts) => ({ method: 'POST', path: '/subscribers', body: contacts }),
 	answer: createContactsAnswer,
+	/*
+	 * The service answers a batch with one contact (the spec's "single contact object"). One that is
+	 * none of the batch's ({}, another number's) says nothing of these contacts: the batch is "may
+	 * have been sent", never "created" on an answer about someone else.
+	 */
+	checkBatch(answer, contacts) {
+		const body = answer.body as IDataObject | null;
+		const phone = body !== null && typeof body === 'object' ? body.phone_number : undefined;
+		if (typeof phone === 'string' && contacts.some((contact) => contact.phone_number === phone))
+			return undefined;
+		return phone === undefined
+			? 'it names no contact (it has no phone_number)'
+			: `it is the contact ${JSON.stringify(phone)}, none of this batch's`;
+	},
 	succeeded: { created: true },
 	toOutput: (contact) => ({ contact }),
 };

@@ -156,4 +156,7 @@ export const assignAgent: PerItemOperation<AssignAgentBody> = {
 	prepare,
 	toOutput,
 	answer: assignAgentAnswer,
+	// The command names its contact in the body, not the path: two agents given for one number in
+	// one run are assigned in input order, so the conversation ends with the last one.
+	subject: (request) => request.body.contact.phone_number,
 };

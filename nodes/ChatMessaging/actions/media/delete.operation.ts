@@ -4,7 +4,7 @@ import { deleteMediaAnswer } from '../../../shared/schemas/media';
 import { InvalidParameter, describeType, inexactNumberReason } from '../../../shared/validation';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
-import { answerFields } from '../run/serviceAnswers';
+import { answerFields, answerNotForThisItem } from '../run/serviceAnswers';
 import { MEDIAS_PATH } from './mediaUpload';
 
 /*
@@ -72,9 +72,18 @@ export const deleteMedia: PerItemOperation<undefined> = {
 		return { method: 'DELETE', path: `${MEDIAS_PATH}/${id}`, body: undefined };
 	},
 	answer: deleteMediaAnswer,
-	toOutput: (answer, request) => ({
-		id: idAsNumber(request.path.slice(MEDIAS_PATH.length + 1)),
-		deleted: true,
-		...answerFields(answer),
-	}),
+	toOutput: (answer, request) => {
+		const asked = request.path.slice(MEDIAS_PATH.length + 1);
+		const shown = answerFields(answer);
+		// A 204 names nothing; an answer that names a media item must name this one, or the item
+		// would report another as deleted. The delete may have been made: it is not repeated.
+		if (shown.id !== undefined && String(shown.id) !== asked) {
+			throw answerNotForThisItem(
+				answer,
+				`The service answered ${answer.statusCode} about media ${JSON.stringify(shown.id)}, not ${asked}`,
+				`The delete may have been made: the service received it, but its answer is about another media item, so it was not repeated. Look for media ${asked} with Media → Get Many before running this item again.`,
+			);
+		}
+		return { ...shown, id: idAsNumber(asked), deleted: true };
+	},
 };

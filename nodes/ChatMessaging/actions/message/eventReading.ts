@@ -2,6 +2,7 @@ import type { EventAnswer } from '../../../shared/schemas/messages';
 import { eventAnswer } from '../../../shared/schemas/messages';
 import type { ServiceAnswer, ServiceRequestFailed } from '../../../shared/transport';
 import type { PreparedRequest } from '../operationKinds';
+import { idInPath } from '../run/answeredObject';
 import type { WrongIdPrefixes } from './messageReaders';
 import { readOneId } from './messageReaders';
 
@@ -20,14 +21,35 @@ export function eventRequest(
 	return { method: 'GET', path: `/api/v1/events/${encodeURIComponent(id)}`, body: undefined };
 }
 
+/*
+ * A template message may be polled by its own `cmsg_…` id as well as by its event's (the stand-in
+ * allows it; the sources leave it open, docs/service-contract.md "Which id a send answers"). Its
+ * event then answers under the event's id, and names the message only once processed: until then
+ * nothing in it can be checked against the id asked for, and nothing contradicts it either.
+ */
+function isAbout(event: EventAnswer, asked: string, byMessageId: boolean): boolean {
+	if (event.id === asked) return true;
+	if (!byMessageId || !asked.startsWith('cmsg_')) return false;
+	const result = event.result as { type?: unknown; id?: unknown } | null | undefined;
+	return (
+		result === null ||
+		result === undefined ||
+		(result.type === 'template_message' && result.id === asked)
+	);
+}
+
 /**
- * The answer as an event, or the operation's own "not what was asked" failure. Not the runner's
- * promised-answer check: that one reads `status: "failed"` as a failed request, where here it is the
- * answer asked for.
+ * The answer as the event the request names, or the operation's own "not what was asked" failure.
+ * Not the runner's promised-answer check: that one reads `status: "failed"` as a failed request,
+ * where here it is the answer asked for. Another event's answer (mixed up on the way, with requests
+ * in parallel) would give this item another message's or broadcast's status. `byMessageId`: the
+ * request may name a template message by its `cmsg_…` id.
  */
 export function parseEvent(
 	answer: ServiceAnswer,
+	request: PreparedRequest<undefined>,
 	notAnEvent: (answer: ServiceAnswer, problem: string) => ServiceRequestFailed,
+	byMessageId = false,
 ): EventAnswer {
 	if (answer.statusCode !== 200)
 		throw notAnEvent(answer, `${answer.statusCode} where the service documents 200`);
@@ -39,6 +61,12 @@ export function parseEvent(
 					.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
 					.join(', ');
 		throw notAnEvent(answer, problem);
+	}
+	const asked = idInPath(request);
+	if (!isAbout(parsed.data, asked, byMessageId)) {
+		const result = parsed.data.result as { id?: unknown } | null | undefined;
+		const about = result?.id === undefined ? '' : ` about ${JSON.stringify(result.id)}`;
+		throw notAnEvent(answer, `it is event ${JSON.stringify(parsed.data.id)}${about}, not ${asked}`);
 	}
 	return parsed.data;
 }

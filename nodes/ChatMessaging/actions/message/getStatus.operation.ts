@@ -72,9 +72,9 @@ function notAnEvent(answer: ServiceAnswer, problem: string): ServiceRequestFaile
 	});
 }
 
-function toOutput(answer: ServiceAnswer): IDataObject {
+function toOutput(answer: ServiceAnswer, request: PreparedRequest<undefined>): IDataObject {
 	return {
-		...eventStatusFields(parseEvent(answer, notAnEvent)),
+		...eventStatusFields(parseEvent(answer, request, notAnEvent, true)),
 		response: answer.body as IDataObject,
 	};
 }

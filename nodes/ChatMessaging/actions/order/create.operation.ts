@@ -324,4 +324,7 @@ export const create: PerItemOperation<CreateOrderBody> = {
 	prepare,
 	toOutput,
 	answer: createOrderAnswer,
+	// Your reference names one order, and the service refuses a second with it: two items giving one
+	// reference go in input order, so the first is the one created, not whichever arrives first.
+	subject: (request) => request.body.id,
 };

@@ -72,7 +72,9 @@ function notAPage(answer: ServiceAnswer, page: number, problem: string): Service
  * A service that ignores `page` answers page 1 again and again, each one naming a next page: Return
  * All would gather the same records until MAX_PAGES. Two pages alike, record for record, stop it:
  * any two, not only neighbours, as a service whose pages wrap around (1, 2, 1, 2…) would otherwise
- * be read 10,000 times over.
+ * be read 10,000 times over. Unless the list's `count` grew since the earlier one: then a page's
+ * worth of records arrived at the top between the two reads and pushed the page read before onto
+ * this one. That is the list moving, not the page ignored; its records were output already.
  */
 function pageRepeated(answer: ServiceAnswer, page: number, samePage: number): ServiceFailure {
 	return {
@@ -128,8 +130,8 @@ export async function readPages<Page, Record>(
 				: Math.min(limit, reading.perPage);
 	const records: Record[] = [];
 	const idsRead = new Set<string>();
-	/** Every page read so far, as its records' JSON, with its number. */
-	const pagesRead = new Map<string, number>();
+	/** Every page read so far, as its records' JSON, with its number and the list's count then. */
+	const pagesRead = new Map<string, { page: number; count: number | undefined }>();
 	for (let page = 1; ; page++) {
 		const qs: IDataObject = { ...request.qs, page };
 		if (per !== undefined) qs.per = per;
@@ -146,12 +148,15 @@ export async function readPages<Page, Record>(
 			throw new ServiceRequestFailed(notAPage(answer, page, problem));
 		}
 		const pageRecords = reading.records(parsed.data);
+		const { next, count } = pageLinks(parsed.data);
 		const thisPage = pageRecords.length ? JSON.stringify(pageRecords) : undefined;
 		if (thisPage !== undefined) {
 			const samePage = pagesRead.get(thisPage);
-			if (samePage !== undefined)
-				throw new ServiceRequestFailed(pageRepeated(answer, page, samePage));
-			pagesRead.set(thisPage, page);
+			const listGrew =
+				samePage?.count !== undefined && count !== undefined && count > samePage.count;
+			if (samePage !== undefined && !listGrew)
+				throw new ServiceRequestFailed(pageRepeated(answer, page, samePage.page));
+			pagesRead.set(thisPage, { page, count });
 		}
 		const unread = pageRecords.filter((record) => {
 			const id = recordId(record);
@@ -162,7 +167,6 @@ export async function readPages<Page, Record>(
 		});
 		records.push(...(limit === undefined ? unread : unread.slice(0, limit - records.length)));
 
-		const { next, count } = pageLinks(parsed.data);
 		const lastPage =
 			(limit !== undefined && records.length >= limit) ||
 			pageRecords.length === 0 ||

@@ -1,0 +1,124 @@
+/*
+ * The last instruction wins for the commands that name their subject in the body rather than the
+ * path: Conversation → Assign Agent (POST /api/v1/events, a contact's number) and Order → Create (POST
+ * /api/v1/orders, your reference). Two items about one subject, run side by side, are carried out in
+ * input order, whichever the service receives first.
+ */
+import fc from 'fast-check';
+
+import type { FaultSpec } from '../../sandbox/faults';
+import { runChatMessaging } from './harness';
+import { useStandInService } from '../standInFixture';
+
+const API_KEY = 'adv-account-order-key-SECRET-31c7';
+const service = useStandInService({ apiKey: API_KEY });
+
+const NUMBERS = ['+14155550123', '+14155550124', '+34612345678'];
+/** The same numbers as people paste them: every form reads as the same contact. */
+const WRITTEN = [
+	['+14155550123', '00 1 415 555 0123', '+1 (415) 555-0123'],
+	['+14155550124', '0014155550124', '+1 415-555-0124'],
+	['+34612345678', '0034 612 345 678', '+34 612 34 56 78'],
+];
+const AGENTS = ['ada@example.com', 'bea@example.com', 'cy@example.com'];
+
+async function agentOf(phone: string): Promise<unknown> {
+	const answer = await fetch(
+		`${service.url}/api/v1/conversations?phone_number=${encodeURIComponent(phone)}&per=100`,
+		{ headers: { authorization: API_KEY } },
+	);
+	expect(answer.status).toBe(200);
+	// Most recently updated first: the conversation the last assignment went to.
+	const { conversations } = (await answer.json()) as {
+		conversations: Array<Record<string, unknown>>;
+	};
+	return conversations[0]?.assigned_agent_email;
+}
+
+jest.setTimeout(60_000);
+
+test('Assign Agent in parallel: each number ends with the agent of its last item, however it is written', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.array(
+				fc.record({
+					who: fc.integer({ min: 0, max: NUMBERS.length - 1 }),
+					form: fc.integer({ min: 0, max: 2 }),
+					agent: fc.constantFrom(...AGENTS),
+				}),
+				{ minLength: 2, maxLength: 6 },
+			),
+			fc.integer({ min: 2, max: 5 }),
+			fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 1, maxLength: 6 }),
+			async (steps, requestsInParallel, delays) => {
+				service.clearFaults();
+				service.injectFaults(delays.map((delayMs): FaultSpec => ({ delayMs: delayMs + 1 })));
+				const result = await runChatMessaging({
+					items: steps.map((step) => ({
+						phone: WRITTEN[step.who][step.form],
+						agent: step.agent,
+					})),
+					parameters: {
+						resource: 'conversation',
+						operation: 'assignAgent',
+						contactName: 'Someone',
+						phoneNumber: '={{ $json.phone }}',
+						agentEmail: '={{ $json.agent }}',
+						openChatOnAssignment: true,
+						options: { requestsInParallel },
+					} as never,
+					baseUrl: service.url,
+					apiKey: API_KEY,
+				});
+				service.clearFaults();
+				expect(result.error).toBeUndefined();
+				const last = new Map<string, string>();
+				for (const step of steps) last.set(NUMBERS[step.who], step.agent);
+				for (const [phone, agent] of last) expect(await agentOf(phone)).toBe(agent);
+			},
+		),
+		{ numRuns: 30 },
+	);
+});
+
+test('Order → Create in parallel: of two items with one Reference ID, the first is created and the second refused, always', async () => {
+	let run = 0;
+	await fc.assert(
+		fc.asyncProperty(
+			fc.integer({ min: 2, max: 5 }),
+			fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 1, maxLength: 3 }),
+			async (requestsInParallel, delays) => {
+				const reference = `ADV-ORDER-${Date.now()}-${run++}`;
+				service.clearFaults();
+				service.injectFaults(delays.map((delayMs): FaultSpec => ({ delayMs: delayMs + 1 })));
+				const result = await runChatMessaging({
+					items: [
+						{ phone: '+14155550123', amount: 1000 },
+						{ phone: '+14155550124', amount: 2000 },
+					],
+					parameters: {
+						resource: 'order',
+						operation: 'create',
+						referenceId: reference,
+						orderType: 'digital_goods',
+						phoneNumber: '={{ $json.phone }}',
+						amountsAreIn: 'minor',
+						lineItemsInput: 'json',
+						lineItemsJson: '={{ [{ name: "Mug", amount: $json.amount, quantity: 1 }] }}',
+						options: { requestsInParallel },
+					} as never,
+					baseUrl: service.url,
+					apiKey: API_KEY,
+					continueOnFail: true,
+				});
+				service.clearFaults();
+				expect(result.error).toBeUndefined();
+				const [first, second] = result.output!.map((item) => item.json);
+				expect(first.error).toBeUndefined();
+				expect(first).toMatchObject({ contact: { phone_number: '+14155550123' } });
+				expect(second).toMatchObject({ outcome: 'not sent', statusCode: 422 });
+			},
+		),
+		{ numRuns: 20 },
+	);
+});
