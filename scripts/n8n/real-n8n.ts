@@ -227,6 +227,26 @@ export class RealN8n {
 		headers: Record<string, string>,
 		body?: unknown,
 	): Promise<{ status: number; text: string; headers: Headers }> {
+		// A just-started n8n on a busy machine sometimes closes a connection before answering
+		// ("other side closed"). A read is asked again, at most three times; anything that changes
+		// n8n's state is not, since it may have been carried out.
+		for (let attempt = 1; method === 'GET' && attempt < 4; attempt++) {
+			try {
+				return await this.requestOnce(url, method, headers, body);
+			} catch (error) {
+				if (!closedBeforeAnswer(error)) throw error;
+				await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+			}
+		}
+		return await this.requestOnce(url, method, headers, body);
+	}
+
+	private async requestOnce(
+		url: string,
+		method: string,
+		headers: Record<string, string>,
+		body?: unknown,
+	): Promise<{ status: number; text: string; headers: Headers }> {
 		const response = await fetch(url, {
 			method,
 			headers: {
@@ -625,4 +645,10 @@ async function runN8nCli(
 			reject(error);
 		});
 	});
+}
+
+/** fetch's failure when the server closed the connection before any answer (undici's socket error). */
+function closedBeforeAnswer(error: unknown): boolean {
+	const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+	return error instanceof TypeError && cause?.code === 'UND_ERR_SOCKET';
 }
