@@ -10,6 +10,8 @@
 import fc from 'fast-check';
 
 import type { FaultSpec } from '../../sandbox/faults';
+import { ChatMessaging } from '../../nodes/ChatMessaging/ChatMessaging.node';
+import { resources } from '../../nodes/ChatMessaging/actions/registry';
 import { runChatMessaging } from './harness';
 import { useStandInService } from '../standInFixture';
 
@@ -107,6 +109,48 @@ test('Retry On Fail on a read still runs it', async () => {
 	expect(result.output?.length).toBeGreaterThan(0);
 	expect(result.output![0].json.error).toBeUndefined();
 });
+
+const changingOperations = resources.flatMap((resource) =>
+	Object.keys(resource.operations)
+		.filter((operation) => !operation.startsWith('get'))
+		.map((operation): [string, string] => [resource.option.value, operation]),
+);
+
+/** A value for each parameter the operation requires, so n8n lets the workflow run at all. */
+function requiredParameters(resource: string, operation: string): Record<string, unknown> {
+	const values: Record<string, unknown> = { resource, operation };
+	for (const property of new ChatMessaging().description.properties) {
+		const show = property.displayOptions?.show ?? {};
+		if (property.required !== true) continue;
+		if (!(show.resource as string[] | undefined)?.includes(resource)) continue;
+		if (!(show.operation as string[] | undefined)?.includes(operation)) continue;
+		values[property.name] =
+			property.type === 'resourceLocator'
+				? { __rl: true, mode: 'id', value: '={{ "x" }}' }
+				: '={{ "x" }}';
+	}
+	return values;
+}
+
+test.each(changingOperations)(
+	'%s → %s with Retry On Fail on: refused before any request, in both node versions',
+	async (resource, operation) => {
+		expect(changingOperations.length).toBeGreaterThan(20);
+		for (const typeVersion of [1, 2]) {
+			service.clearRequests();
+			const result = await runChatMessaging({
+				items: [{}, {}],
+				parameters: requiredParameters(resource, operation) as never,
+				baseUrl: service.url,
+				apiKey: API_KEY,
+				typeVersion,
+				settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 },
+			});
+			expect(service.requests).toEqual([]);
+			expect((result.error as unknown as { message: string }).message).toMatch(/Retry On Fail/);
+		}
+	},
+);
 
 const fault = fc.constantFrom<FaultSpec>(
 	passes,
