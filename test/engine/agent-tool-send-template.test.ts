@@ -206,6 +206,20 @@ describe.each(paths)("run by the agent through n8n-core's %s", (path) => {
 		]);
 		expect(sends()).toHaveLength(1);
 	});
+
+	test('with On Error set to Stop Workflow, Retry On Fail is refused before any request: nothing is sent twice', async () => {
+		// A thrown failure is run again by Retry On Fail; the send was taken before the connection died.
+		service.injectFaults({ path: '/api/v1/events', reset: true });
+		const result = await run(
+			[call(goodArgs)],
+			{ retryOnFail: true, maxTries: 3, waitBetweenTries: 1, onError: 'stopWorkflow' },
+			path,
+		);
+		expect(sends()).toEqual([]);
+		expect(result.answers[0]?.thrown ?? result.error?.message).toMatch(
+			/Retry On Fail is on .* turn it off .* not sent/,
+		);
+	});
 });
 
 test('with On Error set to Stop Workflow, a bad argument still sends nothing', async () => {

@@ -280,6 +280,8 @@ export async function runChatMessaging(options: {
 	onStarted?: RunOptions['onStarted'];
 	/** The node's version as the workflow saved it; 1 unless given (the tests written before version 2). */
 	typeVersion?: number;
+	/** The node's Settings as the workflow saves them, e.g. Retry On Fail; override continueOnFail. */
+	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'onError'>;
 }): Promise<WorkflowRun & { output: INodeExecutionData[] | undefined }> {
 	const nodes: INode[] = [
 		{
@@ -299,6 +301,7 @@ export async function runChatMessaging(options: {
 			parameters: options.parameters,
 			credentials: { chatMessagingApi: { id: '1', name: 'Chat Messaging account' } },
 			...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+			...options.settings,
 		},
 	];
 	const result = await runWorkflow({

@@ -9,6 +9,7 @@ import { readRetryPolicy } from './fields/requestOptions';
 import { findAction } from './registry';
 import { explainFailuresToModel, runsAsAgentTool } from './run/agentTool';
 import { createOperationRun } from './run/operationRun';
+import { refusalUnderRetryOnFail } from './run/retryOnFail';
 
 /** Reads what every operation shares (retry policy, credential), then hands the run to the operation's runner. */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -22,6 +23,9 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			`The operation "${operation}" is not supported for "${resource}"`,
 		);
 	}
+
+	const refused = refusalUnderRetryOnFail.call(this, operation);
+	if (refused) return [refused];
 
 	let policy: RetryPolicy;
 	try {

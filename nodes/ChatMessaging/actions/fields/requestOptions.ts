@@ -41,7 +41,7 @@ function requestOptionFields(): INodeProperties[] {
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 3,
 			description:
-				'How often to try again when the service says "too many requests" (429, or 503 with Retry-After) or cannot be reached at all. Nothing else is retried.',
+				'How often to try again when the service says "too many requests" (429, or 503 with Retry-After) or cannot be reached at all. Nothing else is retried. Operations that change something refuse to run with the node setting Retry On Fail on, which would send again what the service already accepted.',
 		},
 		{
 			displayName: 'Maximum Total Wait (Seconds)',
