@@ -35,6 +35,8 @@ export interface PerItemOperation<Body> {
 	 * changes something at a path naming one object (PATCH /api/v1/contacts/+1…) is about that object.
 	 */
 	subject?(request: PreparedRequest<Body>): string | undefined;
+	/** Whether the operation offers Skip Items Already Sent (fields/skipItemsAlreadySent.ts). */
+	skipsItemsAlreadySent?: boolean;
 	/**
 	 * Only for an item that takes more than the one request `prepare` describes (Media → Upload reads
 	 * the file's bytes and sends them in one or three requests; a send whose header media is a file

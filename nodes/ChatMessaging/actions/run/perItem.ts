@@ -9,10 +9,14 @@ import {
 	readWholeNumberOption,
 } from '../fields/requestOptions';
 import type { Action, PerItemOperation, PreparedRequest } from '../operationKinds';
+import type { SkipSettings } from '../fields/skipItemsAlreadySent';
+import { readAlreadySentKey, readSkipSettings } from '../fields/skipItemsAlreadySent';
 import type { OperationRun } from './operationRun';
 import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
 import { inInstructionOrder } from './lastInstructionWins';
 import { runInParallel } from './parallelRequests';
+import type { SentRecord } from './sentRecord';
+import { openSentRecord, withoutItemsAlreadySent } from './sentRecord';
 import { answerIds, promisedAnswerOrFailure } from './serviceAnswers';
 import { stoppedRunError } from './stoppedRun';
 
@@ -38,6 +42,7 @@ export async function runPerItem<Body>(
 	run: OperationRun,
 ): Promise<INodeExecutionData[]> {
 	let requestsInParallel: number;
+	let skip: SkipSettings | undefined;
 	try {
 		requestsInParallel = readWholeNumberOption.call(
 			this,
@@ -47,17 +52,34 @@ export async function runPerItem<Body>(
 			1,
 			MAX_PARALLEL_REQUESTS,
 		);
+		skip = operation.skipsItemsAlreadySent ? readSkipSettings.call(this) : undefined;
 	} catch (error) {
 		throw run.optionError(error as InvalidParameter);
 	}
 	const { items, continueOnFail } = run;
 	const output: INodeExecutionData[] = new Array(items.length);
-	const prepared = readEveryItem<PreparedRequest<Body>>(
-		run,
-		output,
-		operation.description,
-		(itemIndex) => operation.prepare.call(this, itemIndex),
-	);
+	// The key is read with the rest of the item, so a missing key stops the run before any send.
+	const read = readEveryItem(run, output, operation.description, (itemIndex) => ({
+		request: operation.prepare.call(this, itemIndex),
+		key: skip === undefined ? '' : readAlreadySentKey.call(this, itemIndex),
+	}));
+	const sentRecord =
+		skip === undefined
+			? undefined
+			: await openSentRecord.call(
+					this,
+					skip,
+					read.map(({ value }) => value.key),
+				);
+	const prepared = (
+		sentRecord === undefined
+			? read
+			: withoutItemsAlreadySent(
+					sentRecord,
+					read.map(({ itemIndex, value }) => ({ itemIndex, key: value.key, value })),
+					output,
+				)
+	).map(({ itemIndex, value }) => ({ itemIndex, value: value.request, key: value.key }));
 
 	const subjectOf = operation.subject ?? objectNamedByPath;
 	const subjects = prepared.map(({ value }) => {
@@ -69,7 +91,7 @@ export async function runPerItem<Body>(
 		prepared,
 		requestsInParallel,
 		run.client,
-		inInstructionOrder(subjects, async ({ itemIndex, value: request }, _index, client) => {
+		inInstructionOrder(subjects, async ({ itemIndex, value: request, key }, _index, client) => {
 			try {
 				const sent = operation.send
 					? await operation.send.call(this, client, request, itemIndex)
@@ -80,6 +102,11 @@ export async function runPerItem<Body>(
 					pairedItem: { item: itemIndex },
 				};
 				accepted.push(itemIndex);
+				if (sentRecord !== undefined)
+					output[itemIndex].json = {
+						...output[itemIndex].json,
+						...(await recordedAfterAcceptance(sentRecord, key)),
+					};
 				return undefined;
 			} catch (error) {
 				// Whatever failed, this item gets an outcome and the others' are still reported.
@@ -108,6 +135,20 @@ export async function runPerItem<Body>(
 		});
 	}
 	return output;
+}
+
+/** Recorded only now the service accepted it; a failed record leaves the message sent, and says so. */
+async function recordedAfterAcceptance(record: SentRecord, key: string) {
+	try {
+		await record.record(key);
+		return { alreadySentKey: key, alreadySentRecorded: true };
+	} catch (error) {
+		return {
+			alreadySentKey: key,
+			alreadySentRecorded: false,
+			alreadySentRecordError: `The message was sent, but n8n could not record its key (${error instanceof Error ? error.message : String(error)}): a later run would send it again`,
+		};
+	}
 }
 
 /** A per-item operation as an entry of a resource's table. */
