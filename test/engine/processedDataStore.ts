@@ -20,6 +20,8 @@ export class MemoryProcessedData implements IDataDeduplicator {
 	/** Makes the next calls throw, as a database that cannot be reached. */
 	failing: 'never' | 'check' | 'record' = 'never';
 	calls = 0;
+	/** A database round trip as long as a request's, so writes of one run overlap unless serialised. */
+	roundTripMs = 0;
 
 	private place(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
 		if (scope === 'node' && !contextData.node) throw new Error('scope node needs a node');
@@ -28,7 +30,9 @@ export class MemoryProcessedData implements IDataDeduplicator {
 
 	private async read(place: string): Promise<string[] | undefined> {
 		const list = this.lists.get(place);
-		await Promise.resolve();
+		await new Promise((resolve) =>
+			this.roundTripMs > 0 ? setTimeout(resolve, this.roundTripMs) : resolve(undefined),
+		);
 		return list === undefined ? undefined : [...list];
 	}
 
@@ -99,6 +103,7 @@ export class MemoryProcessedData implements IDataDeduplicator {
 		this.lists.clear();
 		this.failing = 'never';
 		this.calls = 0;
+		this.roundTripMs = 0;
 	}
 }
 

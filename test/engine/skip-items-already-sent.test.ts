@@ -151,6 +151,13 @@ describe('Skip Items Already Sent', () => {
 		expect(acceptedNumbers()).toEqual([phoneOf(1), phoneOf(3)]);
 	});
 
+	test("keys accepted at once are all recorded, though n8n's store rewrites its whole list", async () => {
+		store.roundTripMs = 20;
+		const result = await send(orders(1, 2, 3, 4, 5, 6, 7, 8), { inParallel: 4 });
+		expect(result.error).toBeUndefined();
+		expect(store.keys().sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((order) => `A-${order}`));
+	});
+
 	test("n8n's store cannot be read: nothing is sent", async () => {
 		store.failing = 'check';
 		const result = await send(orders(1, 2));
