@@ -177,6 +177,41 @@ describe('Skip Items Already Sent', () => {
 		});
 	});
 
+	test('Send and Wait: an item already sent is skipped and not waited for', async () => {
+		const sendAndWait = async () =>
+			await runChatMessaging({
+				items: orders(1),
+				parameters: {
+					resource: 'message',
+					operation: 'sendAndWait',
+					phoneNumber: '={{ $json.phone }}',
+					templateId: 'wat_7e6d5c4b3a291807',
+					templateVariablesInput: 'json',
+					templateVariablesJson: JSON.stringify({ amount: '40.00 EUR', order_number: 'A-1' }),
+					responseLinkVariable: 'approval_link',
+					skipItemsAlreadySent: true,
+					alreadySentKey: '={{ $json.orderId }}',
+				} as never,
+				baseUrl: service.url,
+				apiKey: API_KEY,
+			});
+		const first = await sendAndWait();
+		expect(first.error).toBeUndefined();
+		expect(first.run.status).toBe('waiting');
+		expect(store.keys()).toEqual(['A-1']);
+
+		const second = await sendAndWait();
+		expect(second.error).toBeUndefined();
+		expect(second.run.status).not.toBe('waiting');
+		expect(acceptedNumbers()).toEqual([phoneOf(1)]);
+		expect(second.output).toEqual([
+			{
+				json: expect.objectContaining({ outcome: 'skipped: already sent', alreadySentKey: 'A-1' }),
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
 	/*
 	 * Over any sequence of runs of the same orders, each with faults of every kind the service can
 	 * give (refused, throttled past the wait, failed before or after processing), the stand-in
