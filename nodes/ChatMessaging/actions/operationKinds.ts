@@ -96,6 +96,8 @@ export interface BatchOperation<Entry, Body> {
 	checkBatch?(answer: ServiceAnswer, entries: Entry[]): string | undefined;
 	/** What each entry's output item says about the entry itself, on success and on failure alike. */
 	toOutput(entry: Entry): IDataObject;
+	/** Whether the operation offers Skip Items Already Sent; keys are recorded once the batch is accepted. */
+	skipsItemsAlreadySent?: boolean;
 	/** Output fields only a successful entry gets, before the batch's; `{ created: true }` and the like. */
 	succeeded: IDataObject;
 }

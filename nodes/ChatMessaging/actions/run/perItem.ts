@@ -15,8 +15,7 @@ import type { OperationRun } from './operationRun';
 import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
 import { inInstructionOrder } from './lastInstructionWins';
 import { runInParallel } from './parallelRequests';
-import type { SentRecord } from './sentRecord';
-import { openSentRecord, withoutItemsAlreadySent } from './sentRecord';
+import { openSentRecord, recordedAfterAcceptance, withoutItemsAlreadySent } from './sentRecord';
 import { answerIds, promisedAnswerOrFailure } from './serviceAnswers';
 import { stoppedRunError } from './stoppedRun';
 
@@ -135,20 +134,6 @@ export async function runPerItem<Body>(
 		});
 	}
 	return output;
-}
-
-/** Recorded only now the service accepted it; a failed record leaves the message sent, and says so. */
-async function recordedAfterAcceptance(record: SentRecord, key: string) {
-	try {
-		await record.record(key);
-		return { alreadySentKey: key, alreadySentRecorded: true };
-	} catch (error) {
-		return {
-			alreadySentKey: key,
-			alreadySentRecorded: false,
-			alreadySentRecordError: `The message was sent, but n8n could not record its key (${error instanceof Error ? error.message : String(error)}): a later run would send it again`,
-		};
-	}
 }
 
 /** A per-item operation as an entry of a resource's table. */

@@ -82,6 +82,20 @@ export async function openSentRecord(
 	};
 }
 
+/** Recorded only now the service accepted it; a failed record leaves the message sent, and says so. */
+export async function recordedAfterAcceptance(record: SentRecord, key: string) {
+	try {
+		await record.record(key);
+		return { alreadySentKey: key, alreadySentRecorded: true };
+	} catch (error) {
+		return {
+			alreadySentKey: key,
+			alreadySentRecorded: false,
+			alreadySentRecordError: `The message was sent, but n8n could not record its key (${error instanceof Error ? error.message : String(error)}): a later run would send it again`,
+		};
+	}
+}
+
 function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
