@@ -107,6 +107,16 @@ describe('Skip Items Already Sent', () => {
 		expect(store.keys().sort()).toEqual(['A-1', 'A-2', 'A-3', 'A-4', 'A-5']);
 	});
 
+	test("a run that stops counts the items it skipped in every item's fate", async () => {
+		await send(orders(1, 2));
+		service.injectFaults({ status: 422, body: { message: 'Parameter Error' }, path: EVENTS });
+		const result = await send(orders(1, 2, 3, 4));
+		expect(result.error?.message).toMatch(
+			/Of 4 items: 0 accepted, 1 not sent \(item 2\), 1 not tried \(item 3\), 2 skipped as already sent \(items 0-1\)$/,
+		);
+		expect(acceptedNumbers()).toEqual([phoneOf(1), phoneOf(2)]);
+	});
+
 	test('an item that may have been sent is not recorded, and says so', async () => {
 		// Processed by the service, then the connection drops: the node cannot know it was sent.
 		service.injectFaults([

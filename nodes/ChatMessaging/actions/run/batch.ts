@@ -225,6 +225,10 @@ export async function runBatches<Entry, Body>(
 			neverAttempted: batches
 				.filter((_batch, index) => !failedBatches.has(index) && !accepted.has(index))
 				.flatMap(itemsOf),
+			skipped:
+				sentRecord === undefined
+					? undefined
+					: output.flatMap((item, itemIndex) => (item?.json.skipped === true ? [itemIndex] : [])),
 		});
 	}
 	return output;

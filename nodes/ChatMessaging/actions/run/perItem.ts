@@ -131,6 +131,10 @@ export async function runPerItem<Body>(
 			neverAttempted: prepared
 				.map((entry) => entry.itemIndex)
 				.filter((itemIndex) => !attempted.has(itemIndex)),
+			skipped:
+				sentRecord === undefined
+					? undefined
+					: output.flatMap((item, itemIndex) => (item?.json.skipped === true ? [itemIndex] : [])),
 		});
 	}
 	return output;
