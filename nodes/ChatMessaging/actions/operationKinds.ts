@@ -35,6 +35,8 @@ export interface PerItemOperation<Body> {
 	 * changes something at a path naming one object (PATCH /api/v1/contacts/+1…) is about that object.
 	 */
 	subject?(request: PreparedRequest<Body>): string | undefined;
+	/** Whether the operation offers Skip Items Already Sent (fields/skipItemsAlreadySent.ts). */
+	skipsItemsAlreadySent?: boolean;
 	/**
 	 * Only for an item that takes more than the one request `prepare` describes (Media → Upload reads
 	 * the file's bytes and sends them in one or three requests; a send whose header media is a file
@@ -94,6 +96,8 @@ export interface BatchOperation<Entry, Body> {
 	checkBatch?(answer: ServiceAnswer, entries: Entry[]): string | undefined;
 	/** What each entry's output item says about the entry itself, on success and on failure alike. */
 	toOutput(entry: Entry): IDataObject;
+	/** Whether the operation offers Skip Items Already Sent; keys are recorded once the batch is accepted. */
+	skipsItemsAlreadySent?: boolean;
 	/** Output fields only a successful entry gets, before the batch's; `{ created: true }` and the like. */
 	succeeded: IDataObject;
 }

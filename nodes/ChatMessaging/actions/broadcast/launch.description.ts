@@ -3,6 +3,7 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { MAX_BROADCAST_CONTACTS } from '../../../shared/schemas/broadcasts';
 import { contactNameField, phoneNumberField } from '../fields/contactFields';
 import { optionsCollection } from '../fields/requestOptions';
+import { skipItemsAlreadySentFields } from '../fields/skipItemsAlreadySent';
 import {
 	manualTemplateVariableFields,
 	templateIdField,
@@ -267,5 +268,6 @@ export const launchDescription: INodeProperties[] = [
 			},
 		],
 	},
+	...skipItemsAlreadySentFields(fromInput),
 	optionsCollection(launchDisplayOptions),
 ];

@@ -126,6 +126,7 @@ function launchToContacts(
 		// One batch, always: one broadcast. Never split (that would be several broadcasts).
 		batchSize: { default: MAX_BROADCAST_CONTACTS, max: MAX_BROADCAST_CONTACTS },
 		batchesInParallel: { default: 1, max: 1 },
+		skipsItemsAlreadySent: true,
 		entryReader(this: IExecuteFunctions) {
 			const itemCount = this.getInputData().length;
 			const readContact = contactReader.call(this);

@@ -23,6 +23,7 @@ import {
 	version1Only,
 } from '../../methods/templateParameters';
 import { headerMediaSourceProperties } from '../media/headerMediaFromBinary';
+import { skipItemsAlreadySentFields } from '../fields/skipItemsAlreadySent';
 
 /*
  * Send Template's parameters, as the editor shows them; the request is built in
@@ -177,5 +178,6 @@ export const sendTemplateDescription: INodeProperties[] = [
 			},
 		],
 	},
+	...skipItemsAlreadySentFields(displayOptions),
 	optionsCollection(displayOptions, [requestsInParallelField]),
 ];

@@ -316,4 +316,5 @@ export const sendTemplate: TemplateSendOperation<SendTemplateBody> = {
 	toOutput: withUploadedHeaderMedia(toOutput),
 	answer: sendTemplateAnswer,
 	send: sendWithHeaderMediaUpload(sendTemplateAnswer),
+	skipsItemsAlreadySent: true,
 };

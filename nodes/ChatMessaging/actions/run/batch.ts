@@ -15,11 +15,16 @@ import {
 	promisedAnswerOrFailure,
 	unconfirmedAnswer,
 } from './serviceAnswers';
+import type { SkipSettings } from '../fields/skipItemsAlreadySent';
+import { readAlreadySentKey, readSkipSettings } from '../fields/skipItemsAlreadySent';
+import { openSentRecord, recordedAfterAcceptance, withoutItemsAlreadySent } from './sentRecord';
 import { stoppedRunError } from './stoppedRun';
 
 interface ReadEntry<Entry> {
 	itemIndex: number;
 	entry: Entry;
+	/** Its Skip Items Already Sent key; '' when the option is off. */
+	key: string;
 }
 
 /**
@@ -98,6 +103,7 @@ export async function runBatches<Entry, Body>(
 	const { items, client, continueOnFail } = run;
 	let batchSize: number;
 	let batchesInParallel: number;
+	let skip: SkipSettings | undefined;
 	try {
 		batchSize = readWholeNumberOption.call(
 			this,
@@ -115,18 +121,28 @@ export async function runBatches<Entry, Body>(
 			1,
 			operation.batchesInParallel.max,
 		);
+		skip = operation.skipsItemsAlreadySent ? readSkipSettings.call(this) : undefined;
 	} catch (error) {
 		throw run.optionError(error as InvalidParameter);
 	}
 
 	const output: INodeExecutionData[] = new Array(items.length);
 	const readEntry = operation.entryReader.call(this);
-	const entries = readEveryItem<Entry>(run, output, operation.description, readEntry).map(
-		({ itemIndex, value }) => ({
-			itemIndex,
-			entry: value,
-		}),
-	);
+	// The key is read with the rest of the item, so a missing key stops the run before any send.
+	const read = readEveryItem(run, output, operation.description, (itemIndex) => ({
+		entry: readEntry(itemIndex),
+		key: skip === undefined ? '' : readAlreadySentKey.call(this, itemIndex),
+	})).map(({ itemIndex, value }) => ({ itemIndex, ...value }));
+	const sentRecord =
+		skip === undefined
+			? undefined
+			: await openSentRecord.call(
+					this,
+					skip,
+					read.map((entry) => entry.key),
+				);
+	const entries =
+		sentRecord === undefined ? read : withoutItemsAlreadySent(sentRecord, read, output);
 	const batches = intoBatches(
 		entries,
 		batchSize,
@@ -162,6 +178,16 @@ export async function runBatches<Entry, Body>(
 					};
 				}
 				accepted.add(batchIndex);
+				if (sentRecord !== undefined) {
+					await Promise.all(
+						batch.map(async ({ itemIndex, key }) => {
+							output[itemIndex].json = {
+								...output[itemIndex].json,
+								...(await recordedAfterAcceptance(sentRecord, key)),
+							};
+						}),
+					);
+				}
 				return undefined;
 			} catch (error) {
 				const failure = asServiceFailure(error);
@@ -199,6 +225,10 @@ export async function runBatches<Entry, Body>(
 			neverAttempted: batches
 				.filter((_batch, index) => !failedBatches.has(index) && !accepted.has(index))
 				.flatMap(itemsOf),
+			skipped:
+				sentRecord === undefined
+					? undefined
+					: output.flatMap((item, itemIndex) => (item?.json.skipped === true ? [itemIndex] : [])),
 		});
 	}
 	return output;

@@ -9,10 +9,13 @@ import {
 	readWholeNumberOption,
 } from '../fields/requestOptions';
 import type { Action, PerItemOperation, PreparedRequest } from '../operationKinds';
+import type { SkipSettings } from '../fields/skipItemsAlreadySent';
+import { readAlreadySentKey, readSkipSettings } from '../fields/skipItemsAlreadySent';
 import type { OperationRun } from './operationRun';
 import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
 import { inInstructionOrder } from './lastInstructionWins';
 import { runInParallel } from './parallelRequests';
+import { openSentRecord, recordedAfterAcceptance, withoutItemsAlreadySent } from './sentRecord';
 import { answerIds, promisedAnswerOrFailure } from './serviceAnswers';
 import { stoppedRunError } from './stoppedRun';
 
@@ -38,6 +41,7 @@ export async function runPerItem<Body>(
 	run: OperationRun,
 ): Promise<INodeExecutionData[]> {
 	let requestsInParallel: number;
+	let skip: SkipSettings | undefined;
 	try {
 		requestsInParallel = readWholeNumberOption.call(
 			this,
@@ -47,17 +51,34 @@ export async function runPerItem<Body>(
 			1,
 			MAX_PARALLEL_REQUESTS,
 		);
+		skip = operation.skipsItemsAlreadySent ? readSkipSettings.call(this) : undefined;
 	} catch (error) {
 		throw run.optionError(error as InvalidParameter);
 	}
 	const { items, continueOnFail } = run;
 	const output: INodeExecutionData[] = new Array(items.length);
-	const prepared = readEveryItem<PreparedRequest<Body>>(
-		run,
-		output,
-		operation.description,
-		(itemIndex) => operation.prepare.call(this, itemIndex),
-	);
+	// The key is read with the rest of the item, so a missing key stops the run before any send.
+	const read = readEveryItem(run, output, operation.description, (itemIndex) => ({
+		request: operation.prepare.call(this, itemIndex),
+		key: skip === undefined ? '' : readAlreadySentKey.call(this, itemIndex),
+	}));
+	const sentRecord =
+		skip === undefined
+			? undefined
+			: await openSentRecord.call(
+					this,
+					skip,
+					read.map(({ value }) => value.key),
+				);
+	const prepared = (
+		sentRecord === undefined
+			? read
+			: withoutItemsAlreadySent(
+					sentRecord,
+					read.map(({ itemIndex, value }) => ({ itemIndex, key: value.key, value })),
+					output,
+				)
+	).map(({ itemIndex, value }) => ({ itemIndex, value: value.request, key: value.key }));
 
 	const subjectOf = operation.subject ?? objectNamedByPath;
 	const subjects = prepared.map(({ value }) => {
@@ -69,7 +90,7 @@ export async function runPerItem<Body>(
 		prepared,
 		requestsInParallel,
 		run.client,
-		inInstructionOrder(subjects, async ({ itemIndex, value: request }, _index, client) => {
+		inInstructionOrder(subjects, async ({ itemIndex, value: request, key }, _index, client) => {
 			try {
 				const sent = operation.send
 					? await operation.send.call(this, client, request, itemIndex)
@@ -80,6 +101,11 @@ export async function runPerItem<Body>(
 					pairedItem: { item: itemIndex },
 				};
 				accepted.push(itemIndex);
+				if (sentRecord !== undefined)
+					output[itemIndex].json = {
+						...output[itemIndex].json,
+						...(await recordedAfterAcceptance(sentRecord, key)),
+					};
 				return undefined;
 			} catch (error) {
 				// Whatever failed, this item gets an outcome and the others' are still reported.
@@ -105,6 +131,10 @@ export async function runPerItem<Body>(
 			neverAttempted: prepared
 				.map((entry) => entry.itemIndex)
 				.filter((itemIndex) => !attempted.has(itemIndex)),
+			skipped:
+				sentRecord === undefined
+					? undefined
+					: output.flatMap((item, itemIndex) => (item?.json.skipped === true ? [itemIndex] : [])),
 		});
 	}
 	return output;

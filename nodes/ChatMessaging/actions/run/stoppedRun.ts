@@ -32,6 +32,8 @@ export interface StoppedRun {
 	/** How many requests failed: items of one batch share one. */
 	failedRequests: number;
 	neverAttempted: number[];
+	/** Left out by Skip Items Already Sent: an earlier run (or item) sent them. */
+	skipped?: number[];
 }
 
 /**
@@ -43,6 +45,7 @@ export function stoppedRunError(node: INode, stop: StoppedRun): Error {
 	if (
 		stop.accepted.length === 0 &&
 		stop.neverAttempted.length === 0 &&
+		(stop.skipped ?? []).length === 0 &&
 		stop.failedRequests === 1 &&
 		stop.failed.length === 1
 	) {
@@ -69,6 +72,9 @@ export function stoppedRunError(node: INode, stop: StoppedRun): Error {
 		`Accepted by the service: ${countedList(stop.accepted)}.`,
 		`Failed: ${stop.failed.length} (${failedParts.join('; ')}).`,
 		`Never attempted: ${countedList(stop.neverAttempted)}.`,
+		...(stop.skipped === undefined
+			? []
+			: [`Skipped as already sent: ${countedList(stop.skipped)}.`]),
 		advice,
 		`About item ${stop.itemIndex}${stop.request ? ` (${stop.request})` : ''}: ${aboutTheFailure}`,
 		'Turn on "Continue On Fail" to get one result per item instead.',
@@ -84,7 +90,9 @@ export function stoppedRunError(node: INode, stop: StoppedRun): Error {
 function everyItemsFate(stop: StoppedRun, failedByOutcome: Map<DeliveryOutcome, number[]>): string {
 	const counted = (count: number, fate: string, indexes: number[]) =>
 		count === 0 ? `0 ${fate}` : `${count} ${fate} (${itemList(indexes)})`;
-	const total = stop.accepted.length + stop.failed.length + stop.neverAttempted.length;
+	const skipped = stop.skipped ?? [];
+	const total =
+		stop.accepted.length + stop.failed.length + stop.neverAttempted.length + skipped.length;
 	const fates = [
 		counted(stop.accepted.length, 'accepted', stop.accepted),
 		...(['not sent', 'may have been sent'] as DeliveryOutcome[])
@@ -94,6 +102,7 @@ function everyItemsFate(stop: StoppedRun, failedByOutcome: Map<DeliveryOutcome, 
 				return counted(indexes.length, outcome, indexes);
 			}),
 		counted(stop.neverAttempted.length, 'not tried', stop.neverAttempted),
+		...(skipped.length === 0 ? [] : [counted(skipped.length, 'skipped as already sent', skipped)]),
 	];
 	return `Of ${total} items: ${fates.join(', ')}`;
 }

@@ -1,0 +1,110 @@
+import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { InvalidParameter, describeType } from '../../../shared/validation';
+
+/*
+ * Skip Items Already Sent: each item names itself by a key the user chooses (an order id, a row id).
+ * The keys are kept in n8n's own processed-data store, the one its Remove Duplicates node uses, so
+ * every worker of a queue-mode instance reads the same record (run/sentRecord.ts).
+ */
+
+export const SKIP_ITEMS_ALREADY_SENT = 'skipItemsAlreadySent';
+export const KEY_LABEL = 'Key of Each Item';
+/** Remove Duplicates' own default History Size. */
+export const DEFAULT_HISTORY_SIZE = 10000;
+const MAX_KEY_LENGTH = 512;
+
+export type SentRecordScope = 'workflow' | 'node';
+
+export function skipItemsAlreadySentFields(displayOptions: IDisplayOptions): INodeProperties[] {
+	const whenOn = { show: { ...displayOptions.show, [SKIP_ITEMS_ALREADY_SENT]: [true] } };
+	return [
+		{
+			displayName: 'Skip Items Already Sent',
+			name: SKIP_ITEMS_ALREADY_SENT,
+			type: 'boolean',
+			default: false,
+			displayOptions,
+			description:
+				"Whether to skip items whose key an earlier run already sent. A key is recorded in n8n's database only after the service accepted the message, so running the workflow again after a failure sends only what was not sent.",
+		},
+		{
+			displayName: KEY_LABEL,
+			name: 'alreadySentKey',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. {{ $json.orderId }}',
+			displayOptions: whenOn,
+			description:
+				'What makes an item the same item next time: an order ID, a row ID. Items with the same key are sent once.',
+		},
+		{
+			displayName: 'Keys Kept Per',
+			name: 'alreadySentScope',
+			type: 'options',
+			default: 'workflow',
+			displayOptions: whenOn,
+			options: [
+				{
+					name: 'Workflow',
+					value: 'workflow',
+					description: 'Keys sent by any node of this workflow count',
+				},
+				{ name: 'Node', value: 'node', description: 'Only keys sent by this node count' },
+			],
+		},
+		{
+			displayName: 'History Size',
+			name: 'alreadySentHistorySize',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_HISTORY_SIZE,
+			displayOptions: whenOn,
+			description:
+				'How many keys n8n keeps; the oldest are forgotten first, and an item whose key was forgotten is sent again',
+		},
+	];
+}
+
+export interface SkipSettings {
+	scope: SentRecordScope;
+	historySize: number;
+}
+
+/** The run's settings (read from item 0), or undefined when the option is off. */
+export function readSkipSettings(this: IExecuteFunctions): SkipSettings | undefined {
+	if (this.getNodeParameter(SKIP_ITEMS_ALREADY_SENT, 0, false) !== true) return undefined;
+	const scope = this.getNodeParameter('alreadySentScope', 0, 'workflow');
+	if (scope !== 'workflow' && scope !== 'node') {
+		throw new InvalidParameter('Keys Kept Per', `must be Workflow or Node, not ${String(scope)}`);
+	}
+	const historySize = this.getNodeParameter('alreadySentHistorySize', 0, DEFAULT_HISTORY_SIZE);
+	if (typeof historySize !== 'number' || !Number.isInteger(historySize) || historySize < 1) {
+		throw new InvalidParameter(
+			'History Size',
+			`must be a whole number of at least 1, not ${JSON.stringify(historySize)}`,
+		);
+	}
+	return { scope, historySize };
+}
+
+/** One item's key, as text; an empty or missing key is refused, since it cannot tell items apart. */
+export function readAlreadySentKey(this: IExecuteFunctions, itemIndex: number): string {
+	const value = this.getNodeParameter('alreadySentKey', itemIndex, '');
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (value !== undefined && value !== null && typeof value !== 'string') {
+		throw new InvalidParameter(KEY_LABEL, `must be text or a number, not ${describeType(value)}`);
+	}
+	const key = (value ?? '').trim();
+	if (key === '') {
+		throw new InvalidParameter(
+			KEY_LABEL,
+			'is empty: with Skip Items Already Sent on, every item needs a key (e.g. {{ $json.orderId }})',
+		);
+	}
+	if (key.length > MAX_KEY_LENGTH) {
+		throw new InvalidParameter(KEY_LABEL, `is longer than ${MAX_KEY_LENGTH} characters`);
+	}
+	return key;
+}

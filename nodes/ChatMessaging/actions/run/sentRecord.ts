@@ -1,0 +1,136 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { SkipSettings } from '../fields/skipItemsAlreadySent';
+
+/*
+ * The keys of items already sent, kept in n8n's processed-data store (Remove Duplicates' helpers).
+ * n8n offers no check that leaves the store unchanged: checkProcessedAndRecord records what it has
+ * not seen. The check therefore records and at once removes the keys it found new, so a key is
+ * kept only once the service accepted its message (record below). The store rewrites its whole
+ * list on every call without a lock, so this run's calls go one at a time.
+ */
+
+export interface SentRecord {
+	/** Keys an earlier run recorded as sent. */
+	alreadySent: ReadonlySet<string>;
+	/** Records a key after the service accepted its message; resolves once n8n stored it. */
+	record(key: string): Promise<void>;
+}
+
+/** The store could not be used before anything was sent: the run stops, having sent nothing. */
+function unavailable(this: IExecuteFunctions, problem: string): NodeOperationError {
+	return new NodeOperationError(this.getNode(), `Skip Items Already Sent: ${problem}`, {
+		description: 'Nothing was sent.',
+	});
+}
+
+export async function openSentRecord(
+	this: IExecuteFunctions,
+	settings: SkipSettings,
+	keys: string[],
+): Promise<SentRecord> {
+	const { scope, historySize } = settings;
+	const unique = [...new Set(keys)];
+	let found: { new: unknown[]; processed: unknown[] };
+	try {
+		// No maxEntries here: a check must not push older keys out of the history.
+		found = await this.helpers.checkProcessedAndRecord(unique, scope, { mode: 'entries' });
+	} catch (error) {
+		throw unavailable.call(
+			this,
+			`n8n's record of items already sent could not be read (${messageOf(error)})`,
+		);
+	}
+	try {
+		if (found.new.length > 0)
+			await this.helpers.removeProcessed(found.new as string[], scope, { mode: 'entries' });
+	} catch (error) {
+		throw unavailable.call(
+			this,
+			`n8n's record of items already sent was read, but the keys checked could not be unmarked (${messageOf(error)}); they may now count as sent: clear them with a Remove Duplicates node (Clear Deduplication History) before running again`,
+		);
+	}
+
+	// Keys accepted while a write is under way wait for the next write, which takes them all.
+	let waiting: Array<{ key: string; done: (error?: unknown) => void }> = [];
+	let writing: Promise<void> = Promise.resolve();
+	const writeWaiting = async () => {
+		const batch = waiting;
+		waiting = [];
+		if (batch.length === 0) return;
+		try {
+			await this.helpers.checkProcessedAndRecord(
+				batch.map((entry) => entry.key),
+				scope,
+				{ mode: 'entries', maxEntries: historySize },
+			);
+			for (const entry of batch) entry.done();
+		} catch (error) {
+			for (const entry of batch) entry.done(error);
+		}
+	};
+	return {
+		alreadySent: new Set(found.processed.map(String)),
+		async record(key: string) {
+			const stored = new Promise<void>((resolve, reject) => {
+				waiting.push({ key, done: (error) => (error === undefined ? resolve() : reject(error)) });
+			});
+			writing = writing.then(writeWaiting);
+			await stored;
+		},
+	};
+}
+
+/** Recorded only now the service accepted it; a failed record leaves the message sent, and says so. */
+export async function recordedAfterAcceptance(record: SentRecord, key: string) {
+	try {
+		await record.record(key);
+		return { alreadySentKey: key, alreadySentRecorded: true };
+	} catch (error) {
+		return {
+			alreadySentKey: key,
+			alreadySentRecorded: false,
+			alreadySentRecordError: `The message was sent, but n8n could not record its key (${error instanceof Error ? error.message : String(error)}): a later run would send it again`,
+		};
+	}
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The items to send: those whose key no earlier run recorded and no earlier item of this run has.
+ * Every other item comes out marked as skipped, paired with its input item.
+ */
+export function withoutItemsAlreadySent<T extends { itemIndex: number; key: string }>(
+	record: SentRecord,
+	entries: T[],
+	output: INodeExecutionData[],
+): T[] {
+	const firstWithKey = new Map<string, number>();
+	const toSend: T[] = [];
+	for (const entry of entries) {
+		const { itemIndex, key } = entry;
+		const earlier = firstWithKey.get(key);
+		if (record.alreadySent.has(key) || earlier !== undefined) {
+			output[itemIndex] = {
+				json: {
+					skipped: true,
+					outcome: 'skipped: already sent',
+					alreadySentKey: key,
+					reason:
+						earlier === undefined
+							? 'An earlier run sent an item with this key, so it was not sent again'
+							: `Item ${earlier} of this run has the same key, so this one was not sent`,
+				},
+				pairedItem: { item: itemIndex },
+			};
+			continue;
+		}
+		firstWithKey.set(key, itemIndex);
+		toSend.push(entry);
+	}
+	return toSend;
+}

@@ -1,0 +1,121 @@
+/*
+ * n8n's processed-data store for engine tests. n8n-core's DataDeduplicationService is a singleton
+ * that the n8n app initialises with its database-backed deduplicator; the engine alone has none.
+ * This one keeps the same data in memory and behaves as n8n's does (packages/cli deduplication-
+ * helper, mode "entries"): one list per workflow and scope, read, changed and written back whole,
+ * with an await between read and write as a database round trip has, oldest entries dropped first.
+ */
+import { DataDeduplicationService } from 'n8n-core';
+import type {
+	DeduplicationItemTypes,
+	DeduplicationScope,
+	ICheckProcessedContextData,
+	ICheckProcessedOptions,
+	IDataDeduplicator,
+	IDeduplicationOutput,
+} from 'n8n-workflow';
+
+export class MemoryProcessedData implements IDataDeduplicator {
+	private readonly lists = new Map<string, string[]>();
+	/** Makes the next calls throw, as a database that cannot be reached. */
+	failing: 'never' | 'check' | 'record' = 'never';
+	calls = 0;
+	/** A database round trip as long as a request's, so writes of one run overlap unless serialised. */
+	roundTripMs = 0;
+
+	private place(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
+		if (scope === 'node' && !contextData.node) throw new Error('scope node needs a node');
+		return `${contextData.workflow.id}|${scope === 'node' ? contextData.node!.id : ''}`;
+	}
+
+	private async read(place: string): Promise<string[] | undefined> {
+		const list = this.lists.get(place);
+		await new Promise((resolve) =>
+			this.roundTripMs > 0 ? setTimeout(resolve, this.roundTripMs) : resolve(undefined),
+		);
+		return list === undefined ? undefined : [...list];
+	}
+
+	async checkProcessedAndRecord(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<IDeduplicationOutput> {
+		this.calls++;
+		if (options.mode !== 'entries') throw new Error('only mode entries is kept here');
+		// The check records nothing when it fails; a write that fails records nothing either.
+		if (this.failing === 'check' || (this.failing === 'record' && options.maxEntries))
+			throw new Error('the database cannot be reached');
+		const place = this.place(scope, contextData);
+		const list = (await this.read(place)) ?? [];
+		const seen = new Set(list);
+		const result: IDeduplicationOutput = { new: [], processed: [] };
+		for (const item of items) {
+			const value = String(item);
+			if (seen.has(value)) result.processed.push(item);
+			else {
+				result.new.push(item);
+				list.push(value);
+			}
+		}
+		if (options.maxEntries) list.splice(0, Math.max(0, list.length - options.maxEntries));
+		this.lists.set(place, list);
+		return result;
+	}
+
+	async removeProcessed(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<void> {
+		this.calls++;
+		const place = this.place(scope, contextData);
+		const list = await this.read(place);
+		if (list === undefined) return;
+		for (const item of items) {
+			const index = list.indexOf(String(item));
+			if (index !== -1) list.splice(index, 1);
+		}
+		this.lists.set(place, list);
+	}
+
+	async clearAllProcessedItems(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<void> {
+		this.lists.delete(this.place(scope, contextData));
+	}
+
+	async getProcessedDataCount(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<number> {
+		return this.lists.get(this.place(scope, contextData))?.length ?? 0;
+	}
+
+	/** The keys recorded for the engine tests' workflow (harness.ts gives it the id engine-test). */
+	keys(nodeId?: string): string[] {
+		return [...(this.lists.get(`engine-test|${nodeId ?? ''}`) ?? [])];
+	}
+
+	clear(): void {
+		this.lists.clear();
+		this.failing = 'never';
+		this.calls = 0;
+		this.roundTripMs = 0;
+	}
+}
+
+let store: MemoryProcessedData | undefined;
+
+/** The store the engine's deduplication helpers use in this test file; emptied before each test. */
+export function useProcessedDataStore(): MemoryProcessedData {
+	if (store === undefined) {
+		store = new MemoryProcessedData();
+		// init refuses a second call; jest loads n8n-core afresh for each test file.
+		void DataDeduplicationService.init(store);
+	}
+	beforeEach(() => store!.clear());
+	return store;
+}
