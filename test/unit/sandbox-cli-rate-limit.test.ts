@@ -60,7 +60,10 @@ it('SANDBOX_RATE_LIMIT and SANDBOX_RATE_BURST: announced, then 429 with Retry-Af
 			body: JSON.stringify({
 				event_type: 'send_template_message',
 				contact: { phone_number: '+14155550123' },
-				template_message: { chat_template_id: 'wat_1' },
+				template_message: {
+					chat_template_id: 'wat_1b2c3d4e5f607182',
+					liquid_values: { first_name: 'Ada' },
+				},
 			}),
 		});
 	expect((await send()).status).toBe(201);
