@@ -25,7 +25,8 @@ export interface SignedCall {
 
 /**
  * How many calls are remembered per trigger: the newest by timestamp are kept. A service that
- * sends more within one tolerance window makes the oldest forgotten early. The record is written
+ * sends more within one tolerance window makes the oldest forgotten early; from then on a call not
+ * newer than every forgotten one is refused, as it could be a copy of one of them. The record is written
  * to the database on every accepted call, so it stays small (about 40 bytes a call).
  */
 export const MAX_REMEMBERED_CALLS = 2000;
@@ -33,13 +34,24 @@ export const MAX_REMEMBERED_CALLS = 2000;
 /** Key in the node's static data: signature key → the call's timestamp (unix seconds). */
 const STATIC_DATA_KEY = 'acceptedSignedCalls';
 
+/**
+ * Key in the node's static data: the newest timestamp among calls forgotten early (the memory was
+ * full). A call at or below it that is not remembered may be one of them, so it cannot be started.
+ */
+const FORGOTTEN_UP_TO_KEY = 'forgottenSignedCallsUpTo';
+
 /** Bytes of the signature kept as its key: 128 bits cannot collide by chance. */
 const KEY_BYTES = 16;
 
 type Remembered = Record<string, number>;
 
+interface Memory {
+	remembered: Remembered;
+	forgottenUpTo?: number;
+}
+
 /** Per trigger node in this process (workflow ID and node ID). */
-const inThisProcess = new Map<string, Remembered>();
+const inThisProcess = new Map<string, Memory>();
 
 /** Where one trigger node's record lives: its static data, and its key in this process. */
 export interface ReplayMemory {
@@ -58,37 +70,63 @@ function readRemembered(value: unknown): Remembered {
 }
 
 /**
- * True the first time a signed call is seen within its window, and records it; false for a
- * repeat, which must not start the workflow. No await between the check and the record: within
- * this process nothing can slip in between.
+ * - first: not seen within its window; recorded now, so the workflow may start.
+ * - repeat: seen before within its window; the workflow was started for it once.
+ * - unrememberable: older than every call the full memory keeps, so a copy of it could not be told
+ *   apart later (or it may be a copy of a call forgotten early): it must not start the workflow.
  */
-export function firstTimeSeen(
+export type RepeatVerdict = 'first' | 'repeat' | 'unrememberable';
+
+const readForgottenUpTo = (value: unknown) =>
+	typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+/**
+ * Whether a signed call was seen before within its window, recording it when it was not. No await
+ * between the check and the record: within this process nothing can slip in between.
+ */
+export function judgeRepeat(
 	memory: ReplayMemory,
 	call: SignedCall,
 	toleranceSeconds: number,
 	nowSeconds: number,
-): boolean {
+): RepeatVerdict {
 	const key = call.signature.subarray(0, KEY_BYTES).toString('base64url');
 	const inWindow = (timestamp: number) => Math.abs(nowSeconds - timestamp) <= toleranceSeconds;
-	const saved = readRemembered(memory.staticData[STATIC_DATA_KEY]);
-	const local = inThisProcess.get(memory.processKey) ?? {};
-	for (const remembered of [saved, local]) {
-		if (key in remembered && inWindow(remembered[key])) return false;
+	const saved: Memory = {
+		remembered: readRemembered(memory.staticData[STATIC_DATA_KEY]),
+		forgottenUpTo: readForgottenUpTo(memory.staticData[FORGOTTEN_UP_TO_KEY]),
+	};
+	const local = inThisProcess.get(memory.processKey) ?? { remembered: {} };
+	for (const { remembered } of [saved, local]) {
+		if (key in remembered && inWindow(remembered[key])) return 'repeat';
 	}
+	let forgottenUpTo = Math.max(saved.forgottenUpTo ?? -Infinity, local.forgottenUpTo ?? -Infinity);
+	// Not recorded: a copy must get the same answer, never "started once".
+	if (call.timestamp <= forgottenUpTo) return 'unrememberable';
 
 	const kept = new Map<string, number>();
-	for (const remembered of [saved, local]) {
+	for (const { remembered } of [saved, local]) {
 		for (const [known, timestamp] of Object.entries(remembered)) {
 			if (inWindow(timestamp)) kept.set(known, timestamp);
 		}
 	}
 	kept.set(key, call.timestamp);
-	const newest =
-		kept.size > MAX_REMEMBERED_CALLS
-			? [...kept].sort(([, a], [, b]) => b - a).slice(0, MAX_REMEMBERED_CALLS)
-			: [...kept];
-	// A new object, assigned: n8n marks static data as changed (to be saved) on assignment.
-	memory.staticData[STATIC_DATA_KEY] = Object.fromEntries(newest);
-	inThisProcess.set(memory.processKey, Object.fromEntries(newest));
-	return true;
+	let newest = [...kept];
+	if (kept.size > MAX_REMEMBERED_CALLS) {
+		newest.sort(([, a], [, b]) => b - a);
+		for (const [, timestamp] of newest.slice(MAX_REMEMBERED_CALLS)) {
+			forgottenUpTo = Math.max(forgottenUpTo, timestamp);
+		}
+		newest = newest.slice(0, MAX_REMEMBERED_CALLS);
+	}
+	const record: Memory = { remembered: Object.fromEntries(newest) };
+	// Below the window the timestamp check refuses every call anyway.
+	if (forgottenUpTo >= nowSeconds - toleranceSeconds) record.forgottenUpTo = forgottenUpTo;
+	// New objects, assigned: n8n marks static data as changed (to be saved) on assignment.
+	memory.staticData[STATIC_DATA_KEY] = record.remembered;
+	if (record.forgottenUpTo === undefined) delete memory.staticData[FORGOTTEN_UP_TO_KEY];
+	else memory.staticData[FORGOTTEN_UP_TO_KEY] = record.forgottenUpTo;
+	inThisProcess.set(memory.processKey, record);
+	// Forgotten as it came (the oldest of a full memory): now at or below forgottenUpTo, as its copies.
+	return key in record.remembered ? 'first' : 'unrememberable';
 }

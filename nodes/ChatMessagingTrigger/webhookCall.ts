@@ -7,7 +7,7 @@ import {
 
 import { MAX_BODY_BYTES, parseContentType, readJsonBody } from './body';
 import { classifyWebhook, isSelected } from './events';
-import { firstTimeSeen } from './replays';
+import { MAX_REMEMBERED_CALLS, judgeRepeat } from './replays';
 import { readTriggerSettings } from './settings';
 import { verifyCaller } from './verify';
 
@@ -76,6 +76,10 @@ export async function refuseUnusableSettings(context: IHookFunctions): Promise<v
 export const REPEATED_CALL =
 	'this signed call was received before (same signature and timestamp); the workflow was started once';
 
+export const UNREMEMBERABLE_CALL =
+	`this signed call is older than every one of the ${MAX_REMEMBERED_CALLS} calls remembered within the tolerance window, ` +
+	'so a repeat of it could not be told from it; not started. Send it again with a new timestamp and signature';
+
 /**
  * One call, checked in order: media type, size, settings, caller, repeat, body, event selection. Each
  * refusal answers with its reason and starts nothing.
@@ -124,11 +128,20 @@ export async function handleCall(
 			staticData: context.getWorkflowStaticData('node'),
 			processKey: `${context.getWorkflow().id ?? ''}/${context.getNode().id}`,
 		};
-		if (!firstTimeSeen(memory, verdict.signedCall, check.timestamp.toleranceSeconds, nowSeconds)) {
+		const seen = judgeRepeat(
+			memory,
+			verdict.signedCall,
+			check.timestamp.toleranceSeconds,
+			nowSeconds,
+		);
+		if (seen === 'repeat') {
 			// 2xx, as for the first copy: a sender retrying a call that was received has nothing to fix.
 			context.logger.debug('Chat Messaging Trigger ignored a repeat of a signed call');
 			return answer(res, 200, { received: true, started: false, reason: REPEATED_CALL });
 		}
+		// 5xx: a sender that signs its retry anew (new timestamp) gets it through; the owner is told
+		// that more calls arrive within the window than the trigger can remember.
+		if (seen === 'unrememberable') return refuse(503, UNREMEMBERABLE_CALL, true);
 	}
 
 	const parsed = readJsonBody(raw, contentType);

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_REMEMBERED_CALLS, firstTimeSeen } from '../../nodes/ChatMessagingTrigger/replays';
+import { MAX_REMEMBERED_CALLS, judgeRepeat } from '../../nodes/ChatMessagingTrigger/replays';
 
 /*
  * The replay memory's rules for every sequence of calls (issue 24.4): within the window a
@@ -41,13 +41,13 @@ test('in one process, each signature is accepted once, whatever static-data writ
 					const timestamp = NOW - (ages.get(call) ?? age);
 					ages.set(call, NOW - timestamp);
 					const staticData = stored(database);
-					const first = firstTimeSeen(
+					const first = judgeRepeat(
 						{ staticData, processKey },
 						{ signature: signature(call), timestamp },
 						TOLERANCE,
 						NOW,
 					);
-					if (first) accepted.push(call);
+					if (first === 'first') accepted.push(call);
 					if (!writeLost) database = stored(staticData);
 				}
 				expect(accepted).toEqual([...new Set(sequence.map((s) => s.call))]);
@@ -63,7 +63,7 @@ test('another process, reading only the database, knows every call whose write w
 			const database: IDataObject = {};
 			const writer = `property-${++processKeys}`;
 			for (const call of new Set(calls)) {
-				firstTimeSeen(
+				judgeRepeat(
 					{ staticData: database, processKey: writer },
 					{ signature: signature(call), timestamp: NOW },
 					TOLERANCE,
@@ -73,13 +73,13 @@ test('another process, reading only the database, knows every call whose write w
 			const reader = `property-${++processKeys}`;
 			for (const call of new Set(calls)) {
 				const staticData = stored(database);
-				const first = firstTimeSeen(
+				const first = judgeRepeat(
 					{ staticData, processKey: reader },
 					{ signature: signature(call), timestamp: NOW },
 					TOLERANCE,
 					NOW,
 				);
-				expect(first).toBe(false);
+				expect(first).toBe('repeat');
 			}
 		}),
 		{ numRuns: 100 },
@@ -97,7 +97,7 @@ test('the record keeps only calls inside the window, and at most MAX_REMEMBERED_
 	const record = () => staticData.acceptedSignedCalls as Record<string, number>;
 
 	const newest = { signature: signature(-1), timestamp: NOW };
-	expect(firstTimeSeen({ staticData, processKey }, newest, TOLERANCE, NOW)).toBe(true);
+	expect(judgeRepeat({ staticData, processKey }, newest, TOLERANCE, NOW)).toBe('first');
 	expect(Object.keys(record())).toHaveLength(MAX_REMEMBERED_CALLS);
 	// The 50 oldest were forgotten early, the newest kept.
 	expect(Math.min(...Object.values(record()))).toBe(timestampOf(50));
@@ -106,7 +106,7 @@ test('the record keeps only calls inside the window, and at most MAX_REMEMBERED_
 	// Ten seconds later, the calls of the window's first ten seconds are outside it and dropped.
 	const later = NOW + 10;
 	const call = { signature: signature(-2), timestamp: later };
-	expect(firstTimeSeen({ staticData, processKey }, call, TOLERANCE, later)).toBe(true);
+	expect(judgeRepeat({ staticData, processKey }, call, TOLERANCE, later)).toBe('first');
 	expect(Math.min(...Object.values(record()))).toBe(later - TOLERANCE);
 	expect(Object.keys(record())).toHaveLength(MAX_REMEMBERED_CALLS - 50 + 1);
 });
@@ -116,7 +116,67 @@ test('a record edited into nonsense is read as empty, never trusted or thrown on
 		const staticData: IDataObject = { acceptedSignedCalls: garbage as IDataObject };
 		const memory = { staticData, processKey: `garbage-${++processKeys}` };
 		const call = { signature: signature(1), timestamp: NOW };
-		expect(firstTimeSeen(memory, call, TOLERANCE, NOW)).toBe(true);
-		expect(firstTimeSeen(memory, call, TOLERANCE, NOW)).toBe(false);
+		expect(judgeRepeat(memory, call, TOLERANCE, NOW)).toBe('first');
+		expect(judgeRepeat(memory, call, TOLERANCE, NOW)).toBe('repeat');
 	}
+});
+
+test('with the memory full, no call inside its window starts twice, whatever order calls arrive in', () => {
+	const filledKey = (n: number) =>
+		signature(-1 - n)
+			.subarray(0, 16)
+			.toString('base64url');
+	fc.assert(
+		fc.property(
+			// The ages of the calls that filled the memory (each started once), as a repeated pattern:
+			// a pattern shrinks quickly where two thousand free ages would not.
+			fc.array(fc.nat(TOLERANCE), { minLength: 1, maxLength: 20 }),
+			// Then new calls, copies of new calls and copies of the calls that filled it.
+			fc.array(
+				fc.oneof(
+					fc.record({ newCall: fc.nat(5), age: fc.nat(TOLERANCE) }),
+					fc.record({ filledCall: fc.nat(MAX_REMEMBERED_CALLS - 1) }),
+				),
+				{ minLength: 1, maxLength: 12 },
+			),
+			(pattern, arrivals) => {
+				const filledAges = Array.from(
+					{ length: MAX_REMEMBERED_CALLS },
+					(_, n) => pattern[n % pattern.length],
+				);
+				const processKey = `full-${++processKeys}`;
+				let database: IDataObject = {
+					acceptedSignedCalls: Object.fromEntries(
+						filledAges.map((age, n) => [filledKey(n), NOW - age]),
+					),
+				};
+				const started = new Map<string, number>(filledAges.map((_, n) => [`filled-${n}`, 1]));
+				const newAges = new Map<number, number>();
+				for (const arrival of arrivals) {
+					let name: string;
+					let call: { signature: Buffer; timestamp: number };
+					if ('newCall' in arrival) {
+						// One signature, one timestamp: a copy carries the first one's.
+						const age = newAges.get(arrival.newCall) ?? arrival.age;
+						newAges.set(arrival.newCall, age);
+						name = `new-${arrival.newCall}`;
+						call = { signature: signature(arrival.newCall), timestamp: NOW - age };
+					} else {
+						name = `filled-${arrival.filledCall}`;
+						call = {
+							signature: signature(-1 - arrival.filledCall),
+							timestamp: NOW - filledAges[arrival.filledCall],
+						};
+					}
+					const staticData = stored(database);
+					if (judgeRepeat({ staticData, processKey }, call, TOLERANCE, NOW) === 'first') {
+						started.set(name, (started.get(name) ?? 0) + 1);
+					}
+					database = stored(staticData);
+				}
+				for (const [name, times] of started) expect([name, times]).toEqual([name, 1]);
+			},
+		),
+		{ numRuns: 40 },
+	);
 });
