@@ -112,8 +112,55 @@ describe('uploadUrl', () => {
 		);
 	});
 
+	test('any private IPv4 address written in any form a URL or an IPv6 stack reads as it: refused', () => {
+		const octet = fc.integer({ min: 0, max: 255 });
+		const privateAddress = fc.oneof(
+			fc.tuple(fc.constant(10), octet, octet, octet),
+			fc.tuple(fc.constant(127), octet, octet, octet),
+			fc.tuple(fc.constant(100), fc.integer({ min: 64, max: 127 }), octet, octet),
+			fc.tuple(fc.constant(172), fc.integer({ min: 16, max: 31 }), octet, octet),
+			fc.tuple(fc.constant(192), fc.constant(168), octet, octet),
+			fc.tuple(fc.constant(169), fc.constant(254), octet, octet),
+		);
+		const writings: Array<(parts: number[]) => string> = [
+			(parts) => `${parts.join('.')}.`,
+			(parts) => parts.map((part) => `0x${part.toString(16)}`).join('.'),
+			(parts) => parts.map((part) => `0${part.toString(8)}`).join('.'),
+			// IPv4 inside IPv6: mapped, compatible, translated (SIIT) and NAT64's well-known prefixes.
+			(parts) => `[::ffff:${parts.join('.')}]`,
+			(parts) => `[::${parts.join('.')}]`,
+			(parts) => `[::ffff:0:${parts.join('.')}]`,
+			(parts) => `[64:ff9b::${parts.join('.')}]`,
+			(parts) => `[64:ff9b:1::${parts.join('.')}]`,
+		];
+		fc.assert(
+			fc.property(privateAddress, fc.nat(writings.length - 1), (parts, writing) => {
+				const host = writings[writing](parts);
+				const result = uploadUrl(BASE, `https://${host}/bucket/key?sig=1`);
+				expect([host, result]).toEqual([
+					host,
+					{ refused: expect.objectContaining({ outcome: 'not sent' }) },
+				]);
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
+	test('an IPv6 multicast address is not a host to upload to', () => {
+		for (const host of ['[ff02::1]', '[ff05::1:3]', '[ff0e::101]']) {
+			expect(privateHostReason(new URL(`https://${host}/`).hostname)).toBeDefined();
+		}
+	});
+
 	test('public addresses and names are not called private', () => {
-		for (const host of ['8.8.8.8', 'bucket.s3.amazonaws.com', '172.32.0.1', '[2001:db8::1]']) {
+		for (const host of [
+			'8.8.8.8',
+			'bucket.s3.amazonaws.com',
+			'172.32.0.1',
+			'[2001:db8::1]',
+			'[2606:4700:4700::1111]',
+			'[64:ff9b::808:808]',
+		]) {
 			expect(privateHostReason(host)).toBeUndefined();
 		}
 	});

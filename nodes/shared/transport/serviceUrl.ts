@@ -113,6 +113,19 @@ export function serviceUrl(baseUrl: string, path: string): ServiceUrl {
 	return { url };
 }
 
+/** The eight 16-bit groups of an IPv6 address as the URL parser writes it (hex, `::` once). */
+function ipv6Groups(host: string): number[] | undefined {
+	const [head, tail, ...more] = host.split('::');
+	if (more.length > 0) return undefined;
+	const read = (part: string | undefined) => (part ? part.split(':') : []);
+	const [before, after] = [read(head), read(tail)];
+	const missing = 8 - before.length - after.length;
+	if (tail === undefined ? missing !== 0 : missing < 1) return undefined;
+	const groups = [...before, ...Array<string>(missing).fill('0'), ...after];
+	if (!groups.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return undefined;
+	return groups.map((group) => parseInt(group, 16));
+}
+
 /**
  * Why a host is inside the network n8n runs in, by its name or address as written; undefined for
  * a public one. A name that resolves to a private address cannot be told from here (no lookup).
@@ -126,14 +139,25 @@ export function privateHostReason(hostname: string): string | undefined {
 		return 'a local name';
 	let v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host)?.slice(1).map(Number);
 	if (v4 === undefined && host.includes(':')) {
-		if (host === '::' || host === '::1') return 'this machine';
-		if (/^f[cd]/.test(host)) return 'a private network address';
-		if (/^fe[89ab]/.test(host)) return 'a link-local address';
-		// An IPv4 address inside IPv6 (::ffff:7f00:1, as the URL parser writes ::ffff:127.0.0.1).
-		const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
-		if (mapped === null) return undefined;
-		const [high, low] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)];
-		v4 = [high >> 8, high & 255, low >> 8, low & 255];
+		const groups = ipv6Groups(host);
+		if (groups === undefined) return undefined;
+		const [g0, g1, g2, g3, g4, g5, g6, g7] = groups;
+		if (g0 >= 0xff00) return 'not a single public host';
+		if (g0 >= 0xfc00 && g0 <= 0xfdff) return 'a private network address';
+		if (g0 >= 0xfe80 && g0 <= 0xfebf) return 'a link-local address';
+		// Site-local, deprecated but still routed where it is configured.
+		if (g0 >= 0xfec0 && g0 <= 0xfeff) return 'a private network address';
+		// NAT64's prefix for local use: where its IPv4 address sits depends on the network's set-up.
+		if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return 'a private network address';
+		const zeros = (...values: number[]) => values.every((value) => value === 0);
+		const embedsIPv4 =
+			// :: and ::1, IPv4-compatible (::a.b.c.d) and IPv4-mapped (::ffff:a.b.c.d).
+			(zeros(g0, g1, g2, g3, g4) && (g5 === 0 || g5 === 0xffff)) ||
+			// IPv4-translated (::ffff:0:a.b.c.d) and NAT64's well-known prefix (64:ff9b::a.b.c.d).
+			(zeros(g0, g1, g2, g3) && g4 === 0xffff && g5 === 0) ||
+			(g0 === 0x64 && g1 === 0xff9b && zeros(g2, g3, g4, g5));
+		if (!embedsIPv4) return undefined;
+		v4 = [g6 >> 8, g6 & 255, g7 >> 8, g7 & 255];
 	}
 	if (v4 === undefined) return undefined;
 	const [a, b] = v4;
