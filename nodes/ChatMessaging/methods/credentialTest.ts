@@ -126,6 +126,27 @@ function judgeError(error: unknown): INodeCredentialTestResult {
 	return failed(`The request to the Base URL failed (${reason}). ${BASE_URL_HINT}`);
 }
 
+/**
+ * The client's timeout only bounds silence on the socket: a host that sends a byte now and then
+ * would keep the dialog waiting for ever. n8n's request helper for credential tests takes no abort
+ * signal, so the answer is awaited until a deadline (the platform's AbortSignal.timeout, no timer
+ * of our own) and the test ends then, as a time-out, whatever the host still sends.
+ */
+async function answerBy<T>(request: Promise<T>, timeoutMs: number): Promise<T> {
+	if (typeof AbortSignal.timeout !== 'function') return await request;
+	const deadline = AbortSignal.timeout(timeoutMs);
+	let stopWaiting = () => {};
+	const late = new Promise<never>((_, reject) => {
+		stopWaiting = () => reject(Object.assign(new Error('deadline passed'), { code: 'ETIMEDOUT' }));
+		deadline.addEventListener('abort', stopWaiting, { once: true });
+	});
+	try {
+		return await Promise.race([request, late]);
+	} finally {
+		deadline.removeEventListener('abort', stopWaiting);
+	}
+}
+
 export async function chatMessagingApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
@@ -147,7 +168,7 @@ export async function chatMessagingApiTest(
 	const { helpers } = this;
 	let response: FullResponse;
 	try {
-		response = (await helpers.request({
+		const request = helpers.request({
 			method: 'GET',
 			uri: address.url,
 			headers: { Authorization: key, Accept: 'application/json' },
@@ -158,7 +179,8 @@ export async function chatMessagingApiTest(
 			followAllRedirects: false,
 			maxRedirects: 0,
 			timeout: CREDENTIAL_TEST_TIMEOUT_MS,
-		})) as FullResponse;
+		}) as Promise<FullResponse>;
+		response = await answerBy(request, CREDENTIAL_TEST_TIMEOUT_MS);
 	} catch (error) {
 		return withoutSecret(judgeError(error), data.apiKey);
 	}
