@@ -81,7 +81,7 @@ export const UNREMEMBERABLE_CALL =
 	'so a repeat of it could not be told from it; not started. Send it again with a new timestamp and signature';
 
 /**
- * One call, checked in order: media type, size, settings, caller, repeat, body, event selection. Each
+ * One call, checked in order: media type, size, settings, caller, body, event selection, repeat. Each
  * refusal answers with its reason and starts nothing.
  */
 export async function handleCall(
@@ -123,6 +123,17 @@ export async function handleCall(
 	const nowSeconds = Math.floor(Date.now() / 1000);
 	const verdict = verifyCaller(check, headersOf(req), raw, nowSeconds);
 	if (!verdict.ok) return refuse(verdict.status, verdict.reason);
+	const parsed = readJsonBody(raw, contentType);
+	if (!parsed.ok) return refuse(parsed.status, parsed.error);
+
+	const event = classifyWebhook(parsed.body);
+	const selected = isSelected(event, selection);
+	if (!selected.selected) {
+		return answer(res, 200, { received: true, started: false, reason: selected.reason });
+	}
+
+	// Only a call that starts the workflow is remembered: a refusal for what the signature does not
+	// cover (the media type, the charset) must not make the corrected call a "repeat" that never ran.
 	if (verdict.signedCall && check.mode === 'hmac' && check.timestamp) {
 		const memory = {
 			staticData: context.getWorkflowStaticData('node'),
@@ -142,15 +153,6 @@ export async function handleCall(
 		// 5xx: a sender that signs its retry anew (new timestamp) gets it through; the owner is told
 		// that more calls arrive within the window than the trigger can remember.
 		if (seen === 'unrememberable') return refuse(503, UNREMEMBERABLE_CALL, true);
-	}
-
-	const parsed = readJsonBody(raw, contentType);
-	if (!parsed.ok) return refuse(parsed.status, parsed.error);
-
-	const event = classifyWebhook(parsed.body);
-	const selected = isSelected(event, selection);
-	if (!selected.selected) {
-		return answer(res, 200, { received: true, started: false, reason: selected.reason });
 	}
 
 	answer(res, 200, { received: true, started: true });

@@ -58,3 +58,25 @@ it('a late call older than every remembered one starts the workflow at most once
 		if (started.length === 0) expect(result.body).toMatchObject({ received: false });
 	}
 });
+
+it('a signed call refused for what the signature does not cover (its charset) is not remembered: sent again correctly, it starts', async () => {
+	const h = await startTriggerHarness({
+		parameters: { authentication: 'hmac', requireTimestamp: true },
+		secret: SECRET,
+		database: { staticData: {} },
+	});
+	harnesses.push(h);
+	const raw = JSON.stringify(buildWebhookBody('order', 'completed'));
+	const signed = webhookAuthHeaders(raw, { mode: 'hmac', secret: SECRET, timestamp: nowSeconds() });
+
+	const refused = await h.post(raw, {
+		...signed,
+		'Content-Type': 'text/plain; charset=latin1',
+	});
+	expect(refused.status).toBe(415);
+	expect(refused.call.workflowData).toBeUndefined();
+
+	const corrected = await h.post(raw, { ...signed, 'Content-Type': 'application/json' });
+	expect(corrected.body).toEqual({ received: true, started: true });
+	expect(corrected.call.workflowData).toHaveLength(1);
+});
