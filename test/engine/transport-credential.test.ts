@@ -23,8 +23,8 @@ interface Answer {
 	body?: string;
 }
 
-/** A host that answers every request with `answer` and records what it was sent. */
-let answer: Answer = { status: 200 };
+/** A host that answers every request with `answer` (or what it says for the key) and records what it was sent. */
+let answer: Answer | ((authorization: string | undefined) => Answer) = { status: 200 };
 const seen: Array<{ method?: string; path?: string; authorization?: string }> = [];
 const other = http.createServer((request, response) => {
 	seen.push({
@@ -33,8 +33,9 @@ const other = http.createServer((request, response) => {
 		authorization: request.headers.authorization,
 	});
 	request.resume();
-	response.writeHead(answer.status, answer.headers);
-	response.end(answer.body);
+	const given = typeof answer === 'function' ? answer(request.headers.authorization) : answer;
+	response.writeHead(given.status, given.headers);
+	response.end(given.body);
 });
 let otherUrl = '';
 
@@ -123,6 +124,33 @@ describe('something else answering at the Base URL, with any key', () => {
 		expect(outcome.message).toMatch(what);
 		expect(outcome.message).not.toContain(API_KEY);
 		expect(seen).toEqual([{ method: 'GET', path: CREDENTIAL_TEST_PATH, authorization: API_KEY }]);
+	});
+
+	it('a JSON API answering [] to any request: not successful, since it did not refuse a read without the key', async () => {
+		answer = { status: 200, headers: { 'Content-Type': 'application/json' }, body: '[]' };
+		const outcome = await testCredential({ apiKey: API_KEY, baseUrl: otherUrl });
+		expect(outcome.status).toBe('Error');
+		expect(outcome.message).toMatch(
+			/does not answer as the Chat Messaging API: .*answered an empty list with this key, and 200 OK \(application\/json\) without any key/,
+		);
+		expect(outcome.message).not.toContain(API_KEY);
+		expect(seen).toEqual([
+			{ method: 'GET', path: CREDENTIAL_TEST_PATH, authorization: API_KEY },
+			{ method: 'GET', path: CREDENTIAL_TEST_PATH, authorization: undefined },
+		]);
+	});
+
+	it('an account with no templates: successful when the read without the key gets the service 401', async () => {
+		const json = { 'Content-Type': 'application/json' };
+		answer = (authorization) =>
+			authorization === API_KEY
+				? { status: 200, headers: json, body: '[]' }
+				: { status: 401, headers: json, body: '{"message":"Unauthorized"}' };
+		const outcome = await testCredential({ apiKey: API_KEY, baseUrl: otherUrl });
+		expect(outcome).toEqual({
+			status: 'OK',
+			message: expect.stringMatching(/\(0 templates\), and refused the same read without a key/),
+		});
 	});
 
 	it('for any answer but the template list or the service 401: never successful, never the key', async () => {

@@ -166,23 +166,57 @@ export async function chatMessagingApiTest(
 	 * cannot tell this context apart, hence the helper taken from the context first.
 	 */
 	const { helpers } = this;
-	let response: FullResponse;
+	const read = async (authorization: string | undefined): Promise<FullResponse> =>
+		await answerBy(
+			helpers.request({
+				method: 'GET',
+				uri: address.url,
+				headers: {
+					...(authorization === undefined ? {} : { Authorization: authorization }),
+					Accept: 'application/json',
+				},
+				json: false,
+				resolveWithFullResponse: true,
+				simple: false,
+				followRedirect: false,
+				followAllRedirects: false,
+				maxRedirects: 0,
+				timeout: CREDENTIAL_TEST_TIMEOUT_MS,
+			}) as Promise<FullResponse>,
+			CREDENTIAL_TEST_TIMEOUT_MS,
+		);
 	try {
-		const request = helpers.request({
-			method: 'GET',
-			uri: address.url,
-			headers: { Authorization: key, Accept: 'application/json' },
-			json: false,
-			resolveWithFullResponse: true,
-			simple: false,
-			followRedirect: false,
-			followAllRedirects: false,
-			maxRedirects: 0,
-			timeout: CREDENTIAL_TEST_TIMEOUT_MS,
-		}) as Promise<FullResponse>;
-		response = await answerBy(request, CREDENTIAL_TEST_TIMEOUT_MS);
+		const response = await read(key);
+		const verdict = judgeAnswer(response);
+		if (verdict.status !== 'OK' || !isEmptyList(response)) {
+			return withoutSecret(verdict, data.apiKey);
+		}
+		return withoutSecret(judgeKeylessRead(await read(undefined)), data.apiKey);
 	} catch (error) {
 		return withoutSecret(judgeError(error), data.apiKey);
 	}
-	return withoutSecret(judgeAnswer(response), data.apiKey);
+}
+
+function isEmptyList(response: FullResponse): boolean {
+	const { body, bodyIsJson } = parseServiceBody(response.body);
+	return bodyIsJson && Array.isArray(body) && body.length === 0;
+}
+
+/*
+ * An empty list proves nothing about who answered: any JSON API can answer [] to any path. The
+ * service refuses a request without a key with its own 401 body, so an empty list counts only
+ * when the same read without the key (nothing secret is sent) is refused that way.
+ */
+function judgeKeylessRead(response: FullResponse): INodeCredentialTestResult {
+	const { body, bodyIsJson } = parseServiceBody(response.body);
+	if (response.statusCode === 401 && bodyIsJson && serviceMessage(body) === 'Unauthorized') {
+		return {
+			status: 'OK',
+			message:
+				"Connection successful: the Chat Messaging API accepted this key and listed the account's templates (0 templates), and refused the same read without a key.",
+		};
+	}
+	return failed(
+		`The Base URL does not answer as the Chat Messaging API: GET ${CREDENTIAL_TEST_PATH} answered an empty list with this key, and ${whatAnswered(response)} without any key, where the service refuses with 401 Unauthorized. ${BASE_URL_HINT}`,
+	);
 }
