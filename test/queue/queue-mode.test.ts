@@ -3,8 +3,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startStandInService, type StandInService } from '../../sandbox/server';
+import { bindCredentials, loadExample } from '../../scripts/n8n/examples';
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
-import { sleep, type ExecutionSummary } from '../../scripts/n8n/real-n8n';
+import { sleep, type ExecutionSummary, type WorkflowJson } from '../../scripts/n8n/real-n8n';
 import { waitForWebhookRoute, type QueueCluster } from '../../scripts/queue/cluster';
 import { secretTriggerWorkflow, webhookToSendWorkflow } from '../realN8nWorkflows';
 import {
@@ -106,11 +107,11 @@ function calls(prefix: string, count: number): Call[] {
 	}));
 }
 
-async function post(url: string, call: Call): Promise<number> {
+async function post(url: string, body: object): Promise<number> {
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify(call),
+		body: JSON.stringify(body),
 	});
 	await response.text();
 	return response.status;
@@ -131,6 +132,21 @@ function eventRequests() {
 function refOf(execution: ExecutionSummary): string {
 	const items = execution.data?.resultData.runData.Webhook?.[0]?.data?.main[0] ?? [];
 	return (items[0]?.json.body as { ref: string }).ref;
+}
+
+/** Waits until the workflow's one execution waits (or has ended otherwise, which fails the test). */
+async function waitForWaiting(workflowId: string): Promise<ExecutionSummary[]> {
+	let all: ExecutionSummary[] = [];
+	await until(
+		async () => {
+			all = await cluster.main.executions(workflowId);
+			return all.length > 0 && !['new', 'running'].includes(all[0].status);
+		},
+		30_000,
+		'the execution to wait for the answer',
+	);
+	expect(all.map((e) => e.status)).toEqual(['waiting']);
+	return all;
 }
 
 test('a webhook-started send runs on the worker: enqueued by the webhook processor, never run by main', async () => {
@@ -354,6 +370,113 @@ test('main: the credential test and the editor panels work against main', async 
 		expect(standIn.requests.some((r) => r.method === 'GET' && r.authorized)).toBe(true);
 	}
 }, 60_000);
+
+/** The refund example (examples/refund-approval-send-and-wait.json) under its own webhook path. */
+async function activeRefundApproval() {
+	const path = `queue-refund-${randomBytes(6).toString('hex')}`;
+	const example = bindCredentials(loadExample('refundApproval'), { chatMessagingApi: credential });
+	const workflow: WorkflowJson = {
+		...example,
+		name: 'Queue: refund approval, send and wait (queue e2e)',
+		nodes: example.nodes.map((node) =>
+			node.name === 'Refund Requested'
+				? { ...node, webhookId: randomUUID(), parameters: { ...(node.parameters as object), path } }
+				: node,
+		),
+	};
+	const id = await cluster.main.upsertWorkflow(workflow);
+	await cluster.main.activateWorkflow(id);
+	const url = `${cluster.webhookUrl}/webhook/${path}`;
+	await waitForWebhookRoute(url, cluster.editorUrl);
+	return { id, url };
+}
+
+async function executionOf(workflowId: string, executionId: string) {
+	return (await cluster.main.executions(workflowId)).find((e) => e.id === executionId);
+}
+
+/** The stand-in as the manager's phone: opens the link in the message it got, maybe presses. */
+async function managerAnswers(phoneNumber: string, action: 'open' | 'approve') {
+	const response = await fetch(`${standIn.url}/_sandbox/contact/answer`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ phoneNumber, variable: 'approval_link', action }),
+	});
+	const body = (await response.json()) as {
+		link: string;
+		opened: { status: number; hasForm: boolean; buttons: string[] };
+		pressed?: Array<{ status: number; text: string }>;
+	};
+	expect({ status: response.status, body }).toMatchObject({ status: 200 });
+	return body;
+}
+
+test("Send Template and Wait for Response: the link is the webhook processor's, opening it records nothing, the press resumes the execution on the worker", async () => {
+	const request = { order: 'Q-7', amount: '12.50 EUR', reason: 'late', manager_phone: phoneFor(7) };
+	const workflow = await activeRefundApproval();
+	const { main, worker, webhook } = cluster.processes;
+	expect(await post(workflow.url, request)).toBe(200);
+
+	const [waiting] = await waitForWaiting(workflow.id);
+	const [sent] = standIn.acceptedSends(EVENTS_PATH);
+	expect(sent.body).toMatchObject({
+		contact: { phone_number: request.manager_phone },
+		template_message: {
+			chat_template_id: 'wat_7e6d5c4b3a291807', // the stand-in's refund_approval
+			liquid_values: { amount: request.amount, order_number: request.order },
+		},
+	});
+	// WEBHOOK_URL is the webhook processor, so the signed link the contact gets leads there.
+	const link = (sent.body as { template_message: { liquid_values: Record<string, string> } })
+		.template_message.liquid_values.approval_link;
+	expect(link).toMatch(
+		new RegExp(
+			`^${cluster.webhookUrl.replace(/[.]/g, '\\.')}/webhook-waiting/${waiting.id}/[0-9a-f-]+\\?signature=[0-9a-f]{64}$`,
+		),
+	);
+
+	// A link preview: the webhook processor shows the page, nothing is queued, the run still waits.
+	const webhookSince = webhook.log().length;
+	const workerSince = worker.log().length;
+	for (let preview = 0; preview < 2; preview++) {
+		const seen = await managerAnswers(request.manager_phone, 'open');
+		expect(seen.link).toBe(link);
+		expect(seen.opened).toMatchObject({
+			status: 200,
+			hasForm: true,
+			buttons: ['approve', 'disapprove'],
+		});
+	}
+	await sleep(1500);
+	expect((await executionOf(workflow.id, waiting.id))?.status).toBe('waiting');
+	expect(enqueued(webhook, webhookSince).has(waiting.id)).toBe(false);
+	expect(workerLogged(worker, 'started', workerSince).has(waiting.id)).toBe(false);
+
+	const pressed = await managerAnswers(request.manager_phone, 'approve');
+	expect(pressed.pressed?.[0]).toMatchObject({ status: 200 });
+	expect(pressed.pressed?.[0].text).toContain('your answer was recorded');
+
+	const [done] = (await waitForSettled(cluster.main, workflow.id, 1, 30_000)).filter(
+		(e) => e.id === waiting.id,
+	);
+	expect(done).toMatchObject({ status: 'success' });
+	const answered = done.data?.resultData.runData['Ask the Manager']?.[0]?.data?.main[0]?.[0]?.json;
+	expect(answered).toMatchObject({ answered: true, data: { approved: true }, body: request });
+	expect(answered?.data).toEqual({ approved: true });
+	const after = done.data?.resultData.runData['Refund Approved']?.[0]?.data?.main[0]?.[0]?.json;
+	expect(after).toMatchObject({ outcome: 'refund approved', order: request.order });
+	// The resume went through the webhook processor onto the queue, and the worker ran it.
+	expect(enqueued(webhook, webhookSince).has(waiting.id)).toBe(true);
+	await until(
+		() => workerLogged(worker, 'finished', workerSince).has(waiting.id),
+		10_000,
+		'the worker to log the resumed execution',
+	);
+	expect(workerLogged(worker, 'started', workerSince).has(waiting.id)).toBe(true);
+	expect(workerLogged(main, 'started').has(waiting.id)).toBe(false);
+	expect(standIn.acceptedSends(EVENTS_PATH)).toHaveLength(1);
+	await cluster.main.api('POST', `/workflows/${workflow.id}/deactivate`);
+}, 120_000);
 
 test('graceful worker stop (SIGTERM) during a burst: every execution finishes, none twice', async () => {
 	const COUNT = 30;
