@@ -28,6 +28,7 @@ const N8N_WORDS = [
 	// node's mode is called.
 	'From list',
 	'On form submission',
+	'Form Title',
 	'Respond When',
 	'Workflow Finishes',
 	'Execute workflow',

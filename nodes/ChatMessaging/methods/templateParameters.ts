@@ -159,6 +159,8 @@ export function templateMapperField(displayOptions: IDisplayOptions): INodePrope
 			loadOptionsDependsOn: [`${TEMPLATE_PARAMETER}.value`, LANGUAGE_PARAMETER],
 			resourceMapper: {
 				resourceMapperMethod: 'getTemplateVariables',
+				// n8n heads the mapper "Values to Send" otherwise: the hint, the errors and the README say this.
+				valuesLabel: MAPPER_LABEL,
 				mode: 'add',
 				fieldWords: { singular: 'variable', plural: 'variables' },
 				addAllFields: true,
