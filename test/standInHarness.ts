@@ -49,8 +49,9 @@ function pinnedClock(): PinnedClock & { time: { at: number } } {
 }
 
 /*
- * Handlers that trust server.ts to have held each body to docs/openapi.yaml first (templates) are
- * called as server.ts calls them: `sendSide({ heldToContract: true })` checks bodies the same way.
+ * Handlers that trust server.ts to have held each body to docs/openapi.yaml first (templates,
+ * orders) are called as server.ts calls them: `sendSide({ heldToContract: true })` and
+ * `accountSide({ heldToContract: true })` check bodies the same way.
  */
 let keepsContract: ContractCheck | undefined;
 beforeAll(async () => {
@@ -87,14 +88,14 @@ export function sendSide({ heldToContract = false } = {}): Harness {
 	return { service, now, advance, call: routedCall(service.routes, heldToContract) };
 }
 
-export function accountSide(): AccountHarness {
+export function accountSide({ heldToContract = false } = {}): AccountHarness {
 	const { time, now, advance } = pinnedClock();
 	const service = createAccountSideService({ now: () => time.at });
 	return {
 		service,
 		now,
 		advance,
-		call: routedCall(service.routes),
+		call: routedCall(service.routes, heldToContract),
 		event(body) {
 			return service.handleEvent(body.event_type, body) as Answer | undefined;
 		},
