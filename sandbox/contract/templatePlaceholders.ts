@@ -1,241 +1,46 @@
 /*
- * A template's variables are not listed by the service: they are Liquid-style placeholders inside
- * the components' text, `{{first_name}}` or `{{first_name | example: 'Ada'}}`
- * (docs/openapi.yaml, Template). The stand-in's own reading of them, for the templates it holds and
- * the variables a send must fill.
- *
- * A hand-written scanner rather than a regular expression: template text is user content, and the
- * scan must stay linear whatever it holds (every character is looked at a bounded number of times).
- * Anything that is not a clean placeholder is reported in `problems`, never guessed into a variable.
+ * What the stand-in reads out of a template's text. docs/openapi.yaml (Template) puts a template's
+ * variables inside its components' text as `{{name}}` or `{{ name | example: 'Ada' }}`; a send must
+ * give each of them a value, and a media header asks for `header_media` besides.
  */
 
-export type ComponentKind = 'header' | 'body' | 'footer' | 'buttons';
-export type HeaderMediaType = 'image' | 'video' | 'document';
+/** A clean placeholder. The pattern has no nested repetition, so it cannot backtrack badly. */
+const PLACEHOLDER = /\{\{\s*([A-Za-z_]\w*)\s*(?:\|\s*example\s*:\s*(?:'[^']*'|"[^"]*")\s*)?\}\}/g;
+const MEDIA_HEADER = new Set(['image', 'video', 'document']);
 
-/** A component as the service answers it; loose, because answers are read leniently. */
-export interface TemplateComponentLike {
-	component_type?: unknown;
-	data_type?: unknown;
-	value?: unknown;
-	index?: unknown;
-	sub_type?: unknown;
-}
-
-export interface TemplateVariable {
-	name: string;
-	/** The first example written for this name, in any component. */
-	example?: string;
-	/** Where the variable first appears. */
-	component: ComponentKind;
-	/** Every component it appears in, in reading order. */
-	components: ComponentKind[];
-	/** The service refuses a send that leaves any placeholder without a value. */
-	required: true;
-}
-
-export interface TemplateVariables {
-	variables: TemplateVariable[];
-	/** Set when the header is a media header: the send then needs `header_media`. */
-	headerMediaType?: HeaderMediaType;
-	problems: string[];
-}
-
-export interface Placeholder {
-	name: string;
-	example?: string;
-}
-
-/** Liquid variable names: a letter or underscore, then letters, digits and underscores. */
-const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const KINDS: readonly ComponentKind[] = ['header', 'body', 'footer', 'buttons'];
-const MEDIA_TYPES: readonly HeaderMediaType[] = ['image', 'video', 'document'];
-const SHOWN_LENGTH = 40;
-
-/** Problems quote the offending text, cut short so a huge value cannot flood an error message. */
-function shown(text: string): string {
-	const cut = text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH)}…` : text;
-	return JSON.stringify(cut);
-}
-
-function isSpace(char: string): boolean {
-	return char === ' ' || char === '\t' || char === '\n' || char === '\r';
+/** Names in the text, in order; repeats included. */
+export function placeholderNames(text: string): string[] {
+	return [...text.matchAll(PLACEHOLDER)].map((match) => match[1]);
 }
 
 /**
- * The inside of one `{{…}}`: a name, optionally `| example: '…'` (or "…"). Returns the placeholder,
- * or the reason it is malformed.
+ * Braces left once every clean placeholder is taken out: a `{{` or `}}` that would reach the
+ * customer as literal text. The stand-in refuses such a template rather than guess a variable.
  */
-function readPlaceholder(inner: string): Placeholder | { problem: string } {
-	const bar = inner.indexOf('|');
-	const name = (bar === -1 ? inner : inner.slice(0, bar)).trim();
-	if (name === '') return { problem: 'has no variable name' };
-	if (!NAME_PATTERN.test(name)) {
-		return {
-			problem: `has the name ${shown(name)}: names are letters, digits and _, starting with a letter or _`,
-		};
-	}
-	if (bar === -1) return { name };
-
-	const filter = inner.slice(bar + 1).trim();
-	const keyword = 'example';
-	if (!filter.startsWith(keyword)) {
-		return { problem: `uses ${shown(filter)}: only "| example: '…'" is understood after the name` };
-	}
-	let at = keyword.length;
-	while (at < filter.length && isSpace(filter[at])) at++;
-	if (filter[at] !== ':') return { problem: "needs a colon after example, as in example: 'Ada'" };
-	at++;
-	while (at < filter.length && isSpace(filter[at])) at++;
-	const quote = filter[at];
-	if (quote !== "'" && quote !== '"') {
-		return { problem: "has an example without quotes: write example: 'Ada'" };
-	}
-	const close = filter.indexOf(quote, at + 1);
-	if (close === -1) return { problem: 'has an example whose quote is never closed' };
-	if (filter.slice(close + 1).trim() !== '') {
-		return { problem: `has ${shown(filter.slice(close + 1).trim())} after the example` };
-	}
-	return { name, example: filter.slice(at + 1, close) };
+export function strayBraces(text: string): string | undefined {
+	const rest = text.replace(PLACEHOLDER, '');
+	const at = rest.search(/\{\{|\}\}/);
+	if (at === -1) return undefined;
+	return `has ${JSON.stringify(rest.slice(at, at + 40))}, which is not a placeholder: write {{name}} or {{name | example: 'Ada'}}`;
 }
 
-/**
- * Every placeholder in one piece of text, in order, and what is wrong with the ones that are not
- * clean. Pure and linear in the text's length.
- */
-export function findPlaceholders(text: string): {
-	placeholders: Placeholder[];
-	problems: string[];
-} {
-	const placeholders: Placeholder[] = [];
-	const problems: string[] = [];
-	// The next `{{` and `}}` are searched again only once the scan has passed them: searching
-	// afresh on every step would read a long tail again and again (quadratic on "}}}}}}…").
-	let nextOpen = -2;
-	let nextClose = -2;
-	const upcoming = (marker: string, cached: number, from: number) =>
-		cached === -1 || cached >= from ? cached : text.indexOf(marker, from);
-	let i = 0;
-	while (i < text.length) {
-		const open = (nextOpen = upcoming('{{', nextOpen, i));
-		const strayClose = (nextClose = upcoming('}}', nextClose, i));
-		if (strayClose !== -1 && (open === -1 || strayClose < open)) {
-			problems.push(`${shown(text.slice(i, strayClose + 2))} closes }} that was never opened`);
-			i = strayClose + 2;
+interface StoredComponent {
+	component_type: string;
+	data_type: string;
+	value: string;
+}
+
+/** What a send to a template must fill: every placeholder's name, and `header_media` for a media header. */
+export function variablesToFill(components: readonly StoredComponent[]): string[] {
+	const names = new Set<string>();
+	let mediaHeader = false;
+	for (const component of components) {
+		if (component.component_type === 'header' && MEDIA_HEADER.has(component.data_type)) {
+			mediaHeader = true;
 			continue;
 		}
-		if (open === -1) break;
-
-		// Balance the braces so a nested `{{a {{b}} }}` is reported once, as a whole.
-		let depth = 1;
-		let nested = false;
-		let at = open + 2;
-		while (at < text.length && depth > 0) {
-			if (text[at] === '{' && text[at + 1] === '{') {
-				depth++;
-				nested = true;
-				at += 2;
-			} else if (text[at] === '}' && text[at + 1] === '}') {
-				depth--;
-				at += 2;
-			} else at++;
-		}
-		const whole = text.slice(open, at);
-		if (depth > 0) {
-			problems.push(`${shown(whole)} is never closed with }}`);
-			break;
-		}
-		if (nested) {
-			problems.push(`${shown(whole)} has braces nested inside a placeholder`);
-		} else {
-			const read = readPlaceholder(whole.slice(2, -2));
-			if ('problem' in read) problems.push(`${shown(whole)} ${read.problem}`);
-			else placeholders.push(read);
-		}
-		i = at;
+		for (const name of placeholderNames(component.value)) names.add(name);
 	}
-	return { placeholders, problems };
-}
-
-/**
- * A component's type or data type in any case and without surrounding spaces: answers are read
- * leniently (the status already is), and a service passing WhatsApp's own spelling through (BODY,
- * HEADER, IMAGE) would otherwise have every component taken for unknown, its variables unlisted.
- */
-function spelled(value: unknown): unknown {
-	return typeof value === 'string' ? value.trim().toLowerCase() : value;
-}
-
-function kindOf(value: unknown): ComponentKind | undefined {
-	const wanted = spelled(value);
-	return KINDS.find((kind) => kind === wanted);
-}
-
-function mediaTypeOf(value: unknown): HeaderMediaType | undefined {
-	const wanted = spelled(value);
-	return MEDIA_TYPES.find((type) => type === wanted);
-}
-
-/**
- * A template's variables in reading order (header, body, footer, buttons; by `index` within a
- * kind), each name once, with its header media type and any malformed placeholders.
- */
-export function readTemplateVariables(
-	components: ReadonlyArray<TemplateComponentLike> | null | undefined,
-): TemplateVariables {
-	const problems: string[] = [];
-	const known: Array<{ kind: ComponentKind; component: TemplateComponentLike; position: number }> =
-		[];
-	(components ?? []).forEach((component, position) => {
-		const kind = kindOf(component?.component_type);
-		if (kind === undefined) {
-			problems.push(
-				`component ${position} has the type ${shown(String(component?.component_type))}, ` +
-					'not header, body, footer or buttons',
-			);
-			return;
-		}
-		known.push({ kind, component, position });
-	});
-	const indexOf = (component: TemplateComponentLike) =>
-		typeof component.index === 'number' && Number.isFinite(component.index) ? component.index : 0;
-	known.sort(
-		(a, b) =>
-			KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) ||
-			indexOf(a.component) - indexOf(b.component) ||
-			a.position - b.position,
-	);
-
-	let headerMediaType: HeaderMediaType | undefined;
-	const byName = new Map<string, TemplateVariable>();
-	for (const { kind, component } of known) {
-		const media = kind === 'header' ? mediaTypeOf(component.data_type) : undefined;
-		if (media !== undefined) {
-			// A media header's value is a sample file, not text: the media travels as header_media.
-			headerMediaType ??= media;
-			continue;
-		}
-		if (typeof component.value !== 'string') continue;
-		const found = findPlaceholders(component.value);
-		for (const problem of found.problems) problems.push(`${kind}: ${problem}`);
-		for (const { name, example } of found.placeholders) {
-			const variable = byName.get(name);
-			if (variable === undefined) {
-				byName.set(name, {
-					name,
-					...(example === undefined ? {} : { example }),
-					component: kind,
-					components: [kind],
-					required: true,
-				});
-				continue;
-			}
-			if (!variable.components.includes(kind)) variable.components.push(kind);
-			if (variable.example === undefined && example !== undefined) variable.example = example;
-		}
-	}
-	return {
-		variables: [...byName.values()],
-		...(headerMediaType === undefined ? {} : { headerMediaType }),
-		problems,
-	};
+	if (mediaHeader) names.add('header_media');
+	return [...names];
 }

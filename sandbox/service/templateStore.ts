@@ -1,11 +1,10 @@
 import {
-	createTemplateBody,
+	componentListErrors,
 	type CreateTemplateBody,
 	type TemplateStatus,
 	type UpdateTemplateBody,
 } from '../contract/schemas/templates';
-import { describeIssues } from '../contract/schemas';
-import { readTemplateVariables } from '../contract/templatePlaceholders';
+import { variablesToFill } from '../contract/templatePlaceholders';
 import { BUSINESS_ACCOUNT_ID, seedTemplates, type Template } from './templateCatalogue';
 import { iso, newId, type Clock, type Timings } from './clock';
 
@@ -30,14 +29,11 @@ const EDITABLE: TemplateStatus[] = ['draft', 'rejected', 'approved'];
 export type Refusal = { errors: Record<string, string[]>; state?: boolean };
 export type Outcome = { template: Template } | { refused: Refusal };
 
-const componentsRule = createTemplateBody.shape.whats_app_template.shape.components_attributes;
-
 /** What a send to this template lacks: its placeholders, and `header_media` for a media header. */
 export function missingVariables(template: Template, values: Record<string, unknown>): string[] {
-	const { variables, headerMediaType } = readTemplateVariables(template.components);
-	const needed = variables.map((v) => v.name);
-	if (headerMediaType !== undefined) needed.push('header_media');
-	return needed.filter((name) => values[name] === undefined || values[name] === '');
+	return variablesToFill(template.components).filter(
+		(name) => values[name] === undefined || values[name] === '',
+	);
 }
 
 export function createTemplateStore(now: Clock, timings: Timings) {
@@ -107,7 +103,12 @@ export function createTemplateStore(now: Clock, timings: Timings) {
 				category,
 				status: 'draft',
 				whats_app_business_account_id: BUSINESS_ACCOUNT_ID,
-				components: components_attributes.map((c) => ({ ...c, id: ++nextComponentId })),
+				// The service keeps a value without its surrounding spaces.
+				components: components_attributes.map((c) => ({
+					...c,
+					value: c.value.trim(),
+					id: ++nextComponentId,
+				})),
 				created_at: iso(now()),
 				updated_at: iso(now()),
 			};
@@ -138,7 +139,7 @@ export function createTemplateStore(now: Clock, timings: Timings) {
 						id: ++nextComponentId,
 						component_type: component_type!,
 						data_type: data_type!,
-						value: value!,
+						value: value!.trim(),
 						index: index!,
 						...(sub_type === undefined ? {} : { sub_type }),
 					});
@@ -151,20 +152,13 @@ export function createTemplateStore(now: Clock, timings: Timings) {
 					];
 				} else if (entry._destroy === true) {
 					components = components.filter((c) => c !== existing);
-				} else if (entry.value !== undefined) existing.value = entry.value;
+				} else if (entry.value !== undefined) existing.value = entry.value.trim();
 			});
 			if (Object.keys(unknown).length > 0) return { refused: { errors: unknown } };
 
 			// The edited whole must still be a valid template (one body, clean placeholders).
-			const checked = componentsRule.safeParse(components.map(({ id: _id, ...rest }) => rest));
-			if (!checked.success) {
-				const prefix = 'whats_app_template.components_attributes';
-				const errors: Record<string, string[]> = {};
-				for (const [field, messages] of Object.entries(describeIssues(checked.error))) {
-					errors[field === '(body)' ? prefix : `${prefix}${field}`] = messages;
-				}
-				return { refused: { errors } };
-			}
+			const errors = componentListErrors(components);
+			if (Object.keys(errors).length > 0) return { refused: { errors } };
 			template.template_name = renamed;
 			if (change.category !== undefined) template.category = change.category;
 			template.components = components;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { PromisedAnswer } from './answers';
 import {
 	BUSINESS_PHONE_PATTERN,
 	isoDateTimeInFuture,
@@ -7,7 +6,7 @@ import {
 	nonEmpty,
 	phoneNumber,
 } from './fields';
-import { emptyActionBody, pageAnswer, pageParameter } from './paging';
+import { emptyActionBody, pageParameter } from './paging';
 
 /*
  * Broadcasts: the launch command on `POST /api/v1/events` and `/api/v1/broadcasts`
@@ -90,20 +89,6 @@ export function sendBroadcastBodyAt(now?: () => number) {
 export const sendBroadcastBody = sendBroadcastBodyAt();
 export type SendBroadcastBody = z.infer<typeof sendBroadcastBody>;
 
-/** The launch is answered like the other events: `{status, event_id}`. */
-export const sendBroadcastAnswer = z
-	.object({ status: z.string().optional(), event_id: z.string() })
-	.passthrough();
-
-/**
- * 200 with the event id, as connect_to_ai_agent is answered: the launch's status code is not shown
- * in the reference (docs/service-contract.md). Any other 2xx is "may have been launched".
- */
-export const launchBroadcastAnswer: PromisedAnswer = {
-	statusCode: 200,
-	body: z.object({ status: z.string().optional(), event_id: z.string().min(1) }).passthrough(),
-};
-
 export const listBroadcastsQuery = z
 	.object({
 		status: z
@@ -117,9 +102,3 @@ export const listBroadcastsQuery = z
 
 /** Cancel and archive carry no body (or `{}`). */
 export const broadcastActionBody = emptyActionBody;
-
-export const broadcastAnswer = z
-	.object({ id: z.string(), name: z.string().nullable().optional(), status: z.string() })
-	.passthrough();
-export type BroadcastAnswer = z.infer<typeof broadcastAnswer>;
-export const broadcastsPage = pageAnswer('broadcasts', broadcastAnswer);

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { PromisedAnswer } from './answers';
 import { contactMetadata, email, nonEmpty, phoneNumber } from './fields';
 
 /*
@@ -83,30 +82,3 @@ export const updateCommunicationPreferencesBody = z
 	})
 	.strict();
 export type UpdateCommunicationPreferencesBody = z.infer<typeof updateCommunicationPreferencesBody>;
-
-export const contactAnswer = z
-	.object({ id: z.string().optional(), phone_number: z.string() })
-	.passthrough();
-export const upsertContactsAnswer = z.union([contactAnswer, z.array(contactAnswer)]);
-export const communicationPreferencesAnswer = z
-	.object({
-		communication_preference: z.string().optional(),
-		updated: z.array(z.string()).optional(),
-		not_found: z.array(z.string()).optional(),
-	})
-	.passthrough();
-
-/*
- * The answers the node holds the service to (PromisedAnswer, answers.ts). The single upsert answers
- * 201 when it created the contact and 200 when it updated one; the node reads which from the status.
- */
-const anyObject = z.object({}).passthrough();
-export const upsertContactAnswer: PromisedAnswer = { statusCode: [201, 200], body: contactAnswer };
-/** 200 with the array of resulting contacts (an array is read as an object without fields). */
-export const upsertContactsBulkAnswer: PromisedAnswer = { statusCode: 200, body: anyObject };
-export const getContactAnswer: PromisedAnswer = { statusCode: 200, body: contactAnswer };
-export const updateContactAnswer: PromisedAnswer = { statusCode: 200, body: contactAnswer };
-export const updateCommunicationPreferencesAnswer: PromisedAnswer = {
-	statusCode: 200,
-	body: communicationPreferencesAnswer,
-};

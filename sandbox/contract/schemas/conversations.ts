@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { PromisedAnswer } from './answers';
 import { nonEmpty, phoneNumber } from './fields';
-import { isoMomentParameter, pageAnswer, pageParameter, perParameter } from './paging';
+import { isoMomentParameter, pageParameter, perParameter } from './paging';
 
 /*
  * Conversations (docs/service-contract.md, "Contacts, conversations, orders and media"): the list
@@ -66,18 +65,3 @@ export const closeConversationBody = z
 	})
 	.strict();
 export type CloseConversationBody = z.infer<typeof closeConversationBody>;
-
-export const conversationAnswer = z.object({ id: z.string(), status: z.string() }).passthrough();
-export type ConversationAnswer = z.infer<typeof conversationAnswer>;
-export const conversationsPage = pageAnswer('conversations', conversationAnswer);
-
-/** 200 `{}` for close, as for assign_agent: the reference shows no answer. */
-export const closeConversationAnswer: PromisedAnswer = {
-	statusCode: 200,
-	body: z.object({}).passthrough(),
-};
-/** 200 with the conversation as it now is. */
-export const updateConversationStatusAnswer: PromisedAnswer = {
-	statusCode: 200,
-	body: conversationAnswer,
-};

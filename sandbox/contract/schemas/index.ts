@@ -8,5 +8,4 @@
 export * from './fields';
 export * from './events';
 export * from './subscribers';
-export * from './answers';
 export * from './issues';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { PromisedAnswer } from './answers';
-import { pageAnswer, pageParameter, perParameter } from './paging';
+import { pageParameter, perParameter } from './paging';
 
 /*
  * Media (`/api/v1/medias`; docs/service-contract.md, "Contacts, conversations, orders and media"):
@@ -135,23 +134,3 @@ export const finalizeMediaBody = z
 export const listMediaQuery = z
 	.object({ page: pageParameter.optional(), per: perParameter.optional() })
 	.strict();
-
-export const mediaAnswer = z
-	.object({ id: z.union([z.number(), z.string()]), media_url: z.string() })
-	.passthrough();
-export type MediaAnswer = z.infer<typeof mediaAnswer>;
-export const mediaPage = pageAnswer('medias', mediaAnswer);
-
-/** 204 without a body, as the reference shows (unconfirmed); a 200 with a JSON object is taken too. */
-export const deleteMediaAnswer: PromisedAnswer = {
-	statusCode: [204, 200],
-	body: z.object({}).passthrough(),
-};
-
-export const directUploadAnswer = z
-	.object({
-		signed_id: z.string(),
-		direct_upload: z.object({ url: z.string(), headers: z.record(z.string()) }).passthrough(),
-	})
-	.passthrough();
-export type DirectUploadAnswer = z.infer<typeof directUploadAnswer>;

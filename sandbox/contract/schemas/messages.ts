@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUSINESS_PHONE_PATTERN, nonEmpty, phoneNumber } from './fields';
-import { isoMomentParameter, pageAnswer, pageParameter, perParameter } from './paging';
+import { isoMomentParameter, pageParameter, perParameter } from './paging';
 
 /*
  * Reading what was sent: one event (a template message, a broadcast launch), template messages in
@@ -12,46 +12,6 @@ import { isoMomentParameter, pageAnswer, pageParameter, perParameter } from './p
 export const deliveryStatuses = ['sent', 'delivered', 'read', 'failed'] as const;
 export const messageDirections = ['inbound', 'outbound'] as const;
 
-export const templateMessageResult = z
-	.object({
-		type: z.literal('template_message'),
-		id: z.string(),
-		status: z.string(),
-		failure_message: z.string().nullable().optional(),
-		liquid_values: z.record(z.unknown()).nullable().optional(),
-	})
-	.passthrough();
-
-export const campaignResult = z
-	.object({
-		type: z.literal('campaign'),
-		id: z.string(),
-		name: z.string().nullable().optional(),
-		audience_count: z.number().nullable().optional(),
-		phone_number: z.string().nullable().optional(),
-		launch_time: z.string().nullable().optional(),
-		stats: z.record(z.unknown()).nullable().optional(),
-		whats_app_template: z.object({}).passthrough().nullable().optional(),
-		template_messages_url: z.string().nullable().optional(),
-	})
-	.passthrough();
-
-/**
- * `GET /api/v1/events/{id}`. The reference gives `processed|failed`; the stand-in also answers
- * `queued` before an event is processed, so the status is read as any string.
- */
-export const eventAnswer = z
-	.object({
-		id: z.string(),
-		status: z.string(),
-		result: z
-			.union([templateMessageResult, campaignResult, z.object({ type: z.string() }).passthrough()])
-			.nullable()
-			.optional(),
-	})
-	.passthrough();
-export type EventAnswer = z.infer<typeof eventAnswer>;
-
 export const listTemplateMessagesQuery = z
 	.object({
 		page: pageParameter.optional(),
@@ -60,9 +20,6 @@ export const listTemplateMessagesQuery = z
 		updated_since: isoMomentParameter.optional(),
 	})
 	.strict();
-
-export const templateMessageAnswer = z.object({ id: z.string(), status: z.string() }).passthrough();
-export const templateMessagesPage = pageAnswer('template_messages', templateMessageAnswer);
 
 export const listMessagesQuery = z
 	.object({
@@ -78,6 +35,3 @@ export const listMessagesQuery = z
 		page: pageParameter.optional(),
 	})
 	.strict();
-
-export const messageAnswer = z.object({ id: z.string() }).passthrough();
-export const messagesPage = pageAnswer('messages', messageAnswer);

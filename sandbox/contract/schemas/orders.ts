@@ -1,115 +1,48 @@
-import { z } from 'zod';
-import type { PromisedAnswer } from './answers';
-import { contactMetadata, email, nonEmpty, phoneNumber } from './fields';
-
 /*
- * Orders (docs/service-contract.md, "Contacts, conversations, orders and media"). Every amount is
- * an integer in the currency's smallest unit (12000 = 120.00): a fraction or a string is refused
- * here, so the node's conversion from major units is the only place a decimal is ever read.
+ * Order bodies as the stand-in reads them. docs/openapi.yaml (CreateOrderBody, refundOrder) has
+ * held each body to its shape before a handler runs: amounts are whole numbers of the currency's
+ * smallest unit (12000 = 120.00). What is left here is what the document says only in words.
  */
 
-export const orderTypes = ['physical_goods', 'digital_goods'] as const;
-export const refundSpeeds = ['normal', 'instant'] as const;
-export type RefundSpeed = (typeof refundSpeeds)[number];
-
-/** A whole, non-negative number of the currency's smallest unit, exactly representable. */
-export const minorUnits = z
-	.number({
-		invalid_type_error: "must be a whole number in the currency's smallest unit (12000 = 120.00)",
-	})
-	.int("must be a whole number in the currency's smallest unit (12000 = 120.00)")
-	.nonnegative('must not be negative')
-	.max(Number.MAX_SAFE_INTEGER, 'is too large');
-
-export const orderItem = z
-	.object({
-		name: nonEmpty,
-		amount: minorUnits,
-		quantity: z
-			.number({ invalid_type_error: 'must be a whole number' })
-			.int('must be a whole number')
-			.min(1, 'must be at least 1'),
-		/** The price actually charged, when lower than `amount`. */
-		sale_amount: minorUnits.optional(),
-	})
-	.strict()
-	.superRefine((item, ctx) => {
-		if (item.sale_amount !== undefined && item.sale_amount > item.amount) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['sale_amount'],
-				message: 'must not exceed amount',
-			});
-		}
-	});
-export type OrderItem = z.infer<typeof orderItem>;
-
-/** "Now" is passed in so the expiration is checked at the moment of sending; a test pins it. */
-export function createOrderBodyAt(now: () => number = Date.now) {
-	return z
-		.object({
-			/** Your own reference; the order answers it as `reference_id`. */
-			id: nonEmpty,
-			app_execution_id: nonEmpty.optional(),
-			type: z.enum(orderTypes, {
-				errorMap: () => ({ message: `must be one of ${orderTypes.join(', ')}` }),
-			}),
-			contact: z
-				.object({
-					name: nonEmpty.optional(),
-					email: email.optional(),
-					phone_number: phoneNumber,
-					language: nonEmpty.optional(),
-					metadata: contactMetadata.optional(),
-				})
-				.strict(),
-			items: z.array(orderItem).min(1, 'must hold at least one item'),
-			expiration: z
-				.object({
-					/** Epoch seconds, not milliseconds. */
-					timestamp: z
-						.number({
-							invalid_type_error: 'must be a whole number of seconds since 1970 (epoch seconds)',
-						})
-						.int('must be a whole number of seconds since 1970 (epoch seconds)')
-						.refine((seconds) => seconds * 1000 > now(), 'must lie in the future'),
-					description: nonEmpty.optional(),
-				})
-				.strict()
-				.optional(),
-		})
-		.strict();
+export interface CreateOrderBody {
+	/** Your own reference; the order answers it as `reference_id`. */
+	id: string;
+	app_execution_id?: string;
+	type: 'physical_goods' | 'digital_goods';
+	contact: {
+		phone_number: string;
+		name?: string;
+		email?: string;
+		language?: string;
+		metadata?: Record<string, string>;
+	};
+	items: Array<{ name: string; amount: number; quantity: number; sale_amount?: number }>;
+	/** `timestamp` in epoch seconds. */
+	expiration?: { timestamp: number; description?: string };
 }
-export const createOrderBody = createOrderBodyAt();
-export type CreateOrderBody = z.infer<typeof createOrderBody>;
 
-/** ISO 4217: three capital letters. */
-export const currencyCode = z
-	.string()
-	.regex(/^[A-Z]{3}$/, 'must be a three-letter currency code such as USD');
+export interface RefundOrderBody {
+	speed?: 'normal' | 'instant';
+	amount: { currency: string; value: number };
+}
 
-/** `POST /api/v1/orders/{order_id}/refunds`. */
-export const refundOrderBody = z
-	.object({
-		speed: z
-			.enum(refundSpeeds, {
-				errorMap: () => ({ message: `must be one of ${refundSpeeds.join(', ')}` }),
-			})
-			.optional(),
-		amount: z
-			.object({ currency: currencyCode, value: minorUnits.min(1, 'must be at least 1') })
-			.strict(),
-	})
-	.strict();
-export type RefundOrderBody = z.infer<typeof refundOrderBody>;
+const TOO_LARGE = 'is too large';
 
-export const orderAnswer = z
-	.object({ id: z.string(), status: z.string(), total_amount: z.number().optional() })
-	.passthrough();
-export type OrderAnswer = z.infer<typeof orderAnswer>;
-export const refundAnswer = z.object({ id: z.string(), status: z.string() }).passthrough();
+/** A sale price no higher than the price, amounts exactly representable, an expiration to come. */
+export function createOrderErrors(body: CreateOrderBody, now: number): Record<string, string[]> {
+	const errors: Record<string, string[]> = {};
+	body.items.forEach((item, k) => {
+		if (!Number.isSafeInteger(item.amount)) errors[`items[${k}].amount`] = [TOO_LARGE];
+		if (item.sale_amount !== undefined && !Number.isSafeInteger(item.sale_amount))
+			errors[`items[${k}].sale_amount`] = [TOO_LARGE];
+		else if (item.sale_amount !== undefined && item.sale_amount > item.amount)
+			errors[`items[${k}].sale_amount`] = ['must not exceed amount'];
+	});
+	if (body.expiration !== undefined && body.expiration.timestamp * 1000 <= now)
+		errors['expiration.timestamp'] = ['must lie in the future'];
+	return errors;
+}
 
-/** The answers the node holds the service to (PromisedAnswer, answers.ts). */
-export const createOrderAnswer: PromisedAnswer = { statusCode: 201, body: orderAnswer };
-export const getOrderAnswer: PromisedAnswer = { statusCode: 200, body: orderAnswer };
-export const refundOrderAnswer: PromisedAnswer = { statusCode: 201, body: refundAnswer };
+export function refundErrors(body: RefundOrderBody): Record<string, string[]> {
+	return Number.isSafeInteger(body.amount.value) ? {} : { 'amount.value': [TOO_LARGE] };
+}

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /*
- * What every list endpoint shares: page-based queries (`page`, and `per` up to 1,000 where the
- * service takes it) and answers carrying `count` and `next`/`prev` (docs/service-contract.md,
- * "The operations named without detail").
+ * The page-based queries every list endpoint takes: `page`, and `per` up to 1,000 where the service
+ * takes it (docs/service-contract.md, "The operations named without detail"). The stand-in writes
+ * answers, never reads them, so it holds no answer schemas.
  */
 
 export const MAX_PER_PAGE = 1000;
@@ -30,17 +30,6 @@ export const perParameter = wholeNumberParameter(1, MAX_PER_PAGE);
 export const isoMomentParameter = z
 	.string()
 	.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2030-01-31T18:00:00Z' });
-
-/** The service names neighbouring pages by number or by URL; some lists say `previous`. */
-const pageLink = z.union([z.number(), z.string()]).nullable().optional();
-
-/** A page of a list answer: lenient, the items under `key`. */
-export function pageAnswer<K extends string, T extends z.ZodTypeAny>(key: K, item: T) {
-	return z
-		.object({ count: z.number().optional(), next: pageLink, prev: pageLink, previous: pageLink })
-		.extend({ [key]: z.array(item) } as Record<K, z.ZodArray<T>>)
-		.passthrough();
-}
 
 /** Archive, pause, cancel and the like carry no body; `{}` is the most a client should send. */
 export const emptyActionBody = z.object({}).strict();

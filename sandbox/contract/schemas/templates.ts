@@ -1,13 +1,124 @@
 import { z } from 'zod';
-import { findPlaceholders } from '../templatePlaceholders';
+import { strayBraces } from '../templatePlaceholders';
 import { emptyActionBody, pageParameter } from './paging';
 
 /*
- * Templates (`/api/v1/whats_app_templates`): bodies we send are strict, answers lenient
- * (docs/service-contract.md, "The operations named without detail", Templates row).
+ * Template bodies as the stand-in reads them. docs/openapi.yaml (CreateTemplateBody,
+ * UpdateTemplateBody) has held every body to its shape before a handler runs, so these are types
+ * for what a handler reads, and the rules the document states only in words.
  */
 
-export const templateStatuses = [
+export type TemplateStatus =
+	| 'approved'
+	| 'pending'
+	| 'rejected'
+	| 'paused'
+	| 'disabled'
+	| 'draft'
+	| 'archived';
+export type TemplateCategory = 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+
+export interface NewComponent {
+	component_type: 'header' | 'body' | 'footer' | 'buttons';
+	data_type: 'text' | 'image' | 'video' | 'document';
+	value: string;
+	index: number;
+	sub_type?: string;
+}
+
+export interface CreateTemplateBody {
+	whats_app_template: {
+		template_name: string;
+		language: string;
+		category: TemplateCategory;
+		components_attributes: NewComponent[];
+	};
+}
+
+/** With `id`, a change to a component the template has; without, a new component. */
+export interface ComponentChange extends Partial<NewComponent> {
+	id?: number;
+	_destroy?: boolean;
+}
+
+export interface UpdateTemplateBody {
+	whats_app_template: {
+		template_name?: string;
+		category?: TemplateCategory;
+		components_attributes?: ComponentChange[];
+	};
+}
+
+type Errors = Record<string, string[]>;
+const COMPONENTS = 'whats_app_template.components_attributes';
+
+function add(errors: Errors, field: string, message: string) {
+	(errors[field] ??= []).push(message);
+}
+
+/** "Only a header carries media; buttons need a `sub_type`, others take none", and clean placeholders. */
+function componentErrors(component: Partial<NewComponent>, at: string, errors: Errors) {
+	const { component_type: type, data_type: dataType, sub_type: subType, value } = component;
+	if (type !== undefined && type !== 'header' && dataType !== undefined && dataType !== 'text')
+		add(
+			errors,
+			`${at}.data_type`,
+			`must be text in a ${type} component (only a header carries media)`,
+		);
+	if (type === 'buttons' && subType === undefined)
+		add(errors, `${at}.sub_type`, 'is required for buttons');
+	if (type !== undefined && type !== 'buttons' && subType !== undefined)
+		add(errors, `${at}.sub_type`, 'is only for buttons');
+	const braces =
+		value !== undefined && (dataType ?? 'text') === 'text' ? strayBraces(value) : undefined;
+	if (braces !== undefined) add(errors, `${at}.value`, braces);
+}
+
+/** "Exactly one body, at most one header and one footer", and each component's own rules. */
+export function componentListErrors(
+	components: readonly Partial<NewComponent>[],
+	prefix = COMPONENTS,
+): Errors {
+	const errors: Errors = {};
+	components.forEach((component, k) => componentErrors(component, `${prefix}[${k}]`, errors));
+	const count = (type: string) => components.filter((c) => c.component_type === type).length;
+	if (count('body') !== 1)
+		add(errors, prefix, `must hold exactly one body component (it holds ${count('body')})`);
+	for (const type of ['header', 'footer'])
+		if (count(type) > 1) add(errors, prefix, `must hold at most one ${type} component`);
+	return errors;
+}
+
+/** What an update's entries must say beyond their shape: a new component whole, a change only its value. */
+export function componentChangeErrors(changes: readonly ComponentChange[]): Errors {
+	const errors: Errors = {};
+	changes.forEach((change, k) => {
+		const at = `${COMPONENTS}[${k}]`;
+		if (change.id === undefined) {
+			if (change._destroy !== undefined)
+				add(errors, `${at}._destroy`, 'needs the id of the component to remove');
+			for (const field of ['component_type', 'data_type', 'value', 'index'] as const)
+				if (change[field] === undefined) add(errors, `${at}.${field}`, 'is required');
+		} else {
+			for (const field of ['component_type', 'data_type', 'index', 'sub_type'] as const)
+				if (change[field] !== undefined)
+					add(
+						errors,
+						`${at}.${field}`,
+						'cannot change on an existing component: remove it and add a new one',
+					);
+			if (change.value === undefined && change._destroy === undefined)
+				add(errors, `${at}.value`, 'is required');
+		}
+		componentErrors(change, at, errors);
+	});
+	return errors;
+}
+
+/** Archive, pause, submit: no body (or `{}`). */
+export const templateActionBody = emptyActionBody;
+
+const statuses = [
 	'approved',
 	'pending',
 	'rejected',
@@ -16,214 +127,13 @@ export const templateStatuses = [
 	'draft',
 	'archived',
 ] as const;
-export type TemplateStatus = (typeof templateStatuses)[number];
-export const templateCategories = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
-export const componentTypes = ['header', 'body', 'footer', 'buttons'] as const;
-export const componentDataTypes = ['text', 'image', 'video', 'document'] as const;
-/** Our assumption: WhatsApp's own button kinds, in lower case as the service writes its enums. */
-export const buttonSubTypes = ['url', 'quick_reply', 'phone_number', 'copy_code'] as const;
-
-/** WhatsApp's own rule for template names: lower-case letters, digits and underscores. */
-export const TEMPLATE_NAME_PATTERN = /^[a-z0-9_]{1,512}$/;
-/** `en`, `es`, `pt_BR`: a language code, optionally with a region. */
-export const TEMPLATE_LANGUAGE_PATTERN = /^[a-z]{2,3}(_[A-Z]{2})?$/;
-
-const templateName = z
-	.string()
-	.regex(TEMPLATE_NAME_PATTERN, 'must be lower-case letters, digits and _ (at most 512)');
-const category = z.enum(templateCategories, {
-	errorMap: () => ({ message: `must be one of ${templateCategories.join(', ')}` }),
-});
-
-/** A malformed `{{…}}` would reach the customer as literal braces: refuse it before sending. */
-function checkPlaceholders(value: string, ctx: z.RefinementCtx) {
-	for (const problem of findPlaceholders(value).problems) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['value'], message: problem });
-	}
-}
-
-function checkComponent(
-	component: { component_type?: string; data_type?: string; sub_type?: string; value?: string },
-	ctx: z.RefinementCtx,
-) {
-	const { component_type: type, data_type: dataType } = component;
-	if (type !== undefined && type !== 'header' && dataType !== undefined && dataType !== 'text') {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			path: ['data_type'],
-			message: `must be text in a ${type} component (only a header carries media)`,
-		});
-	}
-	if (type === 'buttons' && component.sub_type === undefined) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			path: ['sub_type'],
-			message: 'is required for buttons',
-		});
-	}
-	if (type !== undefined && type !== 'buttons' && component.sub_type !== undefined) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			path: ['sub_type'],
-			message: 'is only for buttons',
-		});
-	}
-	if (component.value !== undefined && (dataType === undefined || dataType === 'text')) {
-		checkPlaceholders(component.value, ctx);
-	}
-}
-
-const componentFields = {
-	component_type: z.enum(componentTypes),
-	sub_type: z.enum(buttonSubTypes).optional(),
-	data_type: z.enum(componentDataTypes),
-	value: z.string().trim().min(1, 'must not be empty'),
-	index: z.number().int('must be a whole number').min(0, 'must be 0 or more'),
-};
-
-/** One component of a new template. */
-export const templateComponentAttributes = z
-	.object(componentFields)
-	.strict()
-	.superRefine(checkComponent);
-
-/** One body, at most one header and one footer: the shape of every WhatsApp template. */
-function checkComponentSet(components: Array<{ component_type?: string }>, ctx: z.RefinementCtx) {
-	const count = (type: string) => components.filter((c) => c.component_type === type).length;
-	if (count('body') !== 1) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `must hold exactly one body component (it holds ${count('body')})`,
-		});
-	}
-	for (const type of ['header', 'footer']) {
-		if (count(type) > 1) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				message: `must hold at most one ${type} component`,
-			});
-		}
-	}
-}
-
-export const createTemplateBody = z
-	.object({
-		whats_app_template: z
-			.object({
-				template_name: templateName,
-				language: z
-					.string()
-					.regex(TEMPLATE_LANGUAGE_PATTERN, 'must be a language code such as en, es or pt_BR'),
-				category,
-				components_attributes: z
-					.array(templateComponentAttributes)
-					.min(1, 'must hold at least a body component')
-					.superRefine(checkComponentSet),
-			})
-			.strict(),
-	})
-	.strict();
-export type CreateTemplateBody = z.infer<typeof createTemplateBody>;
-
-/**
- * One entry of an update: with `id`, a change to an existing component (`value`, `_destroy`);
- * without, a new component. One object with a rule rather than a union, so a mistake is named by
- * field instead of "Invalid input".
- */
-export const templateComponentChange = z
-	.object({
-		id: z.number().int().positive().optional(),
-		_destroy: z.boolean().optional(),
-		component_type: componentFields.component_type.optional(),
-		sub_type: componentFields.sub_type,
-		data_type: componentFields.data_type.optional(),
-		value: componentFields.value.optional(),
-		index: componentFields.index.optional(),
-	})
-	.strict()
-	.superRefine((change, ctx) => {
-		const missing = (field: string) =>
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: 'is required' });
-		if (change.id === undefined) {
-			if (change._destroy !== undefined) {
-				ctx.addIssue({
-					code: z.ZodIssueCode.custom,
-					path: ['_destroy'],
-					message: 'needs the id of the component to remove',
-				});
-			}
-			for (const field of ['component_type', 'data_type', 'value', 'index'] as const) {
-				if (change[field] === undefined) missing(field);
-			}
-		} else {
-			for (const field of ['component_type', 'data_type', 'index', 'sub_type'] as const) {
-				if (change[field] !== undefined) {
-					ctx.addIssue({
-						code: z.ZodIssueCode.custom,
-						path: [field],
-						message: 'cannot change on an existing component: remove it and add a new one',
-					});
-				}
-			}
-			if (change.value === undefined && change._destroy === undefined) missing('value');
-		}
-		checkComponent(change, ctx);
-	});
-
-export const updateTemplateBody = z
-	.object({
-		whats_app_template: z
-			.object({
-				template_name: templateName.optional(),
-				category: category.optional(),
-				components_attributes: z.array(templateComponentChange).min(1).optional(),
-			})
-			.strict()
-			.refine(
-				(change) => Object.keys(change).length > 0,
-				'must change at least one of template_name, category, components_attributes',
-			),
-	})
-	.strict();
-export type UpdateTemplateBody = z.infer<typeof updateTemplateBody>;
-
-/** Archive, pause, submit: no body (or `{}`). */
-export const templateActionBody = emptyActionBody;
 
 export const listTemplatesQuery = z
 	.object({
 		status: z
-			.enum(templateStatuses, {
-				errorMap: () => ({ message: `must be one of ${templateStatuses.join(', ')}` }),
-			})
+			.enum(statuses, { errorMap: () => ({ message: `must be one of ${statuses.join(', ')}` }) })
 			.optional(),
 		// Sent by one client, unconfirmed in the reference.
 		page: pageParameter.optional(),
 	})
 	.strict();
-
-export const templateComponentAnswer = z
-	.object({
-		id: z.union([z.number(), z.string()]).optional(),
-		component_type: z.string(),
-		data_type: z.string().nullable().optional(),
-		value: z.string().nullable().optional(),
-		index: z.number().nullable().optional(),
-		sub_type: z.string().nullable().optional(),
-	})
-	.passthrough();
-
-export const templateAnswer = z
-	.object({
-		id: z.string(),
-		template_name: z.string(),
-		language: z.string().optional(),
-		category: z.string().optional(),
-		status: z.string(),
-		components: z.array(templateComponentAnswer).optional(),
-	})
-	.passthrough();
-export type TemplateAnswer = z.infer<typeof templateAnswer>;
-
-/** The list is a bare JSON array, not a page object. */
-export const templateListAnswer = z.array(templateAnswer);
