@@ -227,9 +227,9 @@ export class RealN8n {
 		headers: Record<string, string>,
 		body?: unknown,
 	): Promise<{ status: number; text: string; headers: Headers }> {
-		// A just-started n8n on a busy machine sometimes closes a connection before answering
-		// ("other side closed"). A read is asked again, at most three times; anything that changes
-		// n8n's state is not, since it may have been carried out.
+		// Should n8n still close a connection before answering ("other side closed"), a read is asked
+		// again, at most three times; anything that changes n8n's state is not, since it may have
+		// been carried out.
 		for (let attempt = 1; method === 'GET' && attempt < 4; attempt++) {
 			try {
 				return await this.requestOnce(url, method, headers, body);
@@ -250,6 +250,10 @@ export class RealN8n {
 		const response = await fetch(url, {
 			method,
 			headers: {
+				// A fresh connection each time: a test file's worker keeps the pool of the files before
+				// it, and a socket n8n closed while the worker was busy (an install step run
+				// synchronously) was taken again and failed with "other side closed".
+				Connection: 'close',
 				...headers,
 				...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
 			},
