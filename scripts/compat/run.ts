@@ -140,8 +140,10 @@ async function testVersion(
 			'e2e',
 			'--json',
 			`--outputFile=${report}`,
-			...skipped,
+			// The caller's arguments first: a test path after --testPathIgnorePatterns would be taken
+			// as one more pattern to ignore.
 			...jestArgs,
+			...skipped,
 		],
 		env,
 		log,
