@@ -14,7 +14,7 @@ import { getTemplateVariables } from '../../nodes/ChatMessaging/methods/resource
 import { seedTemplates } from '../../sandbox/service/templateCatalogue';
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
-import { autoMapped, mappedBelow, picked } from './savedParameters';
+import { autoMapped, mappedBelow, picked, TEMPLATE_SENDING_OPERATIONS } from './savedParameters';
 import { editorContext } from './template-picker-harness';
 
 const API_KEY = 'mapper-fields-sent-key';
@@ -24,31 +24,7 @@ const TEMPLATES = '/api/v1/whats_app_templates';
 const FEEDBACK_REQUEST = 'wat_b425364758697a8b'; // pt_BR, body {{first_name}}, no header
 const SPRING_SALE = 'wat_3c4d5e6f70819203'; // en, image header, first_name, discount, end_date
 
-const operations: Array<[string, Record<string, unknown>]> = [
-	[
-		'Send Template',
-		{ resource: 'message', operation: 'sendTemplate', phoneNumber: '+14155550123' },
-	],
-	[
-		'Connect to AI Agent',
-		{
-			resource: 'aiAgent',
-			operation: 'connectContact',
-			phoneNumber: '+14155550123',
-			aiAgentId: 'aiflw_sales',
-		},
-	],
-	[
-		'Broadcast Launch',
-		{
-			resource: 'broadcast',
-			operation: 'launch',
-			broadcastName: 'Restock',
-			audience: 'audienceId',
-			audienceId: 'aud_vip_customers',
-		},
-	],
-];
+const operations = TEMPLATE_SENDING_OPERATIONS;
 
 const approved = seedTemplates()
 	.filter((template) => template.status === 'approved')

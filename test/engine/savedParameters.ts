@@ -31,3 +31,30 @@ export const autoMapped = {
 	matchingColumns: [],
 	schema: [],
 };
+
+/** The operations that send a template, with what each needs besides the template (label first). */
+export const TEMPLATE_SENDING_OPERATIONS: ReadonlyArray<[string, Record<string, unknown>]> = [
+	[
+		'Send Template',
+		{ resource: 'message', operation: 'sendTemplate', phoneNumber: '+14155550123' },
+	],
+	[
+		'Connect to AI Agent',
+		{
+			resource: 'aiAgent',
+			operation: 'connectContact',
+			phoneNumber: '+14155550123',
+			aiAgentId: 'aiflw_sales',
+		},
+	],
+	[
+		'Broadcast Launch',
+		{
+			resource: 'broadcast',
+			operation: 'launch',
+			broadcastName: 'Restock',
+			audience: 'audienceId',
+			audienceId: 'aud_vip_customers',
+		},
+	],
+];

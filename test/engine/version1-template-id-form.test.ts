@@ -7,6 +7,7 @@
  */
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
+import { TEMPLATE_SENDING_OPERATIONS } from './savedParameters';
 
 const API_KEY = 'version1-template-id-form-key';
 const service = useStandInService({ apiKey: API_KEY });
@@ -19,31 +20,7 @@ const variables = JSON.stringify({
 	order_total: '1',
 });
 
-const operations: Array<[string, Record<string, unknown>]> = [
-	[
-		'Send Template',
-		{ resource: 'message', operation: 'sendTemplate', phoneNumber: '+14155550123' },
-	],
-	[
-		'Connect to AI Agent',
-		{
-			resource: 'aiAgent',
-			operation: 'connectContact',
-			phoneNumber: '+14155550123',
-			aiAgentId: 'aiflw_sales',
-		},
-	],
-	[
-		'Broadcast Launch',
-		{
-			resource: 'broadcast',
-			operation: 'launch',
-			broadcastName: 'Restock',
-			audience: 'audienceId',
-			audienceId: 'aud_vip_customers',
-		},
-	],
-];
+const operations = TEMPLATE_SENDING_OPERATIONS;
 
 const sends = () =>
 	service.requests.filter((request) => request.method === 'POST' && request.path === EVENTS);
