@@ -48,8 +48,9 @@ describe('a dragged field read from the item is what n8n evaluates', () => {
 			}),
 			{ numRuns: RUNS },
 		);
-		// Not vacuous: a good share of the reads took the fast path (and matched n8n).
-		expect(readFromItem).toBeGreaterThan(RUNS / 5);
+		// Not vacuous: some reads took the fast path (and matched n8n). About one run in four does
+		// (89-99 of 400 in repeated runs); the bound sits far below that so the random draw never fails it.
+		expect(readFromItem).toBeGreaterThan(RUNS / 20);
 		expect(readFromItem).toBeLessThan(reads);
 	}, 300_000);
 
@@ -129,7 +130,9 @@ describe("a dragged field read from the item is what n8n's vm and quickjs engine
 			};
 			expect(result.failure).toBeUndefined();
 			expect(result.engine).toBe(engine);
-			expect(result.fast).toBeGreaterThan(20);
+			// Not vacuous: 100 runs read 19-31 items the fast way in repeated runs; the bound sits far
+			// below that, so it fails only when the fast path is never taken, not on an unlucky draw.
+			expect(result.fast).toBeGreaterThan(5);
 		},
 		600_000,
 	);
