@@ -9,6 +9,7 @@ import { measureCeiling } from './phases/ceiling';
 import { measureContacts } from './phases/contacts';
 import { measureCpuPerItem, measureFootprint } from './phases/footprint';
 import { measureFloor } from './phases/floor';
+import { measureProfile } from './phases/profile';
 import { measureScale } from './phases/scale';
 import { measureSends } from './phases/sends';
 import { measureLegacyEngine } from './phases/legacyEngine';
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
 	await attempt('ceiling', 'stand-in ceiling', () => measureCeiling(live, sends));
 	await attempt('floor', 'n8n floor', () => measureFloor(live));
 	await attempt('scale', '50,000 sends', () => measureScale(live));
+	await attempt('profile', 'CPU profile', () => measureProfile(live));
 	await attempt('throttled', 'throttled sends', () => measureThrottled(live));
 	await attempt('trigger', 'trigger', () => measureTrigger(live));
 	// Last: it restarts n8n with another expression engine.

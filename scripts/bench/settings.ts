@@ -23,10 +23,13 @@ export const BIG_SENDS = Number(process.env.BENCH_BIG_SENDS ?? 50_000);
 /**
  * BENCH_PHASES=floor,scale runs only the phases named (setup always runs): to try one phase with
  * few items while the machine is busy. Names: footprint, cpu, contacts, sends, ceiling, floor,
- * scale, throttled, trigger, legacy.
+ * scale, throttled, trigger, legacy; and `profile`, which runs only when named (profiling slows
+ * n8n, so it never runs beside the timed phases).
  */
 const PHASES = process.env.BENCH_PHASES?.split(',').map((phase) => phase.trim());
-export const phaseWanted = (phase: string) => PHASES === undefined || PHASES.includes(phase);
+const ONLY_WHEN_NAMED = ['profile'];
+export const phaseWanted = (phase: string) =>
+	PHASES === undefined ? !ONLY_WHEN_NAMED.includes(phase) : PHASES.includes(phase);
 /** A run with other sizes or only some phases: its figures are not compared with the last run's. */
 export const TRIAL_RUN = [
 	'BENCH_SENDS',
@@ -48,6 +51,7 @@ export const HARD_LIMIT_MS = 20 * 60_000;
 export const BENCH_FOLDER = join(tmpdir(), 'n8n-nodes-chat-messaging-bench');
 export const PID_FILE = join(BENCH_FOLDER, 'n8n.pid');
 export const OUTPUT_FILE = join(PROJECT_ROOT, 'bench-output', 'latest.json');
+export const PROFILE_FOLDER = join(PROJECT_ROOT, 'bench-output', 'profiles');
 export const TRIAL_OUTPUT_FILE = join(PROJECT_ROOT, 'bench-output', 'trial.json');
 
 export const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
