@@ -179,12 +179,15 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 			return prepareSendTemplate.call(this, itemIndex, templates, filled);
 		},
 		toOutput(answer, request) {
+			// Only once the answer confirms this message: one about another send throws first, and
+			// its item goes on at once as "may have been sent", like any other unconfirmed send.
+			const output = sendTemplate.toOutput(answer, request);
 			sent = true;
-			return sendTemplate.toOutput(answer, request);
+			return output;
 		},
 	};
 	const output = await perItemWithTemplates(withLink).run.call(this, operationRun);
-	// Not sent (Continue On Fail): no answer can come, so the item goes on now, saying why.
+	// Not confirmed (Continue On Fail): the item goes on now, saying what became of the message.
 	if (!sent) return output;
 
 	const message = output[0].json;
