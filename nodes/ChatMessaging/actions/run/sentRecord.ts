@@ -49,7 +49,11 @@ export async function openSentRecord(
 	} catch (error) {
 		throw unavailable.call(
 			this,
-			`n8n's record of items already sent was read, but the keys checked could not be unmarked (${messageOf(error)}); they may now count as sent: clear them with a Remove Duplicates node (Clear Deduplication History) before running again`,
+			`n8n's record of items already sent was read, but the keys checked could not be unmarked (${messageOf(error)}); they may now count as sent: ${
+				scope === 'workflow'
+					? 'clear them with a Remove Duplicates node (Clear Deduplication History, context Workflow) before running again'
+					: 'run these items once more with Skip Items Already Sent off (a Remove Duplicates node cannot clear the keys this node keeps)'
+			}`,
 		);
 	}
 
