@@ -57,6 +57,18 @@ export async function openSentRecord(
 		);
 	}
 
+	if (found.new.length > historySize) {
+		// n8n keeps only the newest History Size keys: some this run records would be forgotten
+		// before it ends, though reported recorded, and the next run would send them again.
+		throw new NodeOperationError(
+			this.getNode(),
+			`Skip Items Already Sent: History Size is ${historySize}, fewer keys than this run would send (${found.new.length})`,
+			{
+				description: `Nothing was sent. n8n keeps only the newest ${historySize} keys, so ${found.new.length - historySize} of the keys this run records would be forgotten before it ends, and a later run would send those messages again. Raise History Size to at least ${found.new.length} (more, to remember earlier runs too).`,
+			},
+		);
+	}
+
 	// Keys accepted while a write is under way wait for the next write, which takes them all.
 	let waiting: Array<{ key: string; done: (error?: unknown) => void }> = [];
 	let writing: Promise<void> = Promise.resolve();
