@@ -62,7 +62,7 @@ export function skipItemsAlreadySentFields(displayOptions: IDisplayOptions): INo
 			displayName: 'History Size',
 			name: 'alreadySentHistorySize',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, numberPrecision: 0 },
 			default: DEFAULT_HISTORY_SIZE,
 			displayOptions: whenOn,
 			description:
