@@ -109,6 +109,16 @@ function readLinkVariable(raw: unknown): string {
 	return name;
 }
 
+/** Skip Items Already Sent's word on the sent message's key, recorded or not (and then why). */
+const SENT_KEY_FIELDS = ['alreadySentKey', 'alreadySentRecorded', 'alreadySentRecordError'];
+
+/** Kept on the waiting item, which is what comes out after the wait: a key not recorded means a re-run sends again. */
+function sentKeyFields(sent: IDataObject): IDataObject {
+	return Object.fromEntries(
+		SENT_KEY_FIELDS.filter((name) => sent[name] !== undefined).map((name) => [name, sent[name]]),
+	) as IDataObject;
+}
+
 /** The run's refusals before anything is sent: the node's error, as n8n shows it. */
 function refuse(this: IExecuteFunctions, message: string, description: string): never {
 	throw new NodeOperationError(this.getNode(), message, { description });
@@ -183,7 +193,12 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 	if (!sent) return output;
 
 	const waiting: INodeExecutionData = {
-		json: { ...items[0].json, answered: false, event_id: eventId },
+		json: {
+			...items[0].json,
+			...sentKeyFields(output[0].json),
+			answered: false,
+			event_id: eventId,
+		},
 		pairedItem: { item: 0 },
 	};
 	// What the node outputs if the wait ends without an answer: n8n then passes the waiting node's
