@@ -171,6 +171,12 @@ describe('"skipped: already sent" only for a key the service accepted', () => {
 						return { orderId, phone };
 					});
 					const result = await send(items, plan);
+					if (result.output !== undefined) {
+						// Every input item comes out once, paired with itself, in order.
+						expect(result.output.map((item) => item.pairedItem)).toEqual(
+							items.map((_item, itemIndex) => ({ item: itemIndex })),
+						);
+					}
 					const accepted = acceptedPhones();
 					const keyAccepted = (key: string) =>
 						(phonesOfKey.get(key) ?? []).some((phone) => accepted.has(phone));
