@@ -94,9 +94,15 @@ export class MemoryProcessedData implements IDataDeduplicator {
 		return this.lists.get(this.place(scope, contextData))?.length ?? 0;
 	}
 
-	/** The keys recorded for the engine tests' workflow (harness.ts gives it the id engine-test). */
+	/**
+	 * The keys recorded for the engine tests' workflow (harness.ts gives it the id engine-test): one
+	 * node's, or without a node every key of the workflow, whether kept per workflow or per node.
+	 */
 	keys(nodeId?: string): string[] {
-		return [...(this.lists.get(`engine-test|${nodeId ?? ''}`) ?? [])];
+		if (nodeId !== undefined) return [...(this.lists.get(`engine-test|${nodeId}`) ?? [])];
+		return [...this.lists.entries()]
+			.filter(([place]) => place.startsWith('engine-test|'))
+			.flatMap(([, keys]) => keys);
 	}
 
 	clear(): void {

@@ -232,6 +232,7 @@ describe('Chat Messaging node description', () => {
 			expect(option('requestsInParallel').typeOptions).toEqual({
 				minValue: 1,
 				maxValue: MAX_PARALLEL_REQUESTS,
+				numberPrecision: 0,
 			});
 			expect(option('timeoutSeconds').default).toBe(DEFAULT_RETRY_POLICY.timeoutMs / 1000);
 			expect(option('maxRetries').default).toBe(DEFAULT_RETRY_POLICY.maxRetries);

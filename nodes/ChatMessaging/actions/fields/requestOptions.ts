@@ -17,7 +17,7 @@ export const requestsInParallelField: INodeProperties = {
 	displayName: 'Requests in Parallel',
 	name: 'requestsInParallel',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+	typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS, numberPrecision: 0 },
 	default: 4,
 	description:
 		'How many items may be sent at once (1 sends one after another). Output order is the input order either way, and the node slows down by itself when the service says "too many requests".',
@@ -29,7 +29,7 @@ function requestOptionFields(): INodeProperties[] {
 			displayName: 'Timeout (Seconds)',
 			name: 'timeoutSeconds',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 300 },
+			typeOptions: { minValue: 1, maxValue: 300, numberPrecision: 0 },
 			default: 30,
 			description:
 				"How long to wait for the service's answer. A request that times out is not repeated, since the service may have acted on it.",
@@ -38,7 +38,7 @@ function requestOptionFields(): INodeProperties[] {
 			displayName: 'Retries When Rate Limited',
 			name: 'maxRetries',
 			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 10 },
+			typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
 			default: 3,
 			description:
 				'How often to try again when the service says "too many requests" (429, or 503 with Retry-After) or cannot be reached at all. Nothing else is retried. Operations that change something refuse to run with the node setting Retry On Fail on, which would send again what the service already accepted.',
@@ -47,7 +47,7 @@ function requestOptionFields(): INodeProperties[] {
 			displayName: 'Maximum Total Wait (Seconds)',
 			name: 'maxTotalWaitSeconds',
 			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 600 },
+			typeOptions: { minValue: 0, maxValue: 600, numberPrecision: 0 },
 			default: 60,
 			description:
 				'Longest time this run may spend waiting between retries, all items together, including waits the service asks for with Retry-After. Once it is used up, items the service still turns away fail at once as not sent.',

@@ -10,7 +10,7 @@ import { InvalidParameter, describeType } from '../../../shared/validation';
 
 export const SKIP_ITEMS_ALREADY_SENT = 'skipItemsAlreadySent';
 export const KEY_LABEL = 'Key of Each Item';
-/** Remove Duplicates' own default History Size. */
+/** How many keys are kept by default (Remove Duplicates keeps 1000; a send list is often longer). */
 export const DEFAULT_HISTORY_SIZE = 10000;
 const MAX_KEY_LENGTH = 512;
 
@@ -43,22 +43,26 @@ export function skipItemsAlreadySentFields(displayOptions: IDisplayOptions): INo
 			displayName: 'Keys Kept Per',
 			name: 'alreadySentScope',
 			type: 'options',
-			default: 'workflow',
+			// Per node, as Remove Duplicates keeps its own: each sending node sends its own message, and
+			// two of them keyed by the same field (an order's "shipped", then its "delivered") would
+			// otherwise find each other's keys and skip messages never sent.
+			default: 'node',
 			displayOptions: whenOn,
 			options: [
+				{ name: 'Node', value: 'node', description: 'Only keys sent by this node count' },
 				{
 					name: 'Workflow',
 					value: 'workflow',
-					description: 'Keys sent by any node of this workflow count',
+					description:
+						"Keys sent by any node of this workflow count: a key another node sent skips this node's message too",
 				},
-				{ name: 'Node', value: 'node', description: 'Only keys sent by this node count' },
 			],
 		},
 		{
 			displayName: 'History Size',
 			name: 'alreadySentHistorySize',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, numberPrecision: 0 },
 			default: DEFAULT_HISTORY_SIZE,
 			displayOptions: whenOn,
 			description:
@@ -75,7 +79,7 @@ export interface SkipSettings {
 /** The run's settings (read from item 0), or undefined when the option is off. */
 export function readSkipSettings(this: IExecuteFunctions): SkipSettings | undefined {
 	if (this.getNodeParameter(SKIP_ITEMS_ALREADY_SENT, 0, false) !== true) return undefined;
-	const scope = this.getNodeParameter('alreadySentScope', 0, 'workflow');
+	const scope = this.getNodeParameter('alreadySentScope', 0, 'node');
 	if (scope !== 'workflow' && scope !== 'node') {
 		throw new InvalidParameter('Keys Kept Per', `must be Workflow or Node, not ${String(scope)}`);
 	}

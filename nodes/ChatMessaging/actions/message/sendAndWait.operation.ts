@@ -11,6 +11,7 @@ import type { OperationRun } from '../run/operationRun';
 import type { FilledVariables } from './filledVariables';
 import { sendAndWaitDescription } from './sendAndWait.description';
 import { prepareSendTemplate, sendTemplate } from './sendTemplate.operation';
+import { sentEventId } from './sentEventId';
 
 /*
  * Send Template and Wait for Response: Send Template's request with the response link in one of
@@ -108,16 +109,14 @@ function readLinkVariable(raw: unknown): string {
 	return name;
 }
 
-/**
- * The sent message's event, as the answer names it: its event_id, else the event its Location
- * header points at (/api/v1/events/<id>); null when it names neither. Never the answer's plain
- * `id`, which may be the message's own ID rather than the event's.
- */
-function eventIdOf(answer: IDataObject): string | null {
-	if (typeof answer.event_id === 'string' && answer.event_id !== '') return answer.event_id;
-	const location = typeof answer.location === 'string' ? answer.location : '';
-	const found = /\/api\/v1\/events\/([^/?#]+)$/.exec(location.split('?')[0]);
-	return found === null ? null : decodeURIComponent(found[1]);
+/** Skip Items Already Sent's word on the sent message's key, recorded or not (and then why). */
+const SENT_KEY_FIELDS = ['alreadySentKey', 'alreadySentRecorded', 'alreadySentRecordError'];
+
+/** Kept on the waiting item, which is what comes out after the wait: a key not recorded means a re-run sends again. */
+function sentKeyFields(sent: IDataObject): IDataObject {
+	return Object.fromEntries(
+		SENT_KEY_FIELDS.filter((name) => sent[name] !== undefined).map((name) => [name, sent[name]]),
+	) as IDataObject;
 }
 
 /** The run's refusals before anything is sent: the node's error, as n8n shows it. */
@@ -172,6 +171,8 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 	}
 
 	let sent = false;
+	/** The event the send created, read as Send Template reads it (its eventId). */
+	let eventId: string | null = null;
 	const withLink: TemplateSendOperation<SendTemplateBody> = {
 		...sendTemplate,
 		description: sendAndWaitDescription,
@@ -179,17 +180,25 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 			return prepareSendTemplate.call(this, itemIndex, templates, filled);
 		},
 		toOutput(answer, request) {
+			// Only once the answer confirms this message: one about another send throws first, and
+			// its item goes on at once as "may have been sent", like any other unconfirmed send.
+			const output = sendTemplate.toOutput(answer, request);
 			sent = true;
-			return sendTemplate.toOutput(answer, request);
+			eventId = sentEventId(answer) ?? null;
+			return output;
 		},
 	};
 	const output = await perItemWithTemplates(withLink).run.call(this, operationRun);
-	// Not sent (Continue On Fail): no answer can come, so the item goes on now, saying why.
+	// Not confirmed (Continue On Fail): the item goes on now, saying what became of the message.
 	if (!sent) return output;
 
-	const message = output[0].json;
 	const waiting: INodeExecutionData = {
-		json: { ...items[0].json, answered: false, event_id: eventIdOf(message) },
+		json: {
+			...items[0].json,
+			...sentKeyFields(output[0].json),
+			answered: false,
+			event_id: eventId,
+		},
 		pairedItem: { item: 0 },
 	};
 	// What the node outputs if the wait ends without an answer: n8n then passes the waiting node's

@@ -17,7 +17,14 @@ import {
 } from './serviceAnswers';
 import type { SkipSettings } from '../fields/skipItemsAlreadySent';
 import { readAlreadySentKey, readSkipSettings } from '../fields/skipItemsAlreadySent';
-import { openSentRecord, recordedAfterAcceptance, withoutItemsAlreadySent } from './sentRecord';
+import {
+	itemFate,
+	openSentRecord,
+	recordedAfterAcceptance,
+	settleSameKeyItems,
+	skippedAsSent,
+	withoutItemsAlreadySent,
+} from './sentRecord';
 import { stoppedRunError } from './stoppedRun';
 
 interface ReadEntry<Entry> {
@@ -141,8 +148,10 @@ export async function runBatches<Entry, Body>(
 					skip,
 					read.map((entry) => entry.key),
 				);
-	const entries =
-		sentRecord === undefined ? read : withoutItemsAlreadySent(sentRecord, read, output);
+	const { toSend: entries, sameKey } =
+		sentRecord === undefined
+			? { toSend: read, sameKey: new Map<number, number>() }
+			: withoutItemsAlreadySent(sentRecord, read, output);
 	const batches = intoBatches(
 		entries,
 		batchSize,
@@ -206,15 +215,28 @@ export async function runBatches<Entry, Body>(
 	const failed = stops
 		.filter((stop): stop is { batchIndex: number; failure: ServiceFailure } => stop !== undefined)
 		.sort((a, b) => a.batchIndex - b.batchIndex);
+	const itemsOf = (batch: Array<ReadEntry<Entry>>) => batch.map((read) => read.itemIndex);
+	const acceptedItems = new Set(
+		batches.filter((_batch, index) => accepted.has(index)).flatMap(itemsOf),
+	);
+	const failedOutcomes = new Map(
+		failed.flatMap((stop) =>
+			itemsOf(batches[stop.batchIndex]).map(
+				(itemIndex) => [itemIndex, stop.failure.outcome] as const,
+			),
+		),
+	);
+	const notSentForSameKey = settleSameKeyItems(sameKey, output, (itemIndex) =>
+		itemFate(itemIndex, acceptedItems, failedOutcomes, output),
+	);
 	if (failed.length > 0) {
-		const itemsOf = (batch: Array<ReadEntry<Entry>>) => batch.map((read) => read.itemIndex);
 		const failedBatches = new Set(failed.map((stop) => stop.batchIndex));
 		const { failure, batchIndex } = failed[0];
 		throw stoppedRunError(run.node, {
 			failure,
 			itemIndex: batches[batchIndex][0].itemIndex,
 			request: `batch ${batchIndex + 1} of ${batches.length}`,
-			accepted: batches.filter((_batch, index) => accepted.has(index)).flatMap(itemsOf),
+			accepted: [...acceptedItems],
 			failed: failed.flatMap((stop) =>
 				itemsOf(batches[stop.batchIndex]).map((itemIndex) => ({
 					itemIndex,
@@ -222,13 +244,13 @@ export async function runBatches<Entry, Body>(
 				})),
 			),
 			failedRequests: failed.length,
-			neverAttempted: batches
-				.filter((_batch, index) => !failedBatches.has(index) && !accepted.has(index))
-				.flatMap(itemsOf),
-			skipped:
-				sentRecord === undefined
-					? undefined
-					: output.flatMap((item, itemIndex) => (item?.json.skipped === true ? [itemIndex] : [])),
+			neverAttempted: [
+				...batches
+					.filter((_batch, index) => !failedBatches.has(index) && !accepted.has(index))
+					.flatMap(itemsOf),
+				...notSentForSameKey,
+			],
+			skipped: sentRecord === undefined ? undefined : skippedAsSent(output),
 		});
 	}
 	return output;

@@ -196,7 +196,7 @@ export function returnAllOrLimitFields(displayOptions: IDisplayOptions): INodePr
 			name: 'limit',
 			type: 'number',
 			displayOptions: { show: { ...displayOptions.show, returnAll: [false] } },
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, numberPrecision: 0 },
 			default: 50,
 			description: 'Max number of results to return',
 		},

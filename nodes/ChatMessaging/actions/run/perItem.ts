@@ -15,7 +15,14 @@ import type { OperationRun } from './operationRun';
 import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
 import { inInstructionOrder } from './lastInstructionWins';
 import { runInParallel } from './parallelRequests';
-import { openSentRecord, recordedAfterAcceptance, withoutItemsAlreadySent } from './sentRecord';
+import {
+	itemFate,
+	openSentRecord,
+	recordedAfterAcceptance,
+	settleSameKeyItems,
+	skippedAsSent,
+	withoutItemsAlreadySent,
+} from './sentRecord';
 import { answerIds, promisedAnswerOrFailure } from './serviceAnswers';
 import { stoppedRunError } from './stoppedRun';
 
@@ -70,15 +77,19 @@ export async function runPerItem<Body>(
 					skip,
 					read.map(({ value }) => value.key),
 				);
-	const prepared = (
+	const { toSend, sameKey } =
 		sentRecord === undefined
-			? read
+			? { toSend: read, sameKey: new Map<number, number>() }
 			: withoutItemsAlreadySent(
 					sentRecord,
 					read.map(({ itemIndex, value }) => ({ itemIndex, key: value.key, value })),
 					output,
-				)
-	).map(({ itemIndex, value }) => ({ itemIndex, value: value.request, key: value.key }));
+				);
+	const prepared = toSend.map(({ itemIndex, value }) => ({
+		itemIndex,
+		value: value.request,
+		key: value.key,
+	}));
 
 	const subjectOf = operation.subject ?? objectNamedByPath;
 	const subjects = prepared.map(({ value }) => {
@@ -120,6 +131,11 @@ export async function runPerItem<Body>(
 	const failed = stops
 		.filter((stop): stop is { itemIndex: number; failure: ServiceFailure } => stop !== undefined)
 		.sort((a, b) => a.itemIndex - b.itemIndex);
+	const acceptedItems = new Set(accepted);
+	const failedOutcomes = new Map(failed.map((stop) => [stop.itemIndex, stop.failure.outcome]));
+	const notSentForSameKey = settleSameKeyItems(sameKey, output, (itemIndex) =>
+		itemFate(itemIndex, acceptedItems, failedOutcomes, output),
+	);
 	if (failed.length > 0) {
 		const attempted = new Set([...accepted, ...failed.map((stop) => stop.itemIndex)]);
 		throw stoppedRunError(run.node, {
@@ -128,13 +144,13 @@ export async function runPerItem<Body>(
 			accepted,
 			failed: failed.map((stop) => ({ itemIndex: stop.itemIndex, outcome: stop.failure.outcome })),
 			failedRequests: failed.length,
-			neverAttempted: prepared
-				.map((entry) => entry.itemIndex)
-				.filter((itemIndex) => !attempted.has(itemIndex)),
-			skipped:
-				sentRecord === undefined
-					? undefined
-					: output.flatMap((item, itemIndex) => (item?.json.skipped === true ? [itemIndex] : [])),
+			neverAttempted: [
+				...prepared
+					.map((entry) => entry.itemIndex)
+					.filter((itemIndex) => !attempted.has(itemIndex)),
+				...notSentForSameKey,
+			],
+			skipped: sentRecord === undefined ? undefined : skippedAsSent(output),
 		});
 	}
 	return output;

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { DeliveryOutcome } from '../../../shared/transport';
 import type { SkipSettings } from '../fields/skipItemsAlreadySent';
 
 /*
@@ -48,7 +49,23 @@ export async function openSentRecord(
 	} catch (error) {
 		throw unavailable.call(
 			this,
-			`n8n's record of items already sent was read, but the keys checked could not be unmarked (${messageOf(error)}); they may now count as sent: clear them with a Remove Duplicates node (Clear Deduplication History) before running again`,
+			`n8n's record of items already sent was read, but the keys checked could not be unmarked (${messageOf(error)}); they may now count as sent: ${
+				scope === 'workflow'
+					? 'clear them with a Remove Duplicates node (Clear Deduplication History, context Workflow) before running again'
+					: 'run these items once more with Skip Items Already Sent off (a Remove Duplicates node cannot clear the keys this node keeps)'
+			}`,
+		);
+	}
+
+	if (found.new.length > historySize) {
+		// n8n keeps only the newest History Size keys: some this run records would be forgotten
+		// before it ends, though reported recorded, and the next run would send them again.
+		throw new NodeOperationError(
+			this.getNode(),
+			`Skip Items Already Sent: History Size is ${historySize}, fewer keys than this run would send (${found.new.length})`,
+			{
+				description: `Nothing was sent. n8n keeps only the newest ${historySize} keys, so ${found.new.length - historySize} of the keys this run records would be forgotten before it ends, and a later run would send those messages again. Raise History Size to at least ${found.new.length} (more, to remember earlier runs too).`,
+			},
 		);
 	}
 
@@ -100,16 +117,21 @@ function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
 
+/** Items of this run left out for an earlier item with the same key: item → that earlier item. */
+export type SameKeyItems = ReadonlyMap<number, number>;
+
 /**
  * The items to send: those whose key no earlier run recorded and no earlier item of this run has.
- * Every other item comes out marked as skipped, paired with its input item.
+ * Every other item comes out marked as skipped, paired with its input item; one left out for an
+ * earlier item of this run says what became of that item once the run is over (settleSameKeyItems).
  */
 export function withoutItemsAlreadySent<T extends { itemIndex: number; key: string }>(
 	record: SentRecord,
 	entries: T[],
 	output: INodeExecutionData[],
-): T[] {
+): { toSend: T[]; sameKey: SameKeyItems } {
 	const firstWithKey = new Map<string, number>();
+	const sameKey = new Map<number, number>();
 	const toSend: T[] = [];
 	for (const entry of entries) {
 		const { itemIndex, key } = entry;
@@ -118,7 +140,7 @@ export function withoutItemsAlreadySent<T extends { itemIndex: number; key: stri
 			output[itemIndex] = {
 				json: {
 					skipped: true,
-					outcome: 'skipped: already sent',
+					outcome: SKIPPED_AS_SENT,
 					alreadySentKey: key,
 					reason:
 						earlier === undefined
@@ -127,10 +149,70 @@ export function withoutItemsAlreadySent<T extends { itemIndex: number; key: stri
 				},
 				pairedItem: { item: itemIndex },
 			};
+			if (earlier !== undefined) sameKey.set(itemIndex, earlier);
 			continue;
 		}
 		firstWithKey.set(key, itemIndex);
 		toSend.push(entry);
 	}
-	return toSend;
+	return { toSend, sameKey };
+}
+
+export const SKIPPED_AS_SENT = 'skipped: already sent';
+
+/** What became of an item of the run: accepted, failed (either way), or never tried. */
+export type ItemFate = 'accepted' | DeliveryOutcome | 'not tried';
+
+const FATE_IN_WORDS: Record<Exclude<ItemFate, 'accepted'>, string> = {
+	'not sent': 'was not sent (see its error)',
+	'may have been sent': 'may have been sent (see its error), so it is not sent twice',
+	'not tried': 'was not tried (the run stopped before it)',
+};
+
+/**
+ * Once the run is over: an item left out for an earlier item of this run with its key is "already
+ * sent" only if the service accepted that item. Otherwise nothing with the key was sent by it
+ * either, and it says so. Returns those items, which a stopped run counts as not tried: running
+ * again sends the key once.
+ */
+export function settleSameKeyItems(
+	sameKey: SameKeyItems,
+	output: INodeExecutionData[],
+	fateOf: (itemIndex: number) => ItemFate,
+): number[] {
+	const notSent: number[] = [];
+	for (const [itemIndex, earlier] of sameKey) {
+		const fate = fateOf(earlier);
+		if (fate === 'accepted') continue;
+		output[itemIndex] = {
+			json: {
+				skipped: true,
+				outcome: 'not sent',
+				alreadySentKey: output[itemIndex].json.alreadySentKey,
+				reason: `Item ${earlier} of this run has the same key and ${FATE_IN_WORDS[fate]}; this one was not sent either, as a key is sent once`,
+			},
+			pairedItem: { item: itemIndex },
+		};
+		notSent.push(itemIndex);
+	}
+	return notSent;
+}
+
+/** An item's fate from the runner's own records and the failure items Continue On Fail left. */
+export function itemFate(
+	itemIndex: number,
+	accepted: ReadonlySet<number>,
+	failed: ReadonlyMap<number, DeliveryOutcome>,
+	output: INodeExecutionData[],
+): ItemFate {
+	if (accepted.has(itemIndex)) return 'accepted';
+	const outcome = failed.get(itemIndex) ?? output[itemIndex]?.json.outcome;
+	return outcome === 'not sent' || outcome === 'may have been sent' ? outcome : 'not tried';
+}
+
+/** The items left out because a message with their key reached the service. */
+export function skippedAsSent(output: INodeExecutionData[]): number[] {
+	return output.flatMap((item, itemIndex) =>
+		item?.json.outcome === SKIPPED_AS_SENT ? [itemIndex] : [],
+	);
 }

@@ -1,0 +1,105 @@
+/*
+ * Offered but refused: number fields the run takes only as whole numbers (Requests in Parallel,
+ * Timeout, Retries When Rate Limited, Maximum Total Wait, History Size, Limit). n8n's editor lets a
+ * number field take decimals unless the field gives numberPrecision, so it offered 2.5 and the run
+ * refused it ("must be a whole number"). Each such field now tells the editor (numberPrecision 0),
+ * and the run still refuses a decimal from an expression, naming the field.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { nodeProperties } from '../../nodes/ChatMessaging/actions/registry';
+import { useStandInService } from '../standInFixture';
+import { runChatMessaging } from './harness';
+import { useProcessedDataStore } from './processedDataStore';
+
+const API_KEY = 'adv3-whole-numbers-key-SECRET-c5e7';
+const service = useStandInService({ apiKey: API_KEY });
+useProcessedDataStore();
+jest.setTimeout(60_000);
+
+const sendTemplate = {
+	resource: 'message',
+	operation: 'sendTemplate',
+	phoneNumber: '+14155550100',
+	templateId: 'wat_1a2b3c4d5e6f7081',
+	templateVariablesInput: 'json',
+	templateVariablesJson: JSON.stringify({
+		first_name: 'Ada',
+		order_number: 'A-7',
+		order_status: 'shipped',
+		order_total: '10.00',
+	}),
+};
+
+/** Each field, where it sits in the parameters, and the label the run's refusal names. */
+const wholeNumberFields: Array<{ name: string; label: string; parameters: object }> = [
+	{
+		name: 'requestsInParallel',
+		label: 'Requests in Parallel',
+		parameters: { ...sendTemplate, options: { requestsInParallel: 2.5 } },
+	},
+	{
+		name: 'timeoutSeconds',
+		label: 'Timeout (Seconds)',
+		parameters: { ...sendTemplate, options: { timeoutSeconds: 2.5 } },
+	},
+	{
+		name: 'maxRetries',
+		label: 'Retries When Rate Limited',
+		parameters: { ...sendTemplate, options: { maxRetries: 2.5 } },
+	},
+	{
+		name: 'maxTotalWaitSeconds',
+		label: 'Maximum Total Wait (Seconds)',
+		parameters: { ...sendTemplate, options: { maxTotalWaitSeconds: 2.5 } },
+	},
+	{
+		name: 'alreadySentHistorySize',
+		label: 'History Size',
+		parameters: {
+			...sendTemplate,
+			skipItemsAlreadySent: true,
+			alreadySentKey: 'A-7',
+			alreadySentHistorySize: 2.5,
+		},
+	},
+	{
+		name: 'limit',
+		label: 'Limit',
+		parameters: { resource: 'message', operation: 'getMany', returnAll: false, limit: 2.5 },
+	},
+];
+
+/** Every number property of the node, collections' and fixed collections' included, by name. */
+function numberProperties(properties: INodeProperties[]): INodeProperties[] {
+	return properties.flatMap((property) => {
+		if (property.type === 'number') return [property];
+		const options = (property.options ?? []) as unknown[];
+		if (property.type === 'collection') return numberProperties(options as INodeProperties[]);
+		if (property.type === 'fixedCollection')
+			return (options as Array<{ values: INodeProperties[] }>).flatMap((option) =>
+				numberProperties(option.values),
+			);
+		return [];
+	});
+}
+
+describe.each(wholeNumberFields)('$label', ({ name, label, parameters }) => {
+	test('the run takes only a whole number', async () => {
+		const result = await runChatMessaging({
+			items: [{}],
+			parameters: parameters as never,
+			baseUrl: service.url,
+			apiKey: API_KEY,
+		});
+		expect(result.error?.message).toContain(label);
+		expect(result.error?.message).toMatch(/whole number/);
+		expect(service.requests).toEqual([]);
+	});
+
+	test('so the editor offers only whole numbers', () => {
+		const found = numberProperties(nodeProperties()).filter((property) => property.name === name);
+		expect(found.length).toBeGreaterThan(0);
+		for (const property of found) expect(property.typeOptions?.numberPrecision).toBe(0);
+	});
+});
