@@ -67,7 +67,7 @@ test.each(paths)(
 						},
 					},
 				},
-				{ tool: 'Get_message_status', args: { message_id: '{{answer 1 id}}' } },
+				{ tool: 'Get_message_status', args: { message_id: '{{answer 1 eventId}}' } },
 			],
 		});
 		expect(result.error).toBeUndefined();
