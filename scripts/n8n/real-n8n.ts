@@ -531,8 +531,11 @@ export class RealN8n {
 			'GET',
 			`/executions?workflowId=${workflowId}&includeData=true&limit=100`,
 		);
+		const all = [...list.data, ...(await this.waitingLeftOut(workflowId, list.data))].sort(
+			(a, b) => Number(b.id) - Number(a.id),
+		);
 		// n8n 1.85's public API gives no status: derive it as later versions report it.
-		return list.data.map((e) => {
+		return all.map((e) => {
 			if (e.status !== undefined) return e;
 			const { stoppedAt, waitTill } = e as { stoppedAt?: string | null; waitTill?: string | null };
 			const status = waitTill
@@ -544,6 +547,27 @@ export class RealN8n {
 						: 'error';
 			return { ...e, status };
 		});
+	}
+
+	/**
+	 * The waiting executions the public list left out. n8n 1.x's list leaves out every execution
+	 * its ActiveExecutions holds, and a waiting one stays there until it resumes (2.x leaves out
+	 * only running ones); the editor's list reads the database, so it shows them.
+	 */
+	private async waitingLeftOut(
+		workflowId: string,
+		listed: ExecutionSummary[],
+	): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['waiting'] }));
+		const waiting = await this.rest<{ results: Array<{ id: string }> }>(
+			'GET',
+			`/executions?filter=${filter}&limit=100`,
+		);
+		const known = new Set(listed.map((e) => e.id));
+		const missing = waiting.results.filter((e) => !known.has(e.id));
+		return await Promise.all(
+			missing.map((e) => this.api<ExecutionSummary>('GET', `/executions/${e.id}?includeData=true`)),
+		);
 	}
 
 	/** Waits until `count` executions of the workflow have finished, and returns them. */

@@ -246,22 +246,42 @@ describe('a send the service refuses: no answer can come, so the execution does 
 	});
 });
 
-test('an n8n without signed resume links (before 1.107): refused before any send, naming the version', async () => {
-	// The class up ExecuteContext's chain that defines it (n8n-core's NodeExecutionContext).
+/** The class up ExecuteContext's chain that defines `method` (n8n-core's NodeExecutionContext). */
+function contextPrototypeWith(method: string): Record<string, unknown> {
 	let prototype = ExecuteContext.prototype as unknown as Record<string, unknown>;
-	while (!Object.prototype.hasOwnProperty.call(prototype, 'getSignedResumeUrl'))
+	while (!Object.prototype.hasOwnProperty.call(prototype, method))
 		prototype = Object.getPrototypeOf(prototype) as Record<string, unknown>;
+	return prototype;
+}
+
+async function expectRefusedNamingTheVersion(): Promise<void> {
+	const result = await run({});
+	expect(result.error?.message).toBe(
+		'Send Template and Wait for Response needs n8n 2.14.0 or later: nothing was sent',
+	);
+	expect(service.requests.filter((r) => r.path === '/api/v1/events')).toHaveLength(0);
+	expect(result.run.waitTill).toBeUndefined();
+}
+
+test('an n8n without signed resume links (before 1.107): refused before any send, naming the version', async () => {
+	const prototype = contextPrototypeWith('getSignedResumeUrl');
 	const signed = prototype.getSignedResumeUrl;
 	// That n8n's execution context simply has no such method.
 	delete prototype.getSignedResumeUrl;
 	try {
-		const result = await run({});
-		expect(result.error?.message).toBe(
-			'Send Template and Wait for Response needs n8n 1.107.0 or later: nothing was sent',
-		);
-		expect(service.requests.filter((r) => r.path === '/api/v1/events')).toHaveLength(0);
-		expect(result.run.waitTill).toBeUndefined();
+		await expectRefusedNamingTheVersion();
 	} finally {
 		prototype.getSignedResumeUrl = signed;
+	}
+});
+
+test('an n8n from 1.107 to 2.13 (links checked only on request; on 1.x a second press answers again): refused before any send, naming the version', async () => {
+	// Those n8n versions' execution context has this method; 2.14 removed it with resume tokens.
+	const prototype = contextPrototypeWith('getSignedResumeUrl');
+	prototype.setSignatureValidationRequired = () => undefined;
+	try {
+		await expectRefusedNamingTheVersion();
+	} finally {
+		delete prototype.setSignatureValidationRequired;
 	}
 });

@@ -20,12 +20,26 @@ import { sentEventId } from './sentEventId';
  * wait limit passes.
  *
  * The link is n8n's signed resume URL: n8n checks its signature before the node sees the request,
- * for nodes whose operation is `sendAndWait` only (hence the value). An n8n without signed links
- * would resume on anyone's guess of the execution ID, so there the operation sends nothing.
+ * for nodes whose operation is `sendAndWait` only (hence the value). On an n8n before 2.14.0 the
+ * operation sends nothing (see needsNewerN8n).
  */
 
-/** n8n added signed resume URLs (getSignedResumeUrl) in this version. */
-export const SIGNED_LINKS_SINCE = '1.107.0';
+/**
+ * The first n8n on which the operation keeps its promises. Before it (n8n source, compared with 2.x):
+ * - below 1.107 there are no signed resume links (getSignedResumeUrl), and a resume link is the
+ *   execution's ID, which anyone can guess;
+ * - before 2.14 n8n checks a link's signature only for an execution that asked for it
+ *   (setSignatureValidationRequired, which 2.14 replaced by a resume token in every execution);
+ * - in n8n 1.x a waiting execution is resumed by every request that reaches it before n8n marks it
+ *   running, and the page is answered before that (WebhookHelpers.executeWebhook responds, then
+ *   WorkflowRunner.run; ActiveExecutions.add updates the execution without requiring it to still
+ *   be waiting): a second press answers again and the workflow after the node runs twice. 2.0
+ *   resumes only a waiting execution (ExecutionAlreadyResumingError) and 2.8 answers the page only
+ *   once the resume has begun.
+ * The node can tell only the first two apart by what n8n gives it (the methods above), and
+ * setSignatureValidationRequired is there on every n8n from 1.107 to 2.13, 1.x included.
+ */
+export const SEND_AND_WAIT_NEEDS_N8N = '2.14.0';
 const RESPONSE_LINK_VARIABLE = 'Response Link Variable';
 const LINK_START = 'Link Start in Template';
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
@@ -119,6 +133,22 @@ function sentKeyFields(sent: IDataObject): IDataObject {
 	) as IDataObject;
 }
 
+/** The resume-link method that n8n 1.107 to 2.13 have and 2.14 removed (see SEND_AND_WAIT_NEEDS_N8N). */
+interface BeforeN8n214 {
+	setSignatureValidationRequired?: unknown;
+}
+
+/** Why this n8n cannot run the operation safely, or undefined when it can. */
+function needsNewerN8n(context: IExecuteFunctions & BeforeN8n214): string | undefined {
+	if (typeof context.getSignedResumeUrl !== 'function') {
+		return 'This n8n cannot sign response links, and an unsigned link could be guessed by anyone. Update n8n to use this operation.';
+	}
+	if (typeof context.setSignatureValidationRequired === 'function') {
+		return 'This n8n checks a response link only when asked, and on n8n 1.x a second press of the link (an impatient double tap) answers again and runs the rest of the workflow a second time, so the first answer would not be sure to count. Update n8n to use this operation.';
+	}
+	return undefined;
+}
+
 /** The run's refusals before anything is sent: the node's error, as n8n shows it. */
 function refuse(this: IExecuteFunctions, message: string, description: string): never {
 	throw new NodeOperationError(this.getNode(), message, { description });
@@ -147,11 +177,12 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 			'Only the node itself can pause the workflow for an answer; as a tool of an AI agent it cannot. Use it as a node in the workflow.',
 		);
 	}
-	if (typeof this.getSignedResumeUrl !== 'function') {
+	const whyNot = needsNewerN8n(this);
+	if (whyNot !== undefined) {
 		refuse.call(
 			this,
-			`Send Template and Wait for Response needs n8n ${SIGNED_LINKS_SINCE} or later: nothing was sent`,
-			'This n8n cannot sign response links, and an unsigned link could be guessed by anyone. Update n8n to use this operation.',
+			`Send Template and Wait for Response needs n8n ${SEND_AND_WAIT_NEEDS_N8N} or later: nothing was sent`,
+			whyNot,
 		);
 	}
 
