@@ -3,7 +3,7 @@ import {
 	refundErrors,
 	type CreateOrderBody,
 	type RefundOrderBody,
-} from '../contract/schemas/orders';
+} from '../contract/bodies/orders';
 import { DAY, HOUR, iso, newId, type Clock } from './clock';
 import { ADA, GRACE, LUCIA } from './contactBook';
 import { invalidState, notFound, ok, parameterError, type Route } from './routes';

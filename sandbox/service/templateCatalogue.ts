@@ -1,4 +1,4 @@
-import type { TemplateStatus } from '../contract/schemas/templates';
+import type { TemplateStatus } from '../contract/bodies/templates';
 import { DAY, iso } from './clock';
 
 /*
