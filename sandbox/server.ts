@@ -237,10 +237,16 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		if (body.tooLarge) return { status: 413, body: { message: 'Payload Too Large' } };
 		// The API's own endpoints only: a signed upload URL or a file link is the storage's.
 		const refuse = route.refusal ?? parameterError;
-		if (route.withoutApiKey !== true) {
-			const unexpected =
-				route.takesQuery === true ? repeatedParameters(url.searchParams) : unexpectedQuery(url);
-			if (unexpected !== undefined) return refuse(unexpected);
+		if (route.withoutApiKey !== true && route.takesQuery === true) {
+			const repeated = repeatedParameters(url.searchParams);
+			if (repeated !== undefined) return refuse(repeated);
+		} else if (route.withoutApiKey !== true) {
+			// A parameter the document names for none of the endpoint's requests breaks the contract.
+			const unexpected = unexpectedQuery(url);
+			if (unexpected !== undefined) {
+				record.contractViolation = unexpected;
+				return refuse(unexpected);
+			}
 		}
 		if (NO_BODY_METHODS.has(method) && body.bytes > 0) {
 			return refuse({ '(body)': [`must be left out: ${method} takes no body`] });

@@ -1,0 +1,263 @@
+import { startStandInService, type StandInService } from '../../sandbox/server';
+import { SEEDED_BROADCASTS } from '../../sandbox/service/broadcastSeeds';
+import { conversationId } from '../../sandbox/service/messageHistory';
+
+/*
+ * Every endpoint whose checks the stand-in now takes from docs/openapi.yaml alone (it kept copies
+ * of the node's schemas before): one request the document does not allow, sent over HTTP, is
+ * answered with the service's 422 naming the field (the upload refusal's shape for media) and
+ * logged as a contract violation, and nothing is done with it.
+ */
+
+let service: StandInService;
+
+beforeAll(async () => {
+	service = await startStandInService();
+});
+afterAll(() => service.close());
+
+const ADA = '+14155550123';
+const TEMPLATE = 'wat_1a2b3c4d5e6f7081';
+const ADA_CONVERSATION = conversationId(ADA, '14155550100');
+const BROADCAST = SEEDED_BROADCASTS.springSale;
+const send = { event_type: 'send_template_message', contact: { phone_number: ADA } };
+
+async function call(method: string, path: string, body?: unknown) {
+	const response = await fetch(`${service.url}${path}`, {
+		method,
+		headers: {
+			authorization: service.apiKey,
+			...(body === undefined ? {} : { 'content-type': 'application/json' }),
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+type Case = [name: string, method: string, path: string, body: unknown, field: string];
+
+const parameterErrors: Case[] = [
+	[
+		'send_template_message: a number without +',
+		'POST',
+		'/api/v1/events',
+		{
+			...send,
+			contact: { phone_number: '14155550123' },
+			template_message: { chat_template_id: TEMPLATE },
+		},
+		'contact.phone_number',
+	],
+	[
+		'send_template_message: no template_message',
+		'POST',
+		'/api/v1/events',
+		send,
+		'template_message',
+	],
+	[
+		'send_template_message: a header link without a host',
+		'POST',
+		'/api/v1/events',
+		{
+			...send,
+			template_message: { chat_template_id: TEMPLATE, liquid_values: { header_media: 'https://' } },
+		},
+		'template_message.liquid_values.header_media',
+	],
+	[
+		'connect_to_ai_agent: no agent id',
+		'POST',
+		'/api/v1/events',
+		{
+			event_type: 'connect_to_ai_agent',
+			contact: { phone_number: ADA },
+			template_message: { chat_template_id: TEMPLATE, liquid_values: {} },
+			ai_agent: {},
+		},
+		'ai_agent.id',
+	],
+	[
+		'assign_agent: an agent e-mail that is none',
+		'POST',
+		'/api/v1/events',
+		{
+			event_type: 'assign_agent',
+			contact: { name: 'Ada', phone_number: ADA },
+			assign_agent: { agent_email: 'agent', open_chat_on_assignment: true },
+		},
+		'assign_agent.agent_email',
+	],
+	[
+		'send_broadcast: a delivery mode of no source',
+		'POST',
+		'/api/v1/events',
+		{
+			event_type: 'send_broadcast',
+			broadcast: {
+				name: 'x',
+				chat_template_id: TEMPLATE,
+				audience_id: 'aud_vip',
+				delivery_mode: 'fast',
+			},
+		},
+		'broadcast.delivery_mode',
+	],
+	[
+		'close_conversation: no name',
+		'POST',
+		'/api/v1/events',
+		{ event_type: 'close_conversation', contact: { phone_number: ADA } },
+		'contact.name',
+	],
+	[
+		'POST /subscribers: an e-mail that is none',
+		'POST',
+		'/subscribers',
+		[{ phone_number: ADA, email: 'x' }],
+		'[0].email',
+	],
+	[
+		'upsert: an empty tag',
+		'POST',
+		'/api/v1/contacts',
+		{ phone_number: ADA, tags: [''] },
+		'tags[0]',
+	],
+	['upsert: no number', 'POST', '/api/v1/contacts', { name: 'No number' }, 'phone_number'],
+	[
+		'bulk upsert: a number without +',
+		'POST',
+		'/api/v1/contacts',
+		[{ phone_number: '4155550123' }],
+		'[0].phone_number',
+	],
+	['contact update: nothing to change', 'PATCH', '/api/v1/contacts/%2B14155550123', {}, '(body)'],
+	[
+		'contact get: a number without +',
+		'GET',
+		'/api/v1/contacts/4155550123',
+		undefined,
+		'phone_number',
+	],
+	[
+		'communication preferences: a preference of none',
+		'POST',
+		'/api/v1/contacts/bulk_update_communication_preferences',
+		{ phone_numbers: [ADA], communication_preference: 'sometimes' },
+		'communication_preference',
+	],
+	[
+		'conversations: escalated=1',
+		'GET',
+		'/api/v1/conversations?escalated=1',
+		undefined,
+		'escalated',
+	],
+	[
+		'conversation status: snoozed',
+		'PATCH',
+		`/api/v1/conversations/${ADA_CONVERSATION}`,
+		{ status: 'snoozed' },
+		'status',
+	],
+	[
+		'broadcasts: per, which the list does not take',
+		'GET',
+		'/api/v1/broadcasts?per=5',
+		undefined,
+		'per',
+	],
+	[
+		'broadcast cancel: a body',
+		'PATCH',
+		`/api/v1/broadcasts/${BROADCAST}/cancel`,
+		{ reason: 'x' },
+		'(body)',
+	],
+	['broadcast archive: null', 'PATCH', `/api/v1/broadcasts/${BROADCAST}/archive`, null, '(body)'],
+	['template messages: per=1001', 'GET', '/api/v1/template_messages?per=1001', undefined, 'per'],
+	[
+		'template messages: updated_since no moment',
+		'GET',
+		'/api/v1/template_messages?updated_since=yesterday',
+		undefined,
+		'updated_since',
+	],
+	[
+		'messages: direction=sideways',
+		'GET',
+		'/api/v1/messages?direction=sideways',
+		undefined,
+		'direction',
+	],
+	['templates: status=live', 'GET', '/api/v1/whats_app_templates?status=live', undefined, 'status'],
+	[
+		'template pause: a body',
+		'PATCH',
+		`/api/v1/whats_app_templates/${TEMPLATE}/pause`,
+		{ now: true },
+		'(body)',
+	],
+	['media list: page=0', 'GET', '/api/v1/medias?page=0', undefined, 'page'],
+	[
+		'event poll: a query',
+		'GET',
+		'/api/v1/events/evt_0000000000000000?verbose=1',
+		undefined,
+		'verbose',
+	],
+];
+
+const uploadRefusals: Case[] = [
+	[
+		'base64 upload: a path for a file name',
+		'POST',
+		'/api/v1/medias',
+		{ media: { data: 'aGk=', filename: 'docs/a.txt', content_type: 'text/plain' } },
+		'media.filename',
+	],
+	[
+		'direct upload: a checksum that is no MD5',
+		'POST',
+		'/api/v1/medias/direct_uploads',
+		{ blob: { filename: 'a.txt', byte_size: 2, checksum: 'abc', content_type: 'text/plain' } },
+		'blob.checksum',
+	],
+	['finalize: no signed_id', 'POST', '/api/v1/medias/finalize', {}, 'signed_id'],
+];
+
+function expectLoggedViolation(field: string) {
+	const logged = service.requests.at(-1)!;
+	expect(Object.keys(logged.contractViolation ?? {})).toEqual([field]);
+	expect(service.acceptedSends()).toEqual([]);
+}
+
+test.each(parameterErrors)(
+	'%s: 422 naming the field, logged',
+	async (_, method, path, body, field) => {
+		service.clearRequests();
+		const answer = await call(method, path, body);
+		expect({ status: answer.status, message: answer.body.message }).toEqual({
+			status: 422,
+			message: 'Parameter Error',
+		});
+		expect(Object.keys(answer.body.errors)).toEqual([field]);
+		expectLoggedViolation(field);
+	},
+);
+
+test.each(uploadRefusals)(
+	'%s: the upload refusal naming the field, logged',
+	async (_, method, path, body, field) => {
+		service.clearRequests();
+		const answer = await call(method, path, body);
+		expect({ status: answer.status, status_field: answer.body.status }).toEqual({
+			status: 422,
+			status_field: 'failed',
+		});
+		expect(Object.keys(answer.body.reason)).toEqual([field]);
+		expectLoggedViolation(field);
+	},
+);
