@@ -228,36 +228,21 @@ const uploadRefusals: Case[] = [
 	['finalize: no signed_id', 'POST', '/api/v1/medias/finalize', {}, 'signed_id'],
 ];
 
-function expectLoggedViolation(field: string) {
+/** The fields a refusal names: a Parameter Error's `errors`, an upload refusal's `reason`. */
+function refusedFields(answer: { status: number; body: any }, upload: boolean): string[] {
+	expect(answer.status).toBe(422);
+	if (upload) expect(answer.body.status).toBe('failed');
+	else expect(answer.body.message).toBe('Parameter Error');
+	return Object.keys(upload ? answer.body.reason : answer.body.errors);
+}
+
+test.each([
+	...parameterErrors.map((row) => [...row, false] as const),
+	...uploadRefusals.map((row) => [...row, true] as const),
+])('%s: 422 naming the field, logged', async (_, method, path, body, field, upload) => {
+	service.clearRequests();
+	expect(refusedFields(await call(method, path, body), upload)).toEqual([field]);
 	const logged = service.requests.at(-1)!;
 	expect(Object.keys(logged.contractViolation ?? {})).toEqual([field]);
 	expect(service.acceptedSends()).toEqual([]);
-}
-
-test.each(parameterErrors)(
-	'%s: 422 naming the field, logged',
-	async (_, method, path, body, field) => {
-		service.clearRequests();
-		const answer = await call(method, path, body);
-		expect({ status: answer.status, message: answer.body.message }).toEqual({
-			status: 422,
-			message: 'Parameter Error',
-		});
-		expect(Object.keys(answer.body.errors)).toEqual([field]);
-		expectLoggedViolation(field);
-	},
-);
-
-test.each(uploadRefusals)(
-	'%s: the upload refusal naming the field, logged',
-	async (_, method, path, body, field) => {
-		service.clearRequests();
-		const answer = await call(method, path, body);
-		expect({ status: answer.status, status_field: answer.body.status }).toEqual({
-			status: 422,
-			status_field: 'failed',
-		});
-		expect(Object.keys(answer.body.reason)).toEqual([field]);
-		expectLoggedViolation(field);
-	},
-);
+});
