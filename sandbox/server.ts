@@ -267,7 +267,9 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			record.contractViolation = violation;
 			return refuse(violation);
 		}
-		return found.handler({ ...request, body: parsed.value });
+		const answer = found.handler({ ...request, body: parsed.value });
+		if (answer.contractViolation !== undefined) record.contractViolation = answer.contractViolation;
+		return answer;
 	}
 
 	/** Another client's request, carried out at once with the right key and logged as `meanwhile`. */

@@ -9,7 +9,7 @@ import {
 } from './contract/bodies/commands';
 import { hasErrors, sendTemplateErrors } from './service/contractChecks';
 import type { ServicePart } from './service/parts';
-import type { RouteAnswer } from './service/routes';
+import { outsideContract, type RouteAnswer } from './service/routes';
 import type { TemplateMessageSend } from './service/sendSideService';
 
 /*
@@ -64,7 +64,7 @@ function checked<B>(
 	then: (body: B) => RouteAnswer,
 ): RouteAnswer {
 	const errors = rules(body as B);
-	return hasErrors(errors) ? refused(errors) : then(body as B);
+	return hasErrors(errors) ? outsideContract(errors) : then(body as B);
 }
 
 /*

@@ -4,7 +4,7 @@ import { audiences } from './contactBook';
 import type { BroadcastStore, LaunchContact } from './broadcasts';
 import type { createEventStore } from './events';
 import { hasErrors } from './contractChecks';
-import { ok, parameterError, type RouteAnswer } from './routes';
+import { ok, outsideContract, parameterError, type RouteAnswer } from './routes';
 import { missingVariables, type TemplateStore } from './templateStore';
 
 /*
@@ -31,7 +31,7 @@ export function createBroadcastLauncher({ templates, broadcasts, events }: Depen
 	return function handleSendBroadcast(body: unknown): RouteAnswer {
 		const launch = body as SendBroadcastBody;
 		const audience = audienceErrors(launch);
-		if (hasErrors(audience)) return parameterError(audience);
+		if (hasErrors(audience)) return outsideContract(audience);
 		const { broadcast, skip_liquid_values_validation: skipVariables } = launch;
 
 		const template = templates.byId(broadcast.chat_template_id);

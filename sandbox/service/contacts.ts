@@ -9,7 +9,7 @@ import {
 import { iso, type Clock } from './clock';
 import { contactTimezoneErrors, hasErrors } from './contractChecks';
 import { ADA, ALAN, GRACE, JOAO, JONAS, LUCIA } from './contactBook';
-import { notFound, ok, parameterError, type Route } from './routes';
+import { notFound, ok, outsideContract, type Route } from './routes';
 
 /*
  * `/api/v1/contacts`: the account's contacts by phone number. Seeded with the contact book's people,
@@ -99,7 +99,7 @@ export function createContactStore(now: Clock) {
 				}
 				// "an IANA name (Europe/Berlin, UTC)", as IANA writes it: the document says so in words.
 				const zones = contactTimezoneErrors(body);
-				if (hasErrors(zones)) return parameterError(zones);
+				if (hasErrors(zones)) return outsideContract(zones);
 				// docs/openapi.yaml (upsertContacts) has held the body to its shape already.
 				if (Array.isArray(body))
 					return ok((body as UpsertContactBody[]).map((one) => upsert(one).contact));
@@ -143,7 +143,7 @@ export function createContactStore(now: Clock) {
 				const contact = contacts.get(params.phone);
 				if (contact === undefined) return notFound();
 				const zones = contactTimezoneErrors(body);
-				if (hasErrors(zones)) return parameterError(zones);
+				if (hasErrors(zones)) return outsideContract(zones);
 				const changed = applied(contact, body as ContactChanges, iso(now()));
 				contacts.set(params.phone, changed);
 				return ok(changed);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { decodedData, LARGEST_MEDIA_BYTES, type AddMediaBody } from '../contract/bodies/media';
 import { DAY, iso, type Clock } from './clock';
 import { paginate, pagingOf } from './pagination';
-import { notFound, ok, type Route, type RouteAnswer } from './routes';
+import { notFound, ok, outsideContract, type Route, type RouteAnswer } from './routes';
 
 /*
  * `/api/v1/medias`: the account's media library. Ids are integers counted up from the seeded ones.
@@ -134,7 +134,7 @@ export function createMediaStore(now: Clock, urlForm: MediaUrlForm = 'links') {
 				// docs/openapi.yaml (addMedia) has held the body to its shape already.
 				const { media } = body as AddMediaBody;
 				const decoded = decodedData(media);
-				if ('errors' in decoded) return mediaRefusal(decoded.errors);
+				if ('errors' in decoded) return outsideContract(decoded.errors, mediaRefusal);
 				const { filename, content_type } = media;
 				const added = add({ filename, content_type, bytes: decoded.bytes });
 				return ok(mediaAnswer(added, baseUrl, urlForm), 201);

@@ -6,7 +6,7 @@ import {
 } from '../contract/bodies/media';
 import type { Clock } from './clock';
 import { mediaAnswer, mediaRefusal, type MediaStore, type StoredMedia } from './media';
-import { ok, type Route, type RouteAnswer } from './routes';
+import { ok, outsideContract, type Route, type RouteAnswer } from './routes';
 
 /*
  * The newer upload, in three steps shaped like Rails Active Storage (whose field names the
@@ -100,7 +100,7 @@ export function createDirectUploads(
 				// docs/openapi.yaml (createDirectUpload) has held the body to its shape already.
 				const { blob } = body as { blob: DirectUploadBlob };
 				const tooLarge = sizeErrors(blob.content_type, blob.byte_size, 'blob.byte_size');
-				if (Object.keys(tooLarge).length > 0) return mediaRefusal(tooLarge);
+				if (Object.keys(tooLarge).length > 0) return outsideContract(tooLarge, mediaRefusal);
 				const reservation: Reservation = {
 					blobId: ++lastBlobId,
 					token: randomText(24),

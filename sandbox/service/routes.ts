@@ -29,6 +29,11 @@ export interface RouteAnswer {
 	acceptedTemplateMessage?: { messageId: string; contact: ContactBody };
 	/** Bytes answered as they are instead of `body` as JSON (a media file); `headers` says their type. */
 	bytes?: Buffer;
+	/**
+	 * What of the request breaks a rule docs/openapi.yaml states in words (a time to come, one
+	 * audience): logged as a contract violation, as what its schemas refuse is.
+	 */
+	contractViolation?: Record<string, string[]>;
 }
 
 export type RouteHandler = (request: RouteRequest) => RouteAnswer;
@@ -112,6 +117,17 @@ export function parameterError(
 	code = 'invalid_parameters',
 ): RouteAnswer {
 	return { status: 422, body: { message: 'Parameter Error', code, errors } };
+}
+
+/**
+ * The refusal of a request that breaks a rule the document states in words: the endpoint's 422
+ * (the Parameter Error, or `refuse`), marked so the request log names it a contract violation.
+ */
+export function outsideContract(
+	errors: Record<string, string[]>,
+	refuse: (errors: Record<string, string[]>) => RouteAnswer = parameterError,
+): RouteAnswer {
+	return { ...refuse(errors), contractViolation: errors };
 }
 
 /** An action the object's state does not allow (cancel a sent broadcast, pause a draft). */

@@ -7,7 +7,14 @@ import {
 } from '../contract/bodies/templates';
 import { componentErrors, componentListErrors, hasErrors } from './contractChecks';
 import { paginate, pagingOf } from './pagination';
-import { notFound, ok, parameterError, type Route, type RouteAnswer } from './routes';
+import {
+	notFound,
+	ok,
+	outsideContract,
+	parameterError,
+	type Route,
+	type RouteAnswer,
+} from './routes';
 import type { Outcome, TemplateAction, TemplateStore } from './templateStore';
 
 /*
@@ -111,9 +118,9 @@ export function templateRoutes(
 				const created = body as CreateTemplateBody;
 				const attributes = created.whats_app_template.components_attributes;
 				const rules = componentRuleErrors(attributes);
-				if (hasErrors(rules)) return parameterError(rules);
+				if (hasErrors(rules)) return outsideContract(rules);
 				const components = componentListErrors(attributes);
-				if (hasErrors(components)) return parameterError(components);
+				if (hasErrors(components)) return outsideContract(components);
 				return answer(store.create(created), 201);
 			},
 		},
@@ -127,9 +134,9 @@ export function templateRoutes(
 				const change = body as UpdateTemplateBody;
 				const entries = change.whats_app_template.components_attributes ?? [];
 				const rules = componentChangeErrors(entries);
-				if (hasErrors(rules)) return parameterError(rules);
+				if (hasErrors(rules)) return outsideContract(rules);
 				const components = changedComponentErrors(template.components, entries);
-				if (hasErrors(components)) return parameterError(components);
+				if (hasErrors(components)) return outsideContract(components);
 				return answer(store.update(template, change));
 			},
 		},

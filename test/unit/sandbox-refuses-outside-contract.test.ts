@@ -4,9 +4,10 @@ import { conversationId } from '../../sandbox/service/messageHistory';
 
 /*
  * Every endpoint whose checks the stand-in now takes from docs/openapi.yaml alone (it kept copies
- * of the node's schemas before): one request the document does not allow, sent over HTTP, is
- * answered with the service's 422 naming the field (the upload refusal's shape for media) and
- * logged as a contract violation, and nothing is done with it.
+ * of the node's schemas before), and every rule the document states only in words: one request
+ * the contract does not allow, sent over HTTP, is answered with the service's 422 naming the field
+ * (the upload refusal's shape for media) and logged as a contract violation, and nothing is done
+ * with it.
  */
 
 let service: StandInService;
@@ -228,6 +229,116 @@ const uploadRefusals: Case[] = [
 	['finalize: no signed_id', 'POST', '/api/v1/medias/finalize', {}, 'signed_id'],
 ];
 
+/* Rules the document states in words, which the stand-in checks in its own code. */
+const wordRules: Case[] = [
+	[
+		'send_template_message: retry_until gone by',
+		'POST',
+		'/api/v1/events',
+		{
+			...send,
+			template_message: { chat_template_id: TEMPLATE, retry_until: '2001-01-01T00:00:00Z' },
+		},
+		'template_message.retry_until',
+	],
+	[
+		'send_template_message: a zone not as IANA writes it',
+		'POST',
+		'/api/v1/events',
+		{
+			...send,
+			template_message: {
+				chat_template_id: TEMPLATE,
+				retry_window: { start_at: '09:00', end_at: '17:00', timezone: 'europe/berlin' },
+			},
+		},
+		'template_message.retry_window.timezone',
+	],
+	[
+		'assign_agent: neither shape',
+		'POST',
+		'/api/v1/events',
+		{ event_type: 'assign_agent', contact: { name: 'Ada', phone_number: ADA } },
+		'assign_agent',
+	],
+	[
+		'send_broadcast: contacts and an audience',
+		'POST',
+		'/api/v1/events',
+		{
+			event_type: 'send_broadcast',
+			broadcast: {
+				name: 'x',
+				chat_template_id: TEMPLATE,
+				audience_id: 'aud_vip',
+				contacts: [{ phone_number: ADA }],
+			},
+		},
+		'broadcast.audience_id',
+	],
+	['a command of no kind', 'POST', '/api/v1/events', { event_type: 'launch_rocket' }, 'event_type'],
+	[
+		'upsert: a zone of none',
+		'POST',
+		'/api/v1/contacts',
+		{ phone_number: ADA, timezone: 'Mars/Base' },
+		'timezone',
+	],
+	[
+		'template create: two bodies',
+		'POST',
+		'/api/v1/whats_app_templates',
+		{
+			whats_app_template: {
+				template_name: 'two_bodies',
+				language: 'en',
+				category: 'UTILITY',
+				components_attributes: [
+					{ component_type: 'body', data_type: 'text', value: 'One', index: 0 },
+					{ component_type: 'body', data_type: 'text', value: 'Two', index: 1 },
+				],
+			},
+		},
+		'whats_app_template.components_attributes',
+	],
+	[
+		'order: a sale price above the price',
+		'POST',
+		'/api/v1/orders',
+		{
+			id: 'outside-contract-1',
+			type: 'digital_goods',
+			contact: { phone_number: ADA },
+			items: [{ name: 'Tea', amount: 100, quantity: 1, sale_amount: 200 }],
+		},
+		'items[0].sale_amount',
+	],
+];
+
+const wordRuleUploads: Case[] = [
+	[
+		'base64 upload: not whole groups of four',
+		'POST',
+		'/api/v1/medias',
+		{ media: { data: 'aGk', filename: 'a.txt', content_type: 'text/plain' } },
+		'media.data',
+	],
+	[
+		'direct upload: an image over 5,242,880 bytes',
+		'POST',
+		'/api/v1/medias/direct_uploads',
+		{
+			blob: {
+				filename: 'a.png',
+				byte_size: 6_000_000,
+				checksum: 'XrY7u+Ae7tCTyyK7j1rNww==',
+				content_type: 'image/png',
+			},
+		},
+		'blob.byte_size',
+	],
+];
+
 /** The fields a refusal names: a Parameter Error's `errors`, an upload refusal's `reason`. */
 function refusedFields(answer: { status: number; body: any }, upload: boolean): string[] {
 	expect(answer.status).toBe(422);
@@ -237,8 +348,8 @@ function refusedFields(answer: { status: number; body: any }, upload: boolean): 
 }
 
 test.each([
-	...parameterErrors.map((row) => [...row, false] as const),
-	...uploadRefusals.map((row) => [...row, true] as const),
+	...[...parameterErrors, ...wordRules].map((row) => [...row, false] as const),
+	...[...uploadRefusals, ...wordRuleUploads].map((row) => [...row, true] as const),
 ])('%s: 422 naming the field, logged', async (_, method, path, body, field, upload) => {
 	service.clearRequests();
 	expect(refusedFields(await call(method, path, body), upload)).toEqual([field]);
