@@ -22,6 +22,29 @@ const TEMPLATE = 'wat_1a2b3c4d5e6f7081';
 const ADA_CONVERSATION = conversationId(ADA, '14155550100');
 const BROADCAST = SEEDED_BROADCASTS.springSale;
 const send = { event_type: 'send_template_message', contact: { phone_number: ADA } };
+/** A launch to the account's VIP audience, with `changes`. */
+const launch = (changes: Record<string, unknown>) => ({
+	event_type: 'send_broadcast',
+	broadcast: { name: 'x', chat_template_id: TEMPLATE, audience_id: 'aud_vip', ...changes },
+});
+const body = (value: string, index: number) => ({
+	component_type: 'body',
+	data_type: 'text',
+	value,
+	index,
+});
+const base64Upload = (changes: Record<string, unknown>) => ({
+	media: { data: 'aGk=', filename: 'a.txt', content_type: 'text/plain', ...changes },
+});
+const reservation = (changes: Record<string, unknown>) => ({
+	blob: {
+		filename: 'a.txt',
+		byte_size: 2,
+		checksum: 'XrY7u+Ae7tCTyyK7j1rNww==',
+		content_type: 'text/plain',
+		...changes,
+	},
+});
 
 async function call(method: string, path: string, body?: unknown) {
 	const response = await fetch(`${service.url}${path}`, {
@@ -94,15 +117,7 @@ const parameterErrors: Case[] = [
 		'send_broadcast: a delivery mode of no source',
 		'POST',
 		'/api/v1/events',
-		{
-			event_type: 'send_broadcast',
-			broadcast: {
-				name: 'x',
-				chat_template_id: TEMPLATE,
-				audience_id: 'aud_vip',
-				delivery_mode: 'fast',
-			},
-		},
+		launch({ delivery_mode: 'fast' }),
 		'broadcast.delivery_mode',
 	],
 	[
@@ -216,15 +231,30 @@ const uploadRefusals: Case[] = [
 		'base64 upload: a path for a file name',
 		'POST',
 		'/api/v1/medias',
-		{ media: { data: 'aGk=', filename: 'docs/a.txt', content_type: 'text/plain' } },
+		base64Upload({ filename: 'docs/a.txt' }),
 		'media.filename',
 	],
 	[
 		'direct upload: a checksum that is no MD5',
 		'POST',
 		'/api/v1/medias/direct_uploads',
-		{ blob: { filename: 'a.txt', byte_size: 2, checksum: 'abc', content_type: 'text/plain' } },
+		reservation({ checksum: 'abc' }),
 		'blob.checksum',
+	],
+	// Rules in words: whole groups of base64, and each type's size.
+	[
+		'base64 upload: not whole groups of four',
+		'POST',
+		'/api/v1/medias',
+		base64Upload({ data: 'aGk' }),
+		'media.data',
+	],
+	[
+		'direct upload: an image over 5,242,880 bytes',
+		'POST',
+		'/api/v1/medias/direct_uploads',
+		reservation({ filename: 'a.png', byte_size: 6_000_000, content_type: 'image/png' }),
+		'blob.byte_size',
 	],
 	['finalize: no signed_id', 'POST', '/api/v1/medias/finalize', {}, 'signed_id'],
 ];
@@ -265,15 +295,7 @@ const wordRules: Case[] = [
 		'send_broadcast: contacts and an audience',
 		'POST',
 		'/api/v1/events',
-		{
-			event_type: 'send_broadcast',
-			broadcast: {
-				name: 'x',
-				chat_template_id: TEMPLATE,
-				audience_id: 'aud_vip',
-				contacts: [{ phone_number: ADA }],
-			},
-		},
+		launch({ contacts: [{ phone_number: ADA }] }),
 		'broadcast.audience_id',
 	],
 	['a command of no kind', 'POST', '/api/v1/events', { event_type: 'launch_rocket' }, 'event_type'],
@@ -290,13 +312,8 @@ const wordRules: Case[] = [
 		'/api/v1/whats_app_templates',
 		{
 			whats_app_template: {
-				template_name: 'two_bodies',
-				language: 'en',
-				category: 'UTILITY',
-				components_attributes: [
-					{ component_type: 'body', data_type: 'text', value: 'One', index: 0 },
-					{ component_type: 'body', data_type: 'text', value: 'Two', index: 1 },
-				],
+				...{ template_name: 'two_bodies', language: 'en', category: 'UTILITY' },
+				components_attributes: ['One', 'Two'].map((value, index) => body(value, index)),
 			},
 		},
 		'whats_app_template.components_attributes',
@@ -315,30 +332,6 @@ const wordRules: Case[] = [
 	],
 ];
 
-const wordRuleUploads: Case[] = [
-	[
-		'base64 upload: not whole groups of four',
-		'POST',
-		'/api/v1/medias',
-		{ media: { data: 'aGk', filename: 'a.txt', content_type: 'text/plain' } },
-		'media.data',
-	],
-	[
-		'direct upload: an image over 5,242,880 bytes',
-		'POST',
-		'/api/v1/medias/direct_uploads',
-		{
-			blob: {
-				filename: 'a.png',
-				byte_size: 6_000_000,
-				checksum: 'XrY7u+Ae7tCTyyK7j1rNww==',
-				content_type: 'image/png',
-			},
-		},
-		'blob.byte_size',
-	],
-];
-
 /** The fields a refusal names: a Parameter Error's `errors`, an upload refusal's `reason`. */
 function refusedFields(answer: { status: number; body: any }, upload: boolean): string[] {
 	expect(answer.status).toBe(422);
@@ -349,7 +342,7 @@ function refusedFields(answer: { status: number; body: any }, upload: boolean): 
 
 test.each([
 	...[...parameterErrors, ...wordRules].map((row) => [...row, false] as const),
-	...[...uploadRefusals, ...wordRuleUploads].map((row) => [...row, true] as const),
+	...uploadRefusals.map((row) => [...row, true] as const),
 ])('%s: 422 naming the field, logged', async (_, method, path, body, field, upload) => {
 	service.clearRequests();
 	expect(refusedFields(await call(method, path, body), upload)).toEqual([field]);
