@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { describeIssues } from './contract/schemas';
+import { fieldPath } from './contract/fieldNames';
 import { answerAsContact, contactAnswerBody } from './contactAnswers';
 import { injectFaultsBody, type FaultSpec, type PendingFault } from './faults';
 import { findHandler, readBody, sendJson } from './http';
@@ -59,11 +59,11 @@ export function isLoopback(address: string | undefined): boolean {
 	return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
+/** The control API's own request schemas' complaints, field → messages, as the 422s name fields. */
 function invalid(error: z.ZodError): ControlAnswer {
-	return {
-		status: 400,
-		body: { message: 'Invalid control request', errors: describeIssues(error) },
-	};
+	const errors: Record<string, string[]> = {};
+	for (const { path, message } of error.issues) (errors[fieldPath(path)] ??= []).push(message);
+	return { status: 400, body: { message: 'Invalid control request', errors } };
 }
 
 function parsed<T>(

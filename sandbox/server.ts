@@ -27,7 +27,13 @@ import {
 } from './rateLimit';
 import { isAcceptedSend, redactHeaders, type RecordedRequest } from './requestLog';
 import { serviceTable, type ServicePart } from './service/parts';
-import { matchRoute, parameterError, type RouteAnswer, type RouteMatch } from './service/routes';
+import {
+	matchRoute,
+	parameterError,
+	repeatedParameters,
+	type RouteAnswer,
+	type RouteMatch,
+} from './service/routes';
 import { createServiceParts } from './serviceParts';
 import type { TemplateListing } from './service/templateRoutes';
 import { SuccessStatuses, type SuccessStatusRule } from './successStatus';
@@ -47,9 +53,9 @@ import type { WebhookAuth } from './webhooks';
 
 /*
  * A strict local stand-in for the messaging service, for development and tests only. It answers
- * the endpoints of its parts (serviceParts.ts), validates bodies with the very schemas the node
- * sends with and with checks written from the contract alone (service/contractChecks.ts),
- * records every request (without the key) and can be told to misbehave. Node's own
+ * the endpoints of its parts (serviceParts.ts), holds every request to docs/openapi.yaml
+ * (contract/openApiRequests.ts) and then to what the document says only in words (each part's own
+ * checks), records every request (without the key) and can be told to misbehave. Node's own
  * http module only, so it starts fast and behaves like a plain HTTP server under load.
  */
 
@@ -231,9 +237,16 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		if (body.tooLarge) return { status: 413, body: { message: 'Payload Too Large' } };
 		// The API's own endpoints only: a signed upload URL or a file link is the storage's.
 		const refuse = route.refusal ?? parameterError;
-		if (route.takesQuery !== true && route.withoutApiKey !== true) {
+		if (route.withoutApiKey !== true && route.takesQuery === true) {
+			const repeated = repeatedParameters(url.searchParams);
+			if (repeated !== undefined) return refuse(repeated);
+		} else if (route.withoutApiKey !== true) {
+			// A parameter the document names for none of the endpoint's requests breaks the contract.
 			const unexpected = unexpectedQuery(url);
-			if (unexpected !== undefined) return refuse(unexpected);
+			if (unexpected !== undefined) {
+				record.contractViolation = unexpected;
+				return refuse(unexpected);
+			}
 		}
 		if (NO_BODY_METHODS.has(method) && body.bytes > 0) {
 			return refuse({ '(body)': [`must be left out: ${method} takes no body`] });
@@ -254,7 +267,9 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			record.contractViolation = violation;
 			return refuse(violation);
 		}
-		return found.handler({ ...request, body: parsed.value });
+		const answer = found.handler({ ...request, body: parsed.value });
+		if (answer.contractViolation !== undefined) record.contractViolation = answer.contractViolation;
+		return answer;
 	}
 
 	/** Another client's request, carried out at once with the right key and logged as `meanwhile`. */

@@ -1,27 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import type { z } from 'zod';
 import {
-	assignAgentBody as assignAgent,
-	connectToAiAgentBody as connectToAiAgent,
-	createContactsBody as createContacts,
-	describeIssues,
-	sendTemplateBodyCheckedAt as sendTemplateMessageBody,
-} from './contract/schemas';
-import {
-	hasErrors,
-	nullFields,
-	SEND_TEMPLATE_NULLABLE,
-	sendTemplateErrors,
-} from './service/contractChecks';
+	assignAgentErrors,
+	retryUntilErrors,
+	type AssignAgentBody,
+	type ConnectToAiAgentBody,
+	type ContactBody,
+	type SendTemplateBody,
+} from './contract/bodies/commands';
+import { hasErrors, sendTemplateErrors } from './service/contractChecks';
 import type { ServicePart } from './service/parts';
-import type { RouteAnswer } from './service/routes';
+import { outsideContract, type RouteAnswer } from './service/routes';
 import type { TemplateMessageSend } from './service/sendSideService';
 
 /*
  * The commands the spec details: send_template_message, connect_to_ai_agent and assign_agent on the
- * events endpoint, and bulk contact creation. Every accepted command becomes an event that can be
- * polled (the send side's `GET /api/v1/events/:id`), so each is handed to a recorder. HTTP
- * plumbing, auth and faults live in server.ts.
+ * events endpoint, and bulk contact creation. server.ts has held each body to docs/openapi.yaml
+ * (sendEvent, createContacts) before it comes here; what is checked here is what the document says
+ * only in words. Every accepted command becomes an event that can be polled (the send side's
+ * `GET /api/v1/events/:id`), so each is handed to a recorder. HTTP plumbing, auth and faults live
+ * in server.ts.
  */
 
 /** The stand-in's own assumption: the spec documents no batch size for bulk contact creation. */
@@ -51,9 +48,6 @@ export interface CommandOptions {
 
 const TEMPLATE_FIELD = 'template_message.chat_template_id';
 
-// Compiled once: `retry_until` is still checked against the clock at each parse.
-const sendTemplateMessage = sendTemplateMessageBody();
-
 export function randomId(prefix: string): string {
 	return `${prefix}_${randomBytes(8).toString('hex')}`;
 }
@@ -63,26 +57,14 @@ const refused = (errors: Record<string, string[]>): RouteAnswer => ({
 	body: { message: 'Parameter Error', code: 'invalid_parameters', errors },
 });
 
-/**
- * The body against the contract's own checks first (contractChecks.ts: no null anywhere, and what
- * `extra` adds), then against the wire schema.
- */
-function checked<S extends z.ZodTypeAny>(
-	schema: S,
+/** The answer to a body, unless what the document says in words (`rules`) refuses it. */
+function checked<B>(
 	body: unknown,
-	then: (value: z.infer<S>) => RouteAnswer,
-	extra?: (body: unknown) => Record<string, string[]>,
-	nullable?: ReadonlySet<string>,
+	rules: (body: B) => Record<string, string[]>,
+	then: (body: B) => RouteAnswer,
 ): RouteAnswer {
-	const nulls = nullFields(body, nullable);
-	if (hasErrors(nulls)) return refused(nulls);
-	const result = schema.safeParse(body);
-	if (result.success && extra !== undefined) {
-		const errors = extra(body);
-		if (hasErrors(errors)) return refused(errors);
-	}
-	if (!result.success) return refused(describeIssues(result.error));
-	return then(result.data as z.infer<S>);
+	const errors = rules(body as B);
+	return hasErrors(errors) ? outsideContract(errors) : then(body as B);
 }
 
 /*
@@ -94,7 +76,7 @@ const locationOf = (eventId: string) => ({ location: `/api/v1/events/${eventId}`
 
 /** What keeps what the commands make, so it can be read back (the account side). */
 export interface CommandEffects {
-	keepContacts(accepted: Array<z.infer<typeof createContacts>[number]>): Array<{ id: string }>;
+	keepContacts(accepted: ContactBody[]): Array<{ id: string }>;
 	assignAgent(contact: { name: string; phone_number: string }, agentEmail: string): void;
 }
 
@@ -118,8 +100,11 @@ export function createCommandEndpoints(
 			send_template_message: (body) =>
 				unknownTemplate(body) ??
 				checked(
-					sendTemplateMessage,
 					body,
+					(send: SendTemplateBody) => ({
+						...retryUntilErrors(send, Date.now()),
+						...sendTemplateErrors(send),
+					}),
 					(send) => {
 						const eventId = randomId('evt');
 						const messageId = randomId('cmsg');
@@ -141,12 +126,10 @@ export function createCommandEndpoints(
 							acceptedTemplateMessage: { messageId, contact: send.contact },
 						};
 					},
-					sendTemplateErrors,
-					SEND_TEMPLATE_NULLABLE,
 				),
 			connect_to_ai_agent: (body) =>
 				unknownTemplate(body) ??
-				checked(connectToAiAgent, body, (connect) => {
+				((connect: ConnectToAiAgentBody) => {
 					const eventId = randomId('evt');
 					// It sends a template message too, so it gets a message id like any other send.
 					const messageId = randomId('cmsg');
@@ -162,12 +145,12 @@ export function createCommandEndpoints(
 						headers: locationOf(eventId),
 						messageId,
 					};
-				}),
+				})(body as ConnectToAiAgentBody),
 			assign_agent: (body) =>
-				checked(assignAgent, body, (assign) => {
+				checked(body, assignAgentErrors, (assign: AssignAgentBody) => {
 					const eventId = randomId('evt');
 					recorder.recordCommand(eventId, 'assign_agent');
-					// The schema requires one of the two shapes, and that they agree when both are sent.
+					// assignAgentErrors has required one of the two shapes, and both to agree when sent.
 					const agentEmail = assign.assign_agent?.agent_email ?? assign.agent?.email;
 					if (agentEmail !== undefined) effects.assignAgent(assign.contact, agentEmail);
 					// The spec's answer is an empty object; the event is named only in the header.
@@ -188,11 +171,9 @@ function createContactsAnswer(body: unknown, effects: CommandEffects): RouteAnsw
 	if (Array.isArray(body) && body.length > MAX_CONTACTS_PER_CALL) {
 		return { status: 413, body: { message: 'Payload Too Large' } };
 	}
-	return checked(createContacts, body, (contacts) => {
-		// Kept, so Contact → Get reads back what was created. The spec shows a single contact object
-		// as the answer, whatever the batch size: the first one as kept (a contact that existed keeps
-		// its other details and merges its metadata), never a contact the service does not hold.
-		const [first] = effects.keepContacts(contacts);
-		return { status: 201, body: first };
-	});
+	// Kept, so Contact → Get reads back what was created. The spec shows a single contact object
+	// as the answer, whatever the batch size: the first one as kept (a contact that existed keeps
+	// its other details and merges its metadata), never a contact the service does not hold.
+	const [first] = effects.keepContacts(body as ContactBody[]);
+	return { status: 201, body: first };
 }

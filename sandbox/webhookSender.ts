@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { z } from 'zod';
-import type { ContactBody } from './contract/schemas';
+import type { ContactBody } from './contract/bodies/commands';
 import { REDACTED } from './requestLog';
 import {
 	buildWebhookBody,

@@ -3,14 +3,19 @@ import {
 	type AccountSideService,
 } from '../sandbox/service/accountSideService';
 import { loadContractCheck, type ContractCheck } from '../sandbox/contract/openApiRequests';
-import { matchRoute, parameterError, type Route } from '../sandbox/service/routes';
+import {
+	matchRoute,
+	parameterError,
+	repeatedParameters,
+	type Route,
+} from '../sandbox/service/routes';
 import { createSendSideService, type SendSideService } from '../sandbox/service/sendSideService';
 
 /**
  * The stand-in's two halves without HTTP, for unit tests of its rules: a pinned clock that a test
- * moves by hand, and `call` that routes a method and path (with its query) the way server.ts does.
- * The account side adds `event` (what server.ts hands over from `POST /api/v1/events`) and `upload`
- * (a direct upload's raw PUT).
+ * moves by hand, `call` that routes a method and path (with its query) the way server.ts does, and
+ * `event`, what server.ts hands over from `POST /api/v1/events`. The account side adds `upload` (a
+ * direct upload's raw PUT).
  */
 export const T0 = Date.parse('2026-03-02T09:00:00.000Z');
 
@@ -28,6 +33,8 @@ interface PinnedClock {
 export interface Harness extends PinnedClock {
 	service: SendSideService;
 	call(method: string, pathAndQuery: string, body?: unknown): Answer & { body: any };
+	/** A `send_broadcast` on `POST /api/v1/events`. */
+	event(body: { event_type: string } & Record<string, unknown>): Answer & { body: any };
 }
 
 export interface AccountHarness extends PinnedClock {
@@ -49,55 +56,83 @@ function pinnedClock(): PinnedClock & { time: { at: number } } {
 }
 
 /*
- * Handlers that trust server.ts to have held each body to docs/openapi.yaml first (templates,
- * orders) are called as server.ts calls them: `sendSide({ heldToContract: true })` and
- * `accountSide({ heldToContract: true })` check bodies the same way.
+ * Every handler trusts server.ts to have held its request (path, query and body) to
+ * docs/openapi.yaml first, so `call` and `event` hold each request to it the same way, with the
+ * same refusal: a unit test of a handler meets the stand-in a client meets.
  */
 let keepsContract: ContractCheck | undefined;
 beforeAll(async () => {
 	keepsContract = await loadContractCheck();
 });
 
-function routedCall(routes: Route[], heldToContract = false) {
+type Refusal = (errors: Record<string, string[]>) => Answer;
+
+/** The request's refusal when it is outside the document, as server.ts answers it. */
+function outsideContract(
+	method: string,
+	url: URL,
+	body: unknown,
+	refuse: Refusal = parameterError,
+): (Answer & { body: any }) | undefined {
+	const violation = keepsContract!({
+		method,
+		path: url.pathname,
+		query: Object.fromEntries(url.searchParams),
+		body,
+		hasBody: body !== undefined,
+	});
+	return violation === undefined ? undefined : (refuse(violation) as Answer & { body: any });
+}
+
+function routedCall(routes: Route[]) {
 	return (method: string, pathAndQuery: string, body?: unknown): Answer & { body: any } => {
 		const url = new URL(pathAndQuery, 'http://stand-in.invalid');
 		const found = matchRoute(routes, method, url.pathname);
 		if ('error' in found) return found.error as Answer & { body: any };
-		// Bodies only: the query checks the tests pin are the handlers' own, named by parameter.
-		const violation =
-			!heldToContract || body === undefined
-				? undefined
-				: keepsContract!({
-						method,
-						path: url.pathname,
-						query: Object.fromEntries(url.searchParams),
-						body,
-						hasBody: true,
-					});
-		if (violation !== undefined)
-			return (found.route.refusal ?? parameterError)(violation) as Answer & { body: any };
-		return found.handler({ params: found.params, query: url.searchParams, body }) as Answer & {
-			body: any;
-		};
+		const refuse = found.route.refusal ?? parameterError;
+		const repeated = found.route.takesQuery ? repeatedParameters(url.searchParams) : undefined;
+		if (repeated !== undefined) return refuse(repeated) as Answer & { body: any };
+		return (
+			outsideContract(method, url, body, refuse) ??
+			(found.handler({ params: found.params, query: url.searchParams, body }) as Answer & {
+				body: any;
+			})
+		);
 	};
 }
 
-export function sendSide({ heldToContract = false } = {}): Harness {
-	const { time, now, advance } = pinnedClock();
-	const service = createSendSideService({ now: () => time.at });
-	return { service, now, advance, call: routedCall(service.routes, heldToContract) };
+/** `POST /api/v1/events` with one of a side's commands, held to the document first. */
+function command(answer: (body: { event_type: string }) => Answer | undefined) {
+	return (body: { event_type: string } & Record<string, unknown>) =>
+		outsideContract('POST', new URL(EVENTS_URL), body) ?? answer(body);
 }
 
-export function accountSide({ heldToContract = false } = {}): AccountHarness {
+const EVENTS_URL = 'http://stand-in.invalid/api/v1/events';
+
+export function sendSide(): Harness {
 	const { time, now, advance } = pinnedClock();
-	const service = createAccountSideService({ now: () => time.at });
+	const service = createSendSideService({ now: () => time.at });
 	return {
 		service,
 		now,
 		advance,
-		call: routedCall(service.routes, heldToContract),
+		call: routedCall(service.routes),
+		event: command((body) => service.handleSendBroadcast(body)) as Harness['event'],
+	};
+}
+
+export function accountSide(): AccountHarness {
+	const { time, now, advance } = pinnedClock();
+	const service = createAccountSideService({ now: () => time.at });
+	const answered = command((body) => service.handleEvent(body.event_type, body));
+	return {
+		service,
+		now,
+		advance,
+		call: routedCall(service.routes),
 		event(body) {
-			return service.handleEvent(body.event_type, body) as Answer | undefined;
+			// A command of the other side is not this side's to answer, whatever its body.
+			return service.eventTypes.includes(body.event_type) ? answered(body) : undefined;
 		},
 		upload(path, headers, bytes) {
 			const { directUpload } = service;

@@ -5,6 +5,8 @@ import addFormats from 'ajv-formats';
 import OpenAPIBackend, { type Document, type Operation } from 'openapi-backend';
 import { parse } from 'yaml';
 
+import { refusedFields, type AjvError, type Problem } from './contractRefusals';
+
 /*
  * Every request the stand-in serves is first held to docs/openapi.yaml with a maintained library
  * (openapi-backend, ajv under it): a field, query parameter or value the document does not allow is
@@ -26,53 +28,6 @@ export interface RequestOnTheWire {
 
 /** Field → messages, the service's 422 shape; undefined when the request keeps the contract. */
 export type ContractCheck = (request: RequestOnTheWire) => Record<string, string[]> | undefined;
-
-interface AjvError {
-	instancePath: string;
-	schemaPath: string;
-	keyword: string;
-	message?: string;
-	params: { additionalProperty?: string; missingProperty?: string };
-}
-
-/** `/requestBody/contact/phone_number` → `contact.phone_number`; `/query/page` → `page`. */
-function fieldName(error: AjvError): string {
-	const parts = error.instancePath.split('/').filter((part) => part !== '');
-	if (parts[0] === 'requestBody' || parts[0] === 'query' || parts[0] === 'path') parts.shift();
-	if (error.params.missingProperty !== undefined) parts.push(error.params.missingProperty);
-	const name = parts.reduce((joined, part) => {
-		if (/^\d+$/.test(part)) return `${joined}[${part}]`;
-		return joined ? `${joined}.${part}` : part;
-	}, '');
-	return name || '(body)';
-}
-
-/**
- * Which of two shapes a body meant (both assign-agent shapes, contacts or an audience) and which
- * command it is (an unknown `event_type`) are the endpoint's to say: it names the alternatives in
- * words the document's combinators cannot. Only what no reading of the body allows is answered here.
- */
-function isAboutAlternatives(error: AjvError): boolean {
-	if (error.keyword === 'discriminator') return true;
-	if (error.keyword === 'oneOf' || error.keyword === 'anyOf') return true;
-	return error.keyword === 'required' && /\/(anyOf|oneOf)\/\d+\/required$/.test(error.schemaPath);
-}
-
-function describe(errors: readonly AjvError[]): Record<string, string[]> {
-	const fields: Record<string, string[]> = {};
-	for (const error of errors) {
-		if (isAboutAlternatives(error)) continue;
-		// Named as a strict schema names an unknown field: at its object, the key in the message.
-		const extra = error.params.additionalProperty;
-		const message =
-			extra !== undefined
-				? `Unrecognized key(s) in object: '${extra}'`
-				: (error.message ?? 'is not allowed');
-		const list = (fields[fieldName(error)] ??= []);
-		if (!list.includes(message)) list.push(message);
-	}
-	return fields;
-}
 
 /**
  * The operation a method and path are for. openapi-backend's own matchOperation rebuilds its list
@@ -157,12 +112,14 @@ async function build(): Promise<ContractCheck> {
 			cookie: {},
 		};
 		if (!bytes && request.body !== undefined) parts.requestBody = request.body;
-		const problems: AjvError[] = [];
+		const problems: Problem[] = [];
 		for (const validate of validators) {
-			if (!validate(parts)) problems.push(...((validate.errors ?? []) as AjvError[]));
+			if (validate(parts)) continue;
+			for (const error of (validate.errors ?? []) as AjvError[])
+				problems.push({ error, schema: validate.schema });
 		}
 		if (problems.length === 0) return undefined;
-		const errors = describe(problems);
+		const errors = refusedFields(problems);
 		// Nothing but alternatives: the endpoint refuses it in its own words (isAboutAlternatives).
 		return Object.keys(errors).length > 0 ? errors : undefined;
 	};

@@ -1,4 +1,4 @@
-import { mediaSizeLimit } from '../contract/schemas/media';
+import { LARGEST_MEDIA_BYTES } from '../contract/bodies/media';
 import { BASE64_UPLOAD_MAX_BODY_BYTES } from './media';
 import type { Clock } from './clock';
 import { createContactStore, type StoredContact } from './contacts';
@@ -39,11 +39,11 @@ export const DEFAULT_ACCOUNT_SIDE_TIMINGS: AccountSideTimings = {
 
 /**
  * The body sizes server.ts must let through for uploads, above its general 5 MiB: the largest file
- * the schemas take (a 100 MiB document) as base64 in JSON, and as raw bytes on the direct upload.
+ * it takes (a 100 MiB document) as base64 in JSON, and as raw bytes on the direct upload.
  */
 export const UPLOAD_BODY_LIMITS = {
 	base64Json: BASE64_UPLOAD_MAX_BODY_BYTES,
-	directUpload: mediaSizeLimit('application/pdf'),
+	directUpload: LARGEST_MEDIA_BYTES,
 };
 
 export interface AccountSideOptions {

@@ -1,14 +1,16 @@
-import { sendBroadcastBodyAt } from '../contract/schemas/broadcasts';
-import { DEFAULT_BUSINESS_NUMBER, newId, type Clock } from './clock';
+import { audienceErrors, type SendBroadcastBody } from '../contract/bodies/broadcasts';
+import { DEFAULT_BUSINESS_NUMBER, newId } from './clock';
 import { audiences } from './contactBook';
 import type { BroadcastStore, LaunchContact } from './broadcasts';
 import type { createEventStore } from './events';
-import { checkBody, ok, parameterError, type RouteAnswer } from './routes';
+import { hasErrors } from './contractChecks';
+import { ok, outsideContract, parameterError, type RouteAnswer } from './routes';
 import { missingVariables, type TemplateStore } from './templateStore';
 
 /*
  * `POST /api/v1/events` with `event_type: send_broadcast`. server.ts owns the events endpoint and
- * hands these bodies over. Checked like the service: the body (contacts XOR audience_id), a known
+ * hands these bodies over, held to docs/openapi.yaml (SendBroadcastCommand) already. Checked like
+ * the service: one audience (contacts or audience_id, which the document gives as alternatives), a known
  * and approved template, a known audience, and every recipient's variables (the template's
  * placeholders, and `header_media` for a media header) unless `skip_liquid_values_validation`.
  * Accepted launches are answered 200 `{"status":"success","event_id":"evt_…"}`, as the service
@@ -20,19 +22,17 @@ import { missingVariables, type TemplateStore } from './templateStore';
 const MAX_LISTED_RECIPIENTS = 20;
 
 interface Dependencies {
-	now: Clock;
 	templates: TemplateStore;
 	broadcasts: BroadcastStore;
 	events: ReturnType<typeof createEventStore>;
 }
 
-export function createBroadcastLauncher({ now, templates, broadcasts, events }: Dependencies) {
-	const schema = sendBroadcastBodyAt(now);
-
+export function createBroadcastLauncher({ templates, broadcasts, events }: Dependencies) {
 	return function handleSendBroadcast(body: unknown): RouteAnswer {
-		const checked = checkBody(schema, body);
-		if ('error' in checked) return checked.error;
-		const { broadcast, skip_liquid_values_validation: skipVariables } = checked.value;
+		const launch = body as SendBroadcastBody;
+		const audience = audienceErrors(launch);
+		if (hasErrors(audience)) return outsideContract(audience);
+		const { broadcast, skip_liquid_values_validation: skipVariables } = launch;
 
 		const template = templates.byId(broadcast.chat_template_id);
 		if (template === undefined) {

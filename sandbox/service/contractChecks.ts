@@ -1,41 +1,9 @@
 /*
- * Checks written from docs/service-contract.md and docs/operations/*.md alone, on top of the wire
- * schemas in ../contract/schemas/ (which began as a copy of the node's). Each check here refuses a
- * request the contract does not allow and those schemas let through.
+ * Checks written from docs/service-contract.md and docs/operations/*.md alone, after the request
+ * was held to docs/openapi.yaml (../contract/openApiRequests.ts). Each refuses what the contract
+ * says in words and the document's schemas cannot: an IANA zone as IANA writes it, the links and
+ * numbers a template's components carry.
  */
-
-/** A path as the 422s name fields: `template_message.retry_until`, `[3].email`. */
-function fieldPath(path: readonly (string | number)[]): string {
-	let text = '';
-	for (const part of path) {
-		text += typeof part === 'number' ? `[${part}]` : text === '' ? part : `.${part}`;
-	}
-	return text === '' ? '(body)' : text;
-}
-
-/**
- * Every `null` in a request body. No request field of the contract takes `null`: optional fields
- * are left out (README: "never sent as "" or null"), and clearing a field is not documented. The
- * only exception is `allowed`: fields (named as the 422s name them) a source shows as nullable.
- */
-export function nullFields(
-	body: unknown,
-	allowed: ReadonlySet<string> = new Set(),
-): Record<string, string[]> {
-	const errors: Record<string, string[]> = {};
-	const walk = (value: unknown, path: (string | number)[], depth: number) => {
-		if (value === null) {
-			if (!allowed.has(fieldPath(path)))
-				errors[fieldPath(path)] = ['must not be null: leave the field out instead'];
-			return;
-		}
-		if (depth > 64 || typeof value !== 'object') return;
-		if (Array.isArray(value)) value.forEach((item, k) => walk(item, [...path, k], depth + 1));
-		else for (const [key, item] of Object.entries(value)) walk(item, [...path, key], depth + 1);
-	};
-	walk(body, [], 0);
-	return errors;
-}
 
 let listedZones: Set<string> | undefined;
 
@@ -71,18 +39,6 @@ const IANA_MESSAGE = 'must be an IANA time zone name as IANA writes it, e.g. Eur
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * The send's optional template_message fields the written contract's schema shows as nullable
- * (the older variant of the command; test/unit/sandbox.test.ts holds the stand-in to taking them).
- * service-contract.md does not say so: unconfirmed, so the stand-in takes both forms here only.
- */
-export const SEND_TEMPLATE_NULLABLE = new Set([
-	'template_message.retry_until',
-	'template_message.retry_window',
-	'template_message.business_phone_number',
-	'template_message.reply_automation',
-]);
 
 /** `template_message.retry_window.timezone` of send_template_message ([S §2.2], "canonical IANA"). */
 export function sendTemplateErrors(body: unknown): Record<string, string[]> {

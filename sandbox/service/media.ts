@@ -1,16 +1,8 @@
-import type { z } from 'zod';
 import { randomBytes } from 'node:crypto';
-import { describeIssues } from '../contract/schemas';
-import {
-	addMediaBody,
-	listMediaQuery,
-	mediaSizeLimit,
-	type MediaContentType,
-} from '../contract/schemas/media';
+import { decodedData, LARGEST_MEDIA_BYTES, type AddMediaBody } from '../contract/bodies/media';
 import { DAY, iso, type Clock } from './clock';
-import { hasErrors, nullFields } from './contractChecks';
-import { paginate } from './pagination';
-import { checkQuery, notFound, ok, type Checked, type Route, type RouteAnswer } from './routes';
+import { paginate, pagingOf } from './pagination';
+import { notFound, ok, outsideContract, type Route, type RouteAnswer } from './routes';
 
 /*
  * `/api/v1/medias`: the account's media library. Ids are integers counted up from the seeded ones.
@@ -28,14 +20,13 @@ export const UNSERVED_BASE_URL = 'http://stand-in.invalid';
 
 export const MEDIA_FILE_PATTERN = '/media/:key/:filename';
 
-/** The largest `POST /api/v1/medias` body: the largest file the schema takes, as base64 in JSON. */
-export const BASE64_UPLOAD_MAX_BODY_BYTES =
-	Math.ceil((mediaSizeLimit('application/pdf') * 4) / 3) + 64 * 1024;
+/** The largest `POST /api/v1/medias` body: the largest file it takes, as base64 in JSON. */
+export const BASE64_UPLOAD_MAX_BODY_BYTES = Math.ceil((LARGEST_MEDIA_BYTES * 4) / 3) + 64 * 1024;
 
 export interface StoredMedia {
 	id: number;
 	filename: string;
-	content_type: MediaContentType;
+	content_type: string;
 	created_at: string;
 	byte_size: number;
 	/** The unguessable part of the file's link. */
@@ -47,7 +38,7 @@ export interface StoredMedia {
 
 export interface NewMedia {
 	filename: string;
-	content_type: MediaContentType;
+	content_type: string;
 	bytes: Buffer;
 	signed_id?: string;
 	key?: string;
@@ -64,17 +55,6 @@ export function mediaLink(
 /** The upload refusal the reference shows: 422 `{"status":"failed","reason":{field: [messages]}}`. */
 export function mediaRefusal(reason: Record<string, string[]>): RouteAnswer {
 	return { status: 422, body: { status: 'failed', reason } };
-}
-
-export function checkMediaBody<S extends z.ZodTypeAny>(
-	schema: S,
-	body: unknown,
-): Checked<z.infer<S>> {
-	const nulls = nullFields(body);
-	if (hasErrors(nulls)) return { error: mediaRefusal(nulls) };
-	const result = schema.safeParse(body);
-	if (result.success) return { value: result.data as z.infer<S> };
-	return { error: mediaRefusal(describeIssues(result.error)) };
 }
 
 /**
@@ -139,10 +119,8 @@ export function createMediaStore(now: Clock, urlForm: MediaUrlForm = 'links') {
 			pattern: '/api/v1/medias',
 			takesQuery: true,
 			handler: ({ query, baseUrl }) => {
-				const checked = checkQuery(listMediaQuery, query);
-				if ('error' in checked) return checked.error;
 				const newestFirst = [...items.values()].sort((a, b) => b.id - a.id);
-				const cut = paginate(newestFirst, checked.value);
+				const cut = paginate(newestFirst, pagingOf(query));
 				const medias = cut.items.map((media) => mediaAnswer(media, baseUrl, urlForm));
 				return ok({ count: cut.count, medias, next: cut.next, previous: cut.prev });
 			},
@@ -153,12 +131,13 @@ export function createMediaStore(now: Clock, urlForm: MediaUrlForm = 'links') {
 			refusal: mediaRefusal,
 			maxBodyBytes: BASE64_UPLOAD_MAX_BODY_BYTES,
 			handler: ({ body, baseUrl }) => {
-				const checked = checkMediaBody(addMediaBody, body);
-				if ('error' in checked) return checked.error;
-				const { data, filename, content_type } = checked.value.media;
-				const bytes = Buffer.from(data, 'base64');
-				if (bytes.length === 0) return mediaRefusal({ 'media.data': ['holds no bytes'] });
-				return ok(mediaAnswer(add({ filename, content_type, bytes }), baseUrl, urlForm), 201);
+				// docs/openapi.yaml (addMedia) has held the body to its shape already.
+				const { media } = body as AddMediaBody;
+				const decoded = decodedData(media);
+				if ('errors' in decoded) return outsideContract(decoded.errors, mediaRefusal);
+				const { filename, content_type } = media;
+				const added = add({ filename, content_type, bytes: decoded.bytes });
+				return ok(mediaAnswer(added, baseUrl, urlForm), 201);
 			},
 		},
 		{

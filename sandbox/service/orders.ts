@@ -3,10 +3,10 @@ import {
 	refundErrors,
 	type CreateOrderBody,
 	type RefundOrderBody,
-} from '../contract/schemas/orders';
+} from '../contract/bodies/orders';
 import { DAY, HOUR, iso, newId, type Clock } from './clock';
 import { ADA, GRACE, LUCIA } from './contactBook';
-import { invalidState, notFound, ok, parameterError, type Route } from './routes';
+import { invalidState, notFound, ok, outsideContract, parameterError, type Route } from './routes';
 
 /*
  * `/api/v1/orders`: create, get, refund. The create body names no currency, so every order is in the
@@ -164,7 +164,7 @@ export function createOrderStore(now: Clock, paymentMs: number) {
 				// docs/openapi.yaml has held the body to CreateOrderBody already.
 				const order = body as CreateOrderBody;
 				const errors = createOrderErrors(order, now());
-				if (Object.keys(errors).length > 0) return parameterError(errors);
+				if (Object.keys(errors).length > 0) return outsideContract(errors);
 				// Our rule: your reference names one order, so a retried create cannot make a second.
 				if ([...orders.values()].some((o) => o.body.id === order.id)) {
 					return parameterError({ id: ['has already been taken by another order'] });
@@ -196,7 +196,7 @@ export function createOrderStore(now: Clock, paymentMs: number) {
 				// docs/openapi.yaml has held the body to refundOrder's already.
 				const refundBody = body as RefundOrderBody;
 				const errors = refundErrors(refundBody);
-				if (Object.keys(errors).length > 0) return parameterError(errors);
+				if (Object.keys(errors).length > 0) return outsideContract(errors);
 				const { speed = 'normal', amount } = refundBody;
 				const current = status(order);
 				if (current === 'refunded') return invalidState('is refunded: nothing is left to refund');

@@ -1,5 +1,3 @@
-import { MAX_PER_PAGE } from '../contract/schemas/paging';
-
 /*
  * One way to cut every list into pages. Our assumptions, where the reference is silent: 25 per
  * page unless `per` says otherwise; `count` is the number of matching items across all pages;
@@ -7,7 +5,8 @@ import { MAX_PER_PAGE } from '../contract/schemas/paging';
  */
 
 export const DEFAULT_PER_PAGE = 25;
-export { MAX_PER_PAGE };
+/** docs/openapi.yaml's `per`: at most 1,000. */
+export const MAX_PER_PAGE = 1000;
 
 export interface Page<T> {
 	count: number;
@@ -28,5 +27,18 @@ export function paginate<T>(
 		next: start + per < items.length ? page + 1 : null,
 		prev: page > 1 ? page - 1 : null,
 		items: items.slice(start, start + per),
+	};
+}
+
+/**
+ * `page` and `per` as a list's query gives them. docs/openapi.yaml has held both to whole numbers
+ * in range already (openapi-backend reads `7` and `07` alike; so does Number).
+ */
+export function pagingOf(query: URLSearchParams): { page?: number; per?: number } {
+	const page = query.get('page');
+	const per = query.get('per');
+	return {
+		...(page === null ? {} : { page: Number(page) }),
+		...(per === null ? {} : { per: Number(per) }),
 	};
 }

@@ -1,4 +1,4 @@
-import { parameterError, type Route, type RouteAnswer } from './routes';
+import { outsideContract, type Route, type RouteAnswer } from './routes';
 
 /*
  * One area of the service (commands, the send side, contacts, …) as the running stand-in serves it:
@@ -70,13 +70,13 @@ const endpointOf = (route: Route) => `${route.method} ${route.pattern}`;
 
 function dispatchEvent(events: ReadonlyMap<string, EventHandler>, body: unknown): RouteAnswer {
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-		return parameterError({ '(body)': ['must be a JSON object with an event_type'] });
+		return outsideContract({ '(body)': ['must be a JSON object with an event_type'] });
 	}
 	const eventType = (body as { event_type?: unknown }).event_type;
 	const handler = typeof eventType === 'string' ? events.get(eventType) : undefined;
 	if (handler !== undefined) return handler(body);
 	const known = [...events.keys()].map((name) => `'${name}'`).join(' | ');
-	return parameterError({
+	return outsideContract({
 		event_type: [eventType === undefined ? `is required: ${known}` : `must be ${known}`],
 	});
 }

@@ -1,6 +1,4 @@
-import type { z } from 'zod';
-import { describeIssues, type ContactBody } from '../contract/schemas';
-import { hasErrors, nullFields } from './contractChecks';
+import type { ContactBody } from '../contract/bodies/commands';
 
 /*
  * A tiny route table for the service's endpoints: patterns with `:name` segments, the query as
@@ -31,6 +29,11 @@ export interface RouteAnswer {
 	acceptedTemplateMessage?: { messageId: string; contact: ContactBody };
 	/** Bytes answered as they are instead of `body` as JSON (a media file); `headers` says their type. */
 	bytes?: Buffer;
+	/**
+	 * What of the request breaks a rule docs/openapi.yaml states in words (a time to come, one
+	 * audience): logged as a contract violation, as what its schemas refuse is.
+	 */
+	contractViolation?: Record<string, string[]>;
 }
 
 export type RouteHandler = (request: RouteRequest) => RouteAnswer;
@@ -50,8 +53,8 @@ export interface Route {
 	 */
 	withoutApiKey?: boolean;
 	/**
-	 * The handler checks the query itself (checkQuery). Without it, server.ts refuses any query
-	 * parameter by name: the contract names none for the endpoint.
+	 * docs/openapi.yaml names query parameters for it, and holds them to their values. Without it,
+	 * server.ts refuses any query parameter by name: the contract names none for the endpoint.
 	 */
 	takesQuery?: boolean;
 	/** The 422 this endpoint refuses a request with, when not the Parameter Error (media uploads). */
@@ -116,58 +119,32 @@ export function parameterError(
 	return { status: 422, body: { message: 'Parameter Error', code, errors } };
 }
 
+/**
+ * The refusal of a request that breaks a rule the document states in words: the endpoint's 422
+ * (the Parameter Error, or `refuse`), marked so the request log names it a contract violation.
+ */
+export function outsideContract(
+	errors: Record<string, string[]>,
+	refuse: (errors: Record<string, string[]>) => RouteAnswer = parameterError,
+): RouteAnswer {
+	return { ...refuse(errors), contractViolation: errors };
+}
+
 /** An action the object's state does not allow (cancel a sent broadcast, pause a draft). */
 export function invalidState(message: string): RouteAnswer {
 	return parameterError({ status: [message] }, 'invalid_state');
 }
 
-export type Checked<T> = { value: T } | { error: RouteAnswer };
-
-export function checkBody<S extends z.ZodTypeAny>(schema: S, body: unknown): Checked<z.infer<S>> {
-	// No request field of the contract takes null (the node's schemas take it in a few places).
-	const nulls = nullFields(body);
-	if (hasErrors(nulls)) return { error: parameterError(nulls) };
-	const result = schema.safeParse(body);
-	if (result.success) return { value: result.data as z.infer<S> };
-	return { error: parameterError(describeIssues(result.error)) };
-}
-
 /**
- * Action endpoints (archive, cancel, …) take no body; `{}` is tolerated, anything else refused,
- * a JSON `null` included (it is a body, and not an empty object).
+ * A query parameter given more than once (`?page=1&page=2`): the document names each one once, and
+ * which of the values was meant is the client's to say, not the stand-in's to guess.
  */
-export function checkEmptyBody(schema: z.ZodTypeAny, body: unknown): RouteAnswer | undefined {
-	if (body === undefined) return undefined;
-	const checked = checkBody(schema, body);
-	return 'error' in checked ? checked.error : undefined;
-}
-
-/**
- * The query against a strict schema. Unknown and repeated parameters are refused by name, so a
- * test can prove the node sends a filter only when the user set it.
- */
-export function checkQuery<S extends z.ZodTypeAny>(
-	schema: S,
-	query: URLSearchParams,
-): Checked<z.infer<S>> {
-	const values: Record<string, string> = {};
+export function repeatedParameters(query: URLSearchParams): Record<string, string[]> | undefined {
+	const seen = new Set<string>();
 	const errors: Record<string, string[]> = {};
-	for (const [name, value] of query) {
-		if (name in values) errors[name] = ['is given more than once'];
-		values[name] = value;
+	for (const name of query.keys()) {
+		if (seen.has(name)) errors[name] = ['is given more than once'];
+		seen.add(name);
 	}
-	const result = schema.safeParse(values);
-	if (!result.success) {
-		for (const issue of result.error.issues) {
-			if (issue.code === 'unrecognized_keys') {
-				for (const key of issue.keys)
-					(errors[key] ??= []).push('is not a parameter of this endpoint');
-			} else {
-				const name = issue.path.join('.') || '(query)';
-				(errors[name] ??= []).push(issue.message);
-			}
-		}
-	}
-	if (Object.keys(errors).length > 0) return { error: parameterError(errors) };
-	return { value: (result as { data: z.infer<S> }).data };
+	return Object.keys(errors).length > 0 ? errors : undefined;
 }

@@ -95,7 +95,7 @@ export function createSendSideService(options: SendSideOptions = {}): SendSideSe
 	});
 	const history = createMessageHistory(now, messages);
 	seedBroadcasts(broadcasts, now());
-	const handleSendBroadcast = createBroadcastLauncher({ now, templates, broadcasts, events });
+	const handleSendBroadcast = createBroadcastLauncher({ templates, broadcasts, events });
 
 	return {
 		routes: [

@@ -1,4 +1,4 @@
-import type { TemplateStatus } from '../contract/schemas/templates';
+import type { NewComponent, TemplateStatus } from '../contract/bodies/templates';
 import { DAY, iso } from './clock';
 
 /*
@@ -10,13 +10,9 @@ import { DAY, iso } from './clock';
  * so tests and example workflows can name them.
  */
 
-export interface TemplateComponent {
+/** A component as created, with the id the template holds it under. */
+export interface TemplateComponent extends NewComponent {
 	id: number;
-	component_type: 'header' | 'body' | 'footer' | 'buttons';
-	data_type: 'text' | 'image' | 'video' | 'document';
-	value: string;
-	index: number;
-	sub_type?: string;
 }
 
 export interface Template {

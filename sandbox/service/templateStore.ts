@@ -3,7 +3,7 @@ import {
 	type CreateTemplateBody,
 	type TemplateStatus,
 	type UpdateTemplateBody,
-} from '../contract/schemas/templates';
+} from '../contract/bodies/templates';
 import { variablesToFill } from '../contract/templatePlaceholders';
 import { BUSINESS_ACCOUNT_ID, seedTemplates, type Template } from './templateCatalogue';
 import { iso, newId, type Clock, type Timings } from './clock';

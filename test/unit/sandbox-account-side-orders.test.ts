@@ -31,7 +31,7 @@ const usd = (value: number) => ({ currency: 'USD', value });
 
 describe('POST /api/v1/orders', () => {
 	it('creates a pending order with totals in the smallest unit', () => {
-		const order = create(accountSide({ heldToContract: true }), { app_execution_id: 'fe_123' });
+		const order = create(accountSide(), { app_execution_id: 'fe_123' });
 		expect(order).toMatchObject({
 			id: expect.stringMatching(/^wa_ord_[0-9a-f]{16}$/),
 			status: 'pending',
@@ -56,7 +56,7 @@ describe('POST /api/v1/orders', () => {
 	});
 
 	it('refuses a second order under the same reference, so a retried create makes no twin', () => {
-		const h = accountSide({ heldToContract: true });
+		const h = accountSide();
 		create(h);
 		expect(refusedFields(h.call('POST', '/api/v1/orders', orderBody()))).toEqual(['id']);
 	});
@@ -113,17 +113,15 @@ describe('POST /api/v1/orders', () => {
 			['items'],
 		],
 	])('refuses %s', (_, changes, fields) => {
-		expect(
-			refusedFields(
-				accountSide({ heldToContract: true }).call('POST', '/api/v1/orders', orderBody(changes)),
-			),
-		).toEqual(fields);
+		expect(refusedFields(accountSide().call('POST', '/api/v1/orders', orderBody(changes)))).toEqual(
+			fields,
+		);
 	});
 });
 
 describe('GET /api/v1/orders/:id', () => {
 	it('gets a created order, paid once the customer has paid', () => {
-		const h = accountSide({ heldToContract: true });
+		const h = accountSide();
 		const { id } = create(h);
 		expect(h.call('GET', `/api/v1/orders/${id}`).body.status).toBe('pending');
 		h.advance(paymentMs);
@@ -135,7 +133,7 @@ describe('GET /api/v1/orders/:id', () => {
 	});
 
 	it('cancels an order whose expiration comes before payment', () => {
-		const h = accountSide({ heldToContract: true });
+		const h = accountSide();
 		const { id } = create(h, {
 			expiration: { timestamp: Math.floor(T0 / 1000) + 1, description: 'Pay today' },
 		});
@@ -147,7 +145,7 @@ describe('GET /api/v1/orders/:id', () => {
 	});
 
 	it('answers 404 for an unknown id or a wrong prefix', () => {
-		const h = accountSide({ heldToContract: true });
+		const h = accountSide();
 		expect(h.call('GET', '/api/v1/orders/wa_ord_0000000000000000').status).toBe(404);
 		expect(h.call('GET', '/api/v1/orders/ORDER-1042').status).toBe(404);
 	});
@@ -155,7 +153,7 @@ describe('GET /api/v1/orders/:id', () => {
 
 describe('POST /api/v1/orders/:id/refunds', () => {
 	it('refunds in parts up to the total, then refuses', () => {
-		const h = accountSide({ heldToContract: true });
+		const h = accountSide();
 		const id = SEEDED_ORDERS.paid;
 		const first = refund(h, id, { speed: 'instant', amount: usd(4000) });
 		expect(first).toMatchObject({
@@ -183,7 +181,7 @@ describe('POST /api/v1/orders/:id/refunds', () => {
 	});
 
 	it('refuses more than is left to refund', () => {
-		const h = accountSide({ heldToContract: true });
+		const h = accountSide();
 		expect(refund(h, SEEDED_ORDERS.paid, { amount: usd(10000) }).status).toBe(201);
 		const answer = refund(h, SEEDED_ORDERS.paid, { amount: usd(2001) });
 		expect(answer.body.errors).toEqual({
@@ -192,7 +190,7 @@ describe('POST /api/v1/orders/:id/refunds', () => {
 	});
 
 	it('refuses an order that was never paid (invalid_state), and an unknown one (404)', () => {
-		const h = accountSide({ heldToContract: true });
+		const h = accountSide();
 		for (const id of [SEEDED_ORDERS.awaitingPayment, SEEDED_ORDERS.canceled]) {
 			const answer = refund(h, id, { amount: usd(100) });
 			expect(refusedFields(answer)).toEqual(['status']);
@@ -211,8 +209,6 @@ describe('POST /api/v1/orders/:id/refunds', () => {
 		['an unknown speed', { speed: 'optimum', amount: usd(100) }, ['speed']],
 		['an unknown field', { amount: usd(100), reason: 'damaged' }, ['(body)']],
 	])('refuses %s', (_, body, fields) => {
-		expect(
-			refusedFields(refund(accountSide({ heldToContract: true }), SEEDED_ORDERS.paid, body)),
-		).toEqual(fields);
+		expect(refusedFields(refund(accountSide(), SEEDED_ORDERS.paid, body))).toEqual(fields);
 	});
 });

@@ -153,7 +153,7 @@ describe('GET /api/v1/messages', () => {
 describe('broadcast launch (send_broadcast)', () => {
 	it('answers an event that becomes processed, while the broadcast goes queued → sending → sent', () => {
 		const h = sendSide();
-		const launched = h.service.handleSendBroadcast(launchBody());
+		const launched = h.event(launchBody());
 		expect(launched).toEqual({
 			status: 200,
 			body: { status: 'success', event_id: expect.stringMatching(/^evt_[0-9a-f]{16}$/) },
@@ -202,9 +202,7 @@ describe('broadcast launch (send_broadcast)', () => {
 	});
 
 	it.each(['instant', 'gradual', 'smart'])('accepts the delivery mode %s', (mode) => {
-		expect(sendSide().service.handleSendBroadcast(launchBody({ delivery_mode: mode })).status).toBe(
-			200,
-		);
+		expect(sendSide().event(launchBody({ delivery_mode: mode })).status).toBe(200);
 	});
 
 	const twoHundredYearsAgo = new Date(T0 - 200 * 365 * DAY).toISOString();
@@ -219,11 +217,6 @@ describe('broadcast launch (send_broadcast)', () => {
 			'broadcast.audience_id',
 		],
 		['a delivery mode of neither source', { delivery_mode: 'fast' }, 'broadcast.delivery_mode'],
-		[
-			'a launch time in the past',
-			{ scheduled_launch_time: twoHundredYearsAgo },
-			'broadcast.scheduled_launch_time',
-		],
 		['a sending number with +', { phone_number: '+14155550100' }, 'broadcast.phone_number'],
 		[
 			'a contact without +',
@@ -244,10 +237,20 @@ describe('broadcast launch (send_broadcast)', () => {
 		],
 	])('refuses %s', (_case, changes, field) => {
 		const h = sendSide();
-		expect(Object.keys(errorsOf(h.service.handleSendBroadcast(launchBody(changes))))).toEqual([
-			field,
-		]);
+		expect(Object.keys(errorsOf(h.event(launchBody(changes))))).toEqual([field]);
 		expect(h.call('GET', '/api/v1/broadcasts').body.count).toBe(4);
+	});
+
+	it('takes a launch time in the past: no source sets a rule for it, so it launches at once', () => {
+		const h = sendSide();
+		const answer = h.event(launchBody({ scheduled_launch_time: twoHundredYearsAgo }));
+		expect(answer.status).toBe(200);
+		const [launched] = h.call('GET', '/api/v1/broadcasts').body.broadcasts;
+		expect(launched).toMatchObject({
+			name: 'March restock',
+			scheduled_launch_time: twoHundredYearsAgo,
+		});
+		expect(launched.status).not.toBe('queued');
 	});
 
 	it('refuses missing variables per contact unless told to skip the check', () => {
@@ -256,9 +259,7 @@ describe('broadcast launch (send_broadcast)', () => {
 			{ phone_number: '+14155550123', liquid_values: { first_name: 'Ada' } },
 			{ phone_number: '+14155550124' },
 		];
-		const answer = h.service.handleSendBroadcast(
-			launchBody({ contacts, liquid_values: { order_number: 'A-1' } }),
-		);
+		const answer = h.event(launchBody({ contacts, liquid_values: { order_number: 'A-1' } }));
 		expect(answer).toEqual({
 			status: 422,
 			body: {
@@ -274,14 +275,14 @@ describe('broadcast launch (send_broadcast)', () => {
 			{ contacts, liquid_values: {} },
 			{ skip_liquid_values_validation: true },
 		);
-		expect(h.service.handleSendBroadcast(skipped).status).toBe(200);
+		expect(h.event(skipped).status).toBe(200);
 	});
 
 	it('lists the first 20 recipients that miss variables, then a count', () => {
 		const contacts = Array.from({ length: 30 }, (_, i) => ({
 			phone_number: `+1415555${String(1000 + i)}`,
 		}));
-		const errors = errorsOf(sendSide().service.handleSendBroadcast(launchBody({ contacts })));
+		const errors = errorsOf(sendSide().event(launchBody({ contacts })));
 		expect(Object.keys(errors)).toHaveLength(21);
 		expect(errors.broadcast).toEqual(['30 recipients miss variables; the first 20 are listed']);
 	});
@@ -294,9 +295,7 @@ describe('broadcast launch (send_broadcast)', () => {
 			chat_template_id: 'wat_3c4d5e6f70819203',
 		};
 		expect(
-			errorsOf(h.service.handleSendBroadcast(launchBody({ ...audience, liquid_values: {} })))[
-				'broadcast.liquid_values'
-			],
+			errorsOf(h.event(launchBody({ ...audience, liquid_values: {} })))['broadcast.liquid_values'],
 		).toEqual([
 			'misses discount, end_date, header_media for audience contact +14155550123',
 			'misses discount, end_date, header_media for audience contact +14155550124',
@@ -307,9 +306,7 @@ describe('broadcast launch (send_broadcast)', () => {
 			end_date: 'Friday',
 			header_media: 'https://cdn.example.com/a.jpg',
 		};
-		const { body } = h.service.handleSendBroadcast(
-			launchBody({ ...audience, liquid_values: values }),
-		) as { body: any };
+		const { body } = h.event(launchBody({ ...audience, liquid_values: values })) as { body: any };
 		h.advance(eventProcessingMs);
 		expect(h.call('GET', `/api/v1/events/${body.event_id}`).body.result).toMatchObject({
 			audience_count: 3,
@@ -330,7 +327,7 @@ describe('broadcasts: list, get, cancel, archive', () => {
 		expect(ids('?status=archived')).toEqual([winterClearance]);
 		for (let i = 0; i < 30; i++) {
 			h.advance(1);
-			h.service.handleSendBroadcast(launchBody({ name: `Wave ${i}` }));
+			h.event(launchBody({ name: `Wave ${i}` }));
 		}
 		expect(ids('?status=queued')).toHaveLength(25);
 		expect(walk(h, '/api/v1/broadcasts', 'broadcasts')).toHaveLength(34);
@@ -349,7 +346,7 @@ describe('broadcasts: list, get, cancel, archive', () => {
 	it('cancels a scheduled broadcast back to a draft that sends nothing, then archives it', () => {
 		const h = sendSide();
 		const scheduled = launchBody({ scheduled_launch_time: new Date(T0 + HOUR).toISOString() });
-		const event = (h.service.handleSendBroadcast(scheduled).body as any).event_id;
+		const event = (h.event(scheduled).body as any).event_id;
 		h.advance(HOUR / 2);
 		const id = h.call('GET', `/api/v1/events/${event}`).body.result.id;
 		expect(h.call('GET', `/api/v1/broadcasts/${id}`).body).toMatchObject({
@@ -375,9 +372,7 @@ describe('broadcasts: list, get, cancel, archive', () => {
 
 	it('refuses to cancel once sending, and to archive before it is sent', () => {
 		const h = sendSide();
-		const event = (
-			h.service.handleSendBroadcast(launchBody({ delivery_mode: 'gradual' })).body as any
-		).event_id;
+		const event = (h.event(launchBody({ delivery_mode: 'gradual' })).body as any).event_id;
 		h.advance(eventProcessingMs);
 		const id = h.call('GET', `/api/v1/events/${event}`).body.result.id;
 		expect(h.call('PATCH', `/api/v1/broadcasts/${id}/cancel`).body.code).toBe('invalid_state');

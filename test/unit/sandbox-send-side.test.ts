@@ -161,7 +161,7 @@ describe('templates', () => {
 	};
 
 	it('creates a draft, and refuses a bad one naming the field', () => {
-		const { call } = sendSide({ heldToContract: true });
+		const { call } = sendSide();
 		const created = call('POST', '/api/v1/whats_app_templates', newTemplate([bodyPart]));
 		expect(created.status).toBe(201);
 		expect(created.body).toMatchObject({
@@ -193,7 +193,7 @@ describe('templates', () => {
 	});
 
 	it('updates by id: changes, additions and removals, as long as one body remains', () => {
-		const { call } = sendSide({ heldToContract: true });
+		const { call } = sendSide();
 		const { id, components } = call(
 			'POST',
 			'/api/v1/whats_app_templates',
@@ -231,7 +231,7 @@ describe('templates', () => {
 	});
 
 	it('sends an edited approved template back to review, and refuses edits while pending', () => {
-		const { call, advance } = sendSide({ heldToContract: true });
+		const { call, advance } = sendSide();
 		const edit = { whats_app_template: { category: 'MARKETING' } };
 		expect(call('PATCH', `/api/v1/whats_app_templates/${ORDER_UPDATE_EN}`, edit).body.status).toBe(
 			'pending',
@@ -260,7 +260,7 @@ describe('templates', () => {
 		['submit', 'approved', 'refused'],
 		['submit', 'disabled', 'refused'],
 	])('%s a template that is %s → %s', (action, from, to) => {
-		const { call } = sendSide({ heldToContract: true });
+		const { call } = sendSide();
 		const answer = call('PATCH', `/api/v1/whats_app_templates/${byStatus[from]}/${action}`);
 		if (to === 'refused') {
 			expect(answer).toEqual({ status: 422, body: unprocessable('invalid_state') });
@@ -269,7 +269,7 @@ describe('templates', () => {
 	});
 
 	it('approves a submitted template once its review has run, and takes no body on actions', () => {
-		const { call, advance } = sendSide({ heldToContract: true });
+		const { call, advance } = sendSide();
 		const path = `/api/v1/whats_app_templates/${byStatus.draft}`;
 		expect(call('PATCH', `${path}/submit`, { now: true }).status).toBe(422);
 		expect(call('PATCH', `${path}/submit`, {}).body.status).toBe('pending');

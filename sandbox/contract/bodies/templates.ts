@@ -1,6 +1,4 @@
-import { z } from 'zod';
 import { strayBraces } from '../templatePlaceholders';
-import { emptyActionBody, pageParameter } from './paging';
 
 /*
  * Template bodies as the stand-in reads them. docs/openapi.yaml (CreateTemplateBody,
@@ -114,26 +112,3 @@ export function componentChangeErrors(changes: readonly ComponentChange[]): Erro
 	});
 	return errors;
 }
-
-/** Archive, pause, submit: no body (or `{}`). */
-export const templateActionBody = emptyActionBody;
-
-const statuses = [
-	'approved',
-	'pending',
-	'rejected',
-	'paused',
-	'disabled',
-	'draft',
-	'archived',
-] as const;
-
-export const listTemplatesQuery = z
-	.object({
-		status: z
-			.enum(statuses, { errorMap: () => ({ message: `must be one of ${statuses.join(', ')}` }) })
-			.optional(),
-		// Sent by one client, unconfirmed in the reference.
-		page: pageParameter.optional(),
-	})
-	.strict();
