@@ -6,6 +6,7 @@ import { InvalidParameter, checkBody, requiredText } from '../../../shared/valid
 import { wireLabels } from '../fields/wireLabels';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation } from '../operationKinds';
+import { confirmAnsweredObject, idInPath } from '../run/answeredObject';
 import {
 	answeredTemplate,
 	readTemplateId,
@@ -167,5 +168,16 @@ export const update: PerItemOperation<UpdateTemplateBody> = {
 		const body = checkBody(updateTemplateBody, { whats_app_template: change }, labels);
 		return { method: 'PATCH', path: templatePath(id), body };
 	},
-	toOutput: (answer) => templateOutput(answeredTemplate(answer, 'may have been sent')),
+	// The answer is the template as changed: one about another template (mixed up on the way, with
+	// requests in parallel) is not this item's update, and its ID must not flow on as this one's.
+	toOutput: (answer, request) => {
+		const template = answeredTemplate(answer, 'may have been sent');
+		confirmAnsweredObject(
+			answer,
+			template as IDataObject,
+			{ kind: 'template', id: idInPath(request), readWith: 'Template → Get' },
+			'may have been sent',
+		);
+		return templateOutput(template);
+	},
 };
