@@ -13,13 +13,14 @@ import {
 	upsertContactsBulkAnswer,
 } from '../../../shared/schemas/contacts';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { checkBody, normalisePhoneNumber } from '../../../shared/validation';
+import { answeredNumberDigits, checkBody, normalisePhoneNumber } from '../../../shared/validation';
 import { phoneNumberField } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import type { Action, BatchOperation, PerItemOperation } from '../operationKinds';
 import { inBatches } from '../run/batch';
 import { confirmAnsweredObject } from '../run/answeredObject';
+import { contactNamed } from './get.operation';
 import type { BatchItem } from '../run/combinators';
 import { chosenBy, withOwnAnswers } from '../run/combinators';
 import { perItem } from '../run/perItem';
@@ -120,13 +121,12 @@ const oneByOne: PerItemOperation<UpsertContactBody> = {
 	subject: (request) => request.body.phone_number,
 	toOutput: (answer: ServiceAnswer, request) => {
 		const contact = answerFields(answer);
-		const asked = {
-			kind: 'contact',
-			id: request.body.phone_number,
-			idField: 'phone_number',
-			readWith: 'Contact → Get',
-		};
-		confirmAnsweredObject(answer, contact, asked, 'may have been sent');
+		confirmAnsweredObject(
+			answer,
+			contact,
+			contactNamed(request.body.phone_number),
+			'may have been sent',
+		);
 		return { ...contact, created: answer.statusCode === 201 };
 	},
 };
@@ -148,17 +148,21 @@ const inBulk: BatchOperation<UpsertContactBody, UpsertContactBody[]> = {
 	checkBatch(answer, contacts) {
 		if (!answer.bodyIsJson || !Array.isArray(answer.body))
 			return 'the answer is not the list of contacts';
+		// Numbers by their digits: the service may write them back otherwise than they were sent.
 		const answered = new Map<unknown, number>();
 		for (const contact of answer.body as unknown[]) {
 			if (contact === null || typeof contact !== 'object') continue;
-			const phone = (contact as IDataObject).phone_number;
+			const phone = answeredNumberDigits((contact as IDataObject).phone_number);
 			answered.set(phone, (answered.get(phone) ?? 0) + 1);
 		}
-		const sent = new Map<string, number>();
-		for (const { phone_number: phone } of contacts) sent.set(phone, (sent.get(phone) ?? 0) + 1);
-		const missing = [...sent].filter(([phone, count]) => (answered.get(phone) ?? 0) < count);
+		const sent = new Map<string, { phone: string; count: number }>();
+		for (const { phone_number: phone } of contacts) {
+			const digits = answeredNumberDigits(phone) ?? phone;
+			sent.set(digits, { phone, count: (sent.get(digits)?.count ?? 0) + 1 });
+		}
+		const missing = [...sent].filter(([digits, { count }]) => (answered.get(digits) ?? 0) < count);
 		if (missing.length === 0) return undefined;
-		const shown = missing.slice(0, 3).map(([phone]) => phone);
+		const shown = missing.slice(0, 3).map(([, { phone }]) => phone);
 		return `it has no contact for ${shown.join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''}`;
 	},
 	succeeded: {},
@@ -176,12 +180,12 @@ function ownContacts(batch: BatchItem[]): Array<IDataObject | undefined> {
 	const byPhone = new Map<unknown, IDataObject[]>();
 	for (const contact of answered as unknown[]) {
 		if (contact === null || typeof contact !== 'object' || Array.isArray(contact)) continue;
-		const phone = (contact as IDataObject).phone_number;
+		const phone = answeredNumberDigits((contact as IDataObject).phone_number);
 		const same = byPhone.get(phone);
 		if (same) same.push(contact as IDataObject);
 		else byPhone.set(phone, [contact as IDataObject]);
 	}
-	return batch.map(({ json }) => byPhone.get(json.phone_number)?.shift());
+	return batch.map(({ json }) => byPhone.get(answeredNumberDigits(json.phone_number))?.shift());
 }
 
 export const createOrUpdate: Action = chosenBy(
