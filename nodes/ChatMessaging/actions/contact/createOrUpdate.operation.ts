@@ -27,6 +27,8 @@ import { perItem } from '../run/perItem';
 import { answerFields } from '../run/serviceAnswers';
 import {
 	CONTACT_DETAIL_PARAMETERS,
+	consentNotShown,
+	consentNotShownFailure,
 	contactDetailOptions,
 	readContactDetails,
 } from './contactDetails';
@@ -127,6 +129,9 @@ const oneByOne: PerItemOperation<UpsertContactBody> = {
 			contactNamed(request.body.phone_number),
 			'may have been sent',
 		);
+		const problem = consentNotShown(request.body, contact);
+		if (problem !== undefined)
+			throw consentNotShownFailure(answer, request.body.phone_number, problem);
 		return { ...contact, created: answer.statusCode === 201 };
 	},
 };
@@ -161,13 +166,32 @@ const inBulk: BatchOperation<UpsertContactBody, UpsertContactBody[]> = {
 			sent.set(digits, { phone, count: (sent.get(digits)?.count ?? 0) + 1 });
 		}
 		const missing = [...sent].filter(([digits, { count }]) => (answered.get(digits) ?? 0) < count);
-		if (missing.length === 0) return undefined;
+		if (missing.length === 0) return contradictedConsent(answer.body as unknown[], contacts);
 		const shown = missing.slice(0, 3).map(([, { phone }]) => phone);
 		return `it has no contact for ${shown.join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''}`;
 	},
 	succeeded: {},
 	toOutput: (contact) => ({ ...contact }),
 };
+
+/** The first contact of a batch whose answered contact (the n-th with its number) contradicts its consent. */
+function contradictedConsent(
+	answered: unknown[],
+	contacts: UpsertContactBody[],
+): string | undefined {
+	const byPhone = new Map<string | undefined, IDataObject[]>();
+	for (const contact of answered) {
+		if (contact === null || typeof contact !== 'object' || Array.isArray(contact)) continue;
+		const phone = answeredNumberDigits((contact as IDataObject).phone_number);
+		byPhone.set(phone, [...(byPhone.get(phone) ?? []), contact as IDataObject]);
+	}
+	for (const sent of contacts) {
+		const shown = byPhone.get(answeredNumberDigits(sent.phone_number))?.shift();
+		const problem = shown === undefined ? undefined : consentNotShown(sent, shown);
+		if (problem !== undefined) return `its contact ${sent.phone_number} ${problem}`;
+	}
+	return undefined;
+}
 
 /**
  * The bulk answer is the array of resulting contacts. Each item gets the one with its phone number
