@@ -130,6 +130,10 @@ export const create: PerItemOperation<CreateTemplateBody> = {
 		return { method: 'POST', path: '/api/v1/whats_app_templates', body };
 	},
 	toOutput: (answer, request) => templateOutput(createdTemplate(answer, request.body)),
+	// A name is unique per language and the service refuses a second: two items creating one go in
+	// input order, so the first is the one created, not whichever arrives first.
+	subject: ({ body }) =>
+		`${body.whats_app_template.template_name}|${body.whats_app_template.language}`,
 };
 
 /**
