@@ -1,10 +1,11 @@
 /*
  * Works only against the stand-in, asked of the IDs the reference shows no format for: a contact's
- * `id` (the stand-in writes ct_…) and a refund's (rfnd_…). This service writes other IDs as
+ * `id` (the stand-in writes ct_…), a refund's (rfnd_…) and a message's in the history (msg_…). This service writes other IDs as
  * integers (a media's, a template component's, an account's). The node held both to text, so a
  * service writing `"id": 4711` failed every Contact → Get as not sent, every Update and Create or
  * Update as may have been sent though done, and every refund as may have been sent though the money
- * went back. They are now read as text or integer, as a media's ID is.
+ * went back, and Message → Get Many failed every read as not a page of records. They are now read
+ * as text or integer, as a media's ID is.
  */
 import fc from 'fast-check';
 
@@ -96,3 +97,37 @@ test.each(cases.map((kase) => [kase.name, kase] as const))(
 		);
 	},
 );
+
+test('Message → Get Many: messages whose ids are integers are output, each once', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.uniqueArray(fc.integer({ min: 1, max: 2 ** 31 }), { minLength: 1, maxLength: 6 }),
+			async (ids) => {
+				service.clearFaults();
+				service.injectFaults({
+					status: 200,
+					body: {
+						count: ids.length,
+						next: null,
+						prev: null,
+						messages: ids.map((id) => ({ id, direction: 'inbound', text: 'Hi' })),
+					},
+					path: '/api/v1/messages',
+				});
+				const result = await runChatMessaging({
+					items: [{}],
+					parameters: { resource: 'message', operation: 'getMany', returnAll: true } as never,
+					baseUrl: service.url,
+					apiKey: API_KEY,
+					continueOnFail: true,
+				});
+				service.clearFaults();
+				expect(result.error).toBeUndefined();
+				const output = result.output!.map((item) => item.json);
+				expect(output.map((item) => item.error)).not.toContainEqual(expect.anything());
+				expect(output.map((item) => item.id)).toEqual(ids);
+			},
+		),
+		{ numRuns: 5 },
+	);
+});
