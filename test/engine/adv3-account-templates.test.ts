@@ -65,12 +65,12 @@ test('Update: an answer about another template fails the item as may have been s
 		}),
 		{ numRuns: 10 },
 	);
-	// The answer about the template asked for still passes.
+	// The answer about the template asked for, as changed, still passes.
 	service.clearFaults();
 	const id = 'wat_9203142536475869';
 	service.injectFaults({
 		status: 200,
-		body: templateNamed(id, 'order_update', 'en', 'pending'),
+		body: { ...templateNamed(id, 'order_update', 'en', 'pending'), category: 'MARKETING' },
 		path: `${TEMPLATES}/${id}`,
 	});
 	const [item] = await runTemplate({
@@ -158,6 +158,49 @@ test('Get Many with a Status filter outputs only templates in that status, also 
 					.map((template) => template.id);
 				expect(output.map((item) => item.error)).not.toContainEqual(expect.anything());
 				expect(output.map((item) => item.id)).toEqual(expected);
+			},
+		),
+		{ numRuns: 25 },
+	);
+});
+
+test('Update: an answer showing another name or category than was sent is not "updated"', async () => {
+	const id = 'wat_9203142536475869';
+	const categories = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+	await fc.assert(
+		fc.asyncProperty(
+			fc.record(
+				{
+					templateName: fc.constantFrom('order_update', 'order_shipped'),
+					category: fc.constantFrom(...categories),
+				},
+				{ requiredKeys: [] },
+			),
+			fc.constantFrom('order_update', 'order_shipped'),
+			fc.constantFrom(...categories),
+			async (sent, shownName, shownCategory) => {
+				fc.pre(Object.keys(sent).length > 0);
+				service.clearFaults();
+				service.injectFaults({
+					status: 200,
+					body: { ...templateNamed(id, shownName, 'en', 'pending'), category: shownCategory },
+					path: `${TEMPLATES}/${id}`,
+				});
+				const [item] = await runTemplate({
+					operation: 'update',
+					templateId: id,
+					updateFields: sent,
+				});
+				service.clearFaults();
+				const contradicts =
+					(sent.templateName !== undefined && sent.templateName !== shownName) ||
+					(sent.category !== undefined && sent.category !== shownCategory);
+				if (contradicts) {
+					expect(item).toMatchObject({ outcome: 'may have been sent' });
+					expect(String(item.error)).toContain(id);
+				} else {
+					expect(item.error).toBeUndefined();
+				}
 			},
 		),
 		{ numRuns: 25 },
