@@ -38,12 +38,13 @@ afterAll(async () => {
 
 beforeEach(() => standIn.clearRequests());
 
-test('n8n credential test: the right key passes, by one read of the template list, sending nothing', async () => {
+test('n8n credential test: the right key passes, by a read of the template list with and without the key, sending nothing', async () => {
 	const result = await n8n.testCredential(credential, { apiKey, baseUrl: standIn.url });
 	expect(result.status).toBe('OK');
 	expect(result.message).toMatch(/^Connection successful: .*templates/);
 	expect(standIn.requests.map((r) => [r.method, r.path, r.authorized])).toEqual([
 		['GET', '/api/v1/whats_app_templates', true],
+		['GET', '/api/v1/whats_app_templates', false],
 	]);
 }, 30_000);
 

@@ -64,9 +64,10 @@ describe('the service itself', () => {
 			status: 'OK',
 			message: expect.stringMatching(/^Connection successful: .*listed the account's templates/),
 		});
-		// One read, and nothing else.
+		// One read with the key and the same read without it (adv3-account-credential.test.ts), nothing else.
 		expect(service.requests.map((r) => [r.method, r.path, r.authorized])).toEqual([
 			['GET', CREDENTIAL_TEST_PATH, true],
+			['GET', CREDENTIAL_TEST_PATH, false],
 		]);
 	});
 
@@ -190,12 +191,16 @@ describe('something else answering at the Base URL, with any key', () => {
 		);
 	});
 
-	it('the documented shape from any host is the service: a bare array of templates', async () => {
-		answer = {
-			status: 200,
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify([{ id: 'wat_1', template_name: 'welcome', language: 'en' }]),
-		};
+	it('the documented shape from any host is the service: a bare array of templates, and the 401 without a key', async () => {
+		const json = { 'Content-Type': 'application/json' };
+		answer = (authorization) =>
+			authorization === API_KEY
+				? {
+						status: 200,
+						headers: json,
+						body: JSON.stringify([{ id: 'wat_1', template_name: 'welcome', language: 'en' }]),
+					}
+				: { status: 401, headers: json, body: '{"message":"Unauthorized"}' };
 		const outcome = await testCredential({ apiKey: API_KEY, baseUrl: otherUrl });
 		expect(outcome).toMatchObject({
 			status: 'OK',

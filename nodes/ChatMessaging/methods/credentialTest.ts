@@ -188,35 +188,37 @@ export async function chatMessagingApiTest(
 	try {
 		const response = await read(key);
 		const verdict = judgeAnswer(response);
-		if (verdict.status !== 'OK' || !isEmptyList(response)) {
-			return withoutSecret(verdict, data.apiKey);
-		}
-		return withoutSecret(judgeKeylessRead(await read(undefined)), data.apiKey);
+		if (verdict.status !== 'OK') return withoutSecret(verdict, data.apiKey);
+		return withoutSecret(judgeKeylessRead(await read(undefined), verdict), data.apiKey);
 	} catch (error) {
 		return withoutSecret(judgeError(error), data.apiKey);
 	}
 }
 
-function isEmptyList(response: FullResponse): boolean {
-	const { body, bodyIsJson } = parseServiceBody(response.body);
-	return bodyIsJson && Array.isArray(body) && body.length === 0;
-}
-
 /*
- * An empty list proves nothing about who answered: any JSON API can answer [] to any path. The
- * service refuses a request without a key with its own 401 body, so an empty list counts only
- * when the same read without the key (nothing secret is sent) is refused that way.
+ * A list proves who answered only when the key mattered: any JSON API can answer [] to any path,
+ * and a cache, a mock or a mirror hands the same templates to every request, a wrong key's too.
+ * The service refuses a request without a key with its own 401 body, so a list counts only when
+ * the same read without the key (nothing secret is sent) is refused that way.
  */
-function judgeKeylessRead(response: FullResponse): INodeCredentialTestResult {
+function judgeKeylessRead(
+	response: FullResponse,
+	withKey: INodeCredentialTestResult,
+): INodeCredentialTestResult {
 	const { body, bodyIsJson } = parseServiceBody(response.body);
 	if (response.statusCode === 401 && bodyIsJson && serviceMessage(body) === 'Unauthorized') {
 		return {
 			status: 'OK',
-			message:
-				"Connection successful: the Chat Messaging API accepted this key and listed the account's templates (0 templates), and refused the same read without a key.",
+			message: `${withKey.message.replace(/\.$/, '')}, and refused the same read without a key.`,
 		};
 	}
+	const keyedList = /\((\d+) templates?\)/.exec(withKey.message)?.[1];
+	const listed = keyedList === '0' ? 'an empty list' : 'a list of templates';
+	const sameList =
+		response.statusCode === 200 && bodyIsJson && isTemplateList(body)
+			? ' (a list again: the key was never checked, so the answer says nothing about it)'
+			: '';
 	return failed(
-		`The Base URL does not answer as the Chat Messaging API: GET ${CREDENTIAL_TEST_PATH} answered an empty list with this key, and ${whatAnswered(response)} without any key, where the service refuses with 401 Unauthorized. ${BASE_URL_HINT}`,
+		`The Base URL does not answer as the Chat Messaging API: GET ${CREDENTIAL_TEST_PATH} answered ${listed} with this key, and ${whatAnswered(response)} without any key${sameList}, where the service refuses with 401 Unauthorized. ${BASE_URL_HINT}`,
 	);
 }

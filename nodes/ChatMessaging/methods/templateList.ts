@@ -68,10 +68,15 @@ export interface WholeTemplateList<Template> {
 	complete: boolean;
 }
 
-/** The whole list (or its first `limit` templates), however the service answers it. */
+/**
+ * The whole list (or its first `limit` templates), however the service answers it. `keep` leaves
+ * out templates the caller does not want (a filter the service may not apply itself); the list's
+ * end is still told from every template read, and `limit` counts only those kept.
+ */
 export async function readWholeTemplateList<Answer, Template>(
 	source: TemplateListSource<Answer, Template>,
 	limit?: number,
+	keep: (template: Template) => boolean = () => true,
 ): Promise<WholeTemplateList<Template>> {
 	const seen = new Set<string>();
 	const templates: Template[] = [];
@@ -83,6 +88,7 @@ export async function readWholeTemplateList<Answer, Template>(
 			if (seen.has(id)) continue;
 			seen.add(id);
 			fresh++;
+			if (!keep(template)) continue;
 			templates.push(template);
 			if (limit !== undefined && templates.length >= limit) return { templates, complete: true };
 		}

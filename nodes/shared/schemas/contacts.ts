@@ -84,8 +84,9 @@ export const updateCommunicationPreferencesBody = z
 	.strict();
 export type UpdateCommunicationPreferencesBody = z.infer<typeof updateCommunicationPreferencesBody>;
 
+// The reference shows no format for a contact's id; the service writes other ids as integers.
 export const contactAnswer = z
-	.object({ id: z.string().optional(), phone_number: z.string() })
+	.object({ id: z.union([z.string(), z.number()]).optional(), phone_number: z.string() })
 	.passthrough();
 export const upsertContactsAnswer = z.union([contactAnswer, z.array(contactAnswer)]);
 export const communicationPreferencesAnswer = z

@@ -67,7 +67,13 @@ export const closeConversationBody = z
 	.strict();
 export type CloseConversationBody = z.infer<typeof closeConversationBody>;
 
-export const conversationAnswer = z.object({ id: z.string(), status: z.string() }).passthrough();
+/*
+ * The reference shows no format for a conversation's ID (conv_… is the stand-in's), and the service
+ * writes other IDs as integers (a media's, a template component's): either is read, as text.
+ */
+export const conversationAnswer = z
+	.object({ id: z.union([z.string(), z.number()]), status: z.string() })
+	.passthrough();
 export type ConversationAnswer = z.infer<typeof conversationAnswer>;
 export const conversationsPage = pageAnswer('conversations', conversationAnswer);
 

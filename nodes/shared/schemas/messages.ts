@@ -79,5 +79,7 @@ export const listMessagesQuery = z
 	})
 	.strict();
 
-export const messageAnswer = z.object({ id: z.string() }).passthrough();
+// The reference shows no format for a message's id (msg_… is the stand-in's); the service writes
+// other ids as integers.
+export const messageAnswer = z.object({ id: z.union([z.string(), z.number()]) }).passthrough();
 export const messagesPage = pageAnswer('messages', messageAnswer);

@@ -107,7 +107,10 @@ export const orderAnswer = z
 	.object({ id: z.string(), status: z.string(), total_amount: z.number().optional() })
 	.passthrough();
 export type OrderAnswer = z.infer<typeof orderAnswer>;
-export const refundAnswer = z.object({ id: z.string(), status: z.string() }).passthrough();
+// The reference shows no refund answer; the service writes other ids as integers.
+export const refundAnswer = z
+	.object({ id: z.union([z.string(), z.number()]), status: z.string() })
+	.passthrough();
 
 /** The answers the node holds the service to (PromisedAnswer, answers.ts). */
 export const createOrderAnswer: PromisedAnswer = { statusCode: 201, body: orderAnswer };

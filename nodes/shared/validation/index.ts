@@ -3,7 +3,11 @@
  * label) before anything is sent. Operations import from here, never from the files behind it.
  */
 export { InvalidParameter, describeType, toNodeOperationError } from './invalidParameter';
-export { normaliseBusinessPhoneNumber, normalisePhoneNumber } from './phoneNumbers';
+export {
+	answeredNumberDigits,
+	normaliseBusinessPhoneNumber,
+	normalisePhoneNumber,
+} from './phoneNumbers';
 export {
 	checkKeyName,
 	inexactNumberReason,

@@ -206,3 +206,15 @@ export function normaliseBusinessPhoneNumber(value: unknown, parameter: string):
 	}
 	return internationalDigits(value, parameter, 'business');
 }
+
+/**
+ * A number as the service writes it back, reduced to its digits, so an answer naming the number
+ * sent is read as that number however it is written (`14155550123`, `+1 415-555-0123`): every
+ * number the node sends is international, so its digits alone say which number it is. Undefined
+ * for anything that is not text with digits.
+ */
+export function answeredNumberDigits(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const digits = value.replace(/\D/g, '');
+	return digits === '' ? undefined : digits;
+}

@@ -174,4 +174,7 @@ export const connectContact: TemplateSendOperation<ConnectToAiAgentBody> = {
 	prepare,
 	toOutput,
 	answer: connectToAiAgentAnswer,
+	// Which AI agent has the conversation, and the contact's properties, are the contact's state, as
+	// Assign Agent's human agent is: two items about one number go in input order, so the last wins.
+	subject: (request) => request.body.contact.phone_number,
 };

@@ -10,7 +10,9 @@ import {
 	NOT_JSON,
 	parseJsonText,
 } from '../../../shared/validation';
+import type { ServiceAnswer, ServiceRequestFailed } from '../../../shared/transport';
 import { readEmail, readKeyValues } from '../fields/contactFields';
+import { answerNotForThisItem } from '../run/serviceAnswers';
 
 /*
  * What a contact holds besides its phone number, as Create or Update and Update show it: the same
@@ -212,4 +214,42 @@ export function readContactDetails(
 	const tags = readTags(fields.tags, labels.tags);
 	if (tags !== undefined) details.tags = tags;
 	return details;
+}
+
+/**
+ * Why a contact the service answered does not show the consent sent (Opted Out, Communication
+ * Preference), or undefined when it shows it or leaves the field out. An opt-out reported done must
+ * be one the service shows: an answer that contradicts it (the change not applied, or an answer
+ * from before it) is not this item's success.
+ */
+export function consentNotShown(
+	sent: UpdateContactBody,
+	answered: IDataObject,
+): string | undefined {
+	if (
+		sent.opted_out !== undefined &&
+		answered.opted_out !== undefined &&
+		answered.opted_out !== sent.opted_out
+	)
+		return `shows opted_out ${JSON.stringify(answered.opted_out)}, not ${String(sent.opted_out)} as sent`;
+	if (
+		sent.communication_preference !== undefined &&
+		answered.communication_preference !== undefined &&
+		answered.communication_preference !== sent.communication_preference
+	)
+		return `shows communication_preference ${JSON.stringify(answered.communication_preference)}, not ${sent.communication_preference} as sent`;
+	return undefined;
+}
+
+/** The failure for a contact answered without the consent sent: it may have been changed, never repeated. */
+export function consentNotShownFailure(
+	answer: ServiceAnswer,
+	phoneNumber: string,
+	problem: string,
+): ServiceRequestFailed {
+	return answerNotForThisItem(
+		answer,
+		`The service answered ${answer.statusCode}, but contact ${phoneNumber} ${problem}`,
+		`The change may have been made or not: the service received it, but its answer does not show it, so it is not reported done and was not repeated. Read the contact with Contact → Get before running this item again.`,
+	);
 }

@@ -7,7 +7,7 @@ import type {
 
 import type { ContactBody } from '../../../shared/schemas';
 import { contact as contactSchema, createContactsAnswer } from '../../../shared/schemas';
-import { InvalidParameter, checkBody } from '../../../shared/validation';
+import { InvalidParameter, answeredNumberDigits, checkBody } from '../../../shared/validation';
 import {
 	buildContact,
 	contactEmailField,
@@ -209,7 +209,12 @@ export const createMany: BatchOperation<ContactBody, ContactBody[]> = {
 	checkBatch(answer, contacts) {
 		const body = answer.body as IDataObject | null;
 		const phone = body !== null && typeof body === 'object' ? body.phone_number : undefined;
-		if (typeof phone === 'string' && contacts.some((contact) => contact.phone_number === phone))
+		// By its digits: the service may write the number back otherwise than it was sent.
+		const digits = answeredNumberDigits(phone);
+		if (
+			digits !== undefined &&
+			contacts.some((contact) => answeredNumberDigits(contact.phone_number) === digits)
+		)
 			return undefined;
 		return phone === undefined
 			? 'it names no contact (it has no phone_number)'

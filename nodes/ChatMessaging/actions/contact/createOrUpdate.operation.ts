@@ -13,19 +13,22 @@ import {
 	upsertContactsBulkAnswer,
 } from '../../../shared/schemas/contacts';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { checkBody, normalisePhoneNumber } from '../../../shared/validation';
+import { answeredNumberDigits, checkBody, normalisePhoneNumber } from '../../../shared/validation';
 import { phoneNumberField } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import type { Action, BatchOperation, PerItemOperation } from '../operationKinds';
 import { inBatches } from '../run/batch';
 import { confirmAnsweredObject } from '../run/answeredObject';
+import { contactNamed } from './get.operation';
 import type { BatchItem } from '../run/combinators';
 import { chosenBy, withOwnAnswers } from '../run/combinators';
 import { perItem } from '../run/perItem';
 import { answerFields } from '../run/serviceAnswers';
 import {
 	CONTACT_DETAIL_PARAMETERS,
+	consentNotShown,
+	consentNotShownFailure,
 	contactDetailOptions,
 	readContactDetails,
 } from './contactDetails';
@@ -120,13 +123,15 @@ const oneByOne: PerItemOperation<UpsertContactBody> = {
 	subject: (request) => request.body.phone_number,
 	toOutput: (answer: ServiceAnswer, request) => {
 		const contact = answerFields(answer);
-		const asked = {
-			kind: 'contact',
-			id: request.body.phone_number,
-			idField: 'phone_number',
-			readWith: 'Contact → Get',
-		};
-		confirmAnsweredObject(answer, contact, asked, 'may have been sent');
+		confirmAnsweredObject(
+			answer,
+			contact,
+			contactNamed(request.body.phone_number),
+			'may have been sent',
+		);
+		const problem = consentNotShown(request.body, contact);
+		if (problem !== undefined)
+			throw consentNotShownFailure(answer, request.body.phone_number, problem);
 		return { ...contact, created: answer.statusCode === 201 };
 	},
 };
@@ -148,22 +153,45 @@ const inBulk: BatchOperation<UpsertContactBody, UpsertContactBody[]> = {
 	checkBatch(answer, contacts) {
 		if (!answer.bodyIsJson || !Array.isArray(answer.body))
 			return 'the answer is not the list of contacts';
+		// Numbers by their digits: the service may write them back otherwise than they were sent.
 		const answered = new Map<unknown, number>();
 		for (const contact of answer.body as unknown[]) {
 			if (contact === null || typeof contact !== 'object') continue;
-			const phone = (contact as IDataObject).phone_number;
+			const phone = answeredNumberDigits((contact as IDataObject).phone_number);
 			answered.set(phone, (answered.get(phone) ?? 0) + 1);
 		}
-		const sent = new Map<string, number>();
-		for (const { phone_number: phone } of contacts) sent.set(phone, (sent.get(phone) ?? 0) + 1);
-		const missing = [...sent].filter(([phone, count]) => (answered.get(phone) ?? 0) < count);
-		if (missing.length === 0) return undefined;
-		const shown = missing.slice(0, 3).map(([phone]) => phone);
+		const sent = new Map<string, { phone: string; count: number }>();
+		for (const { phone_number: phone } of contacts) {
+			const digits = answeredNumberDigits(phone) ?? phone;
+			sent.set(digits, { phone, count: (sent.get(digits)?.count ?? 0) + 1 });
+		}
+		const missing = [...sent].filter(([digits, { count }]) => (answered.get(digits) ?? 0) < count);
+		if (missing.length === 0) return contradictedConsent(answer.body as unknown[], contacts);
+		const shown = missing.slice(0, 3).map(([, { phone }]) => phone);
 		return `it has no contact for ${shown.join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''}`;
 	},
 	succeeded: {},
 	toOutput: (contact) => ({ ...contact }),
 };
+
+/** The first contact of a batch whose answered contact (the n-th with its number) contradicts its consent. */
+function contradictedConsent(
+	answered: unknown[],
+	contacts: UpsertContactBody[],
+): string | undefined {
+	const byPhone = new Map<string | undefined, IDataObject[]>();
+	for (const contact of answered) {
+		if (contact === null || typeof contact !== 'object' || Array.isArray(contact)) continue;
+		const phone = answeredNumberDigits((contact as IDataObject).phone_number);
+		byPhone.set(phone, [...(byPhone.get(phone) ?? []), contact as IDataObject]);
+	}
+	for (const sent of contacts) {
+		const shown = byPhone.get(answeredNumberDigits(sent.phone_number))?.shift();
+		const problem = shown === undefined ? undefined : consentNotShown(sent, shown);
+		if (problem !== undefined) return `its contact ${sent.phone_number} ${problem}`;
+	}
+	return undefined;
+}
 
 /**
  * The bulk answer is the array of resulting contacts. Each item gets the one with its phone number
@@ -176,12 +204,12 @@ function ownContacts(batch: BatchItem[]): Array<IDataObject | undefined> {
 	const byPhone = new Map<unknown, IDataObject[]>();
 	for (const contact of answered as unknown[]) {
 		if (contact === null || typeof contact !== 'object' || Array.isArray(contact)) continue;
-		const phone = (contact as IDataObject).phone_number;
+		const phone = answeredNumberDigits((contact as IDataObject).phone_number);
 		const same = byPhone.get(phone);
 		if (same) same.push(contact as IDataObject);
 		else byPhone.set(phone, [contact as IDataObject]);
 	}
-	return batch.map(({ json }) => byPhone.get(json.phone_number)?.shift());
+	return batch.map(({ json }) => byPhone.get(answeredNumberDigits(json.phone_number))?.shift());
 }
 
 export const createOrUpdate: Action = chosenBy(

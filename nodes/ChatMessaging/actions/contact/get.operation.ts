@@ -2,7 +2,7 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { getContactAnswer } from '../../../shared/schemas/contacts';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { normalisePhoneNumber } from '../../../shared/validation';
+import { answeredNumberDigits, normalisePhoneNumber } from '../../../shared/validation';
 import { phoneNumberField } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
@@ -28,14 +28,24 @@ export function contactPath(phoneNumber: string): string {
 	return `/api/v1/contacts/${encodeURIComponent(phoneNumber)}`;
 }
 
-/** The contact a request's path names: the answer must be that contact (its phone_number). */
-export function contactAsked(request: PreparedRequest<unknown>): AskedObject {
+/**
+ * The contact a number names: the answer must be that contact (its phone_number), read by its
+ * digits, since the service may write the number back otherwise than it was sent.
+ */
+export function contactNamed(phoneNumber: string): AskedObject {
 	return {
 		kind: 'contact',
-		id: idInPath(request),
+		id: phoneNumber,
 		idField: 'phone_number',
+		sameId: (answered, asked) =>
+			answeredNumberDigits(String(answered)) === answeredNumberDigits(asked),
 		readWith: 'Contact → Get',
 	};
+}
+
+/** The contact a request's path names. */
+export function contactAsked(request: PreparedRequest<unknown>): AskedObject {
+	return contactNamed(idInPath(request));
 }
 
 /** `GET /api/v1/contacts/{phone_number}`: one contact per item; an unknown number is the service's 404. */

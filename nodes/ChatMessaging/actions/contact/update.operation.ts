@@ -12,6 +12,8 @@ import { confirmAnsweredObject } from '../run/answeredObject';
 import { answerFields } from '../run/serviceAnswers';
 import {
 	CONTACT_DETAIL_PARAMETERS,
+	consentNotShown,
+	consentNotShownFailure,
 	contactDetailOptions,
 	readContactDetails,
 } from './contactDetails';
@@ -69,7 +71,10 @@ export const update: PerItemOperation<UpdateContactBody> = {
 	answer: updateContactAnswer,
 	toOutput: (answer: ServiceAnswer, request) => {
 		const contact = answerFields(answer);
-		confirmAnsweredObject(answer, contact, contactAsked(request), 'may have been sent');
+		const asked = contactAsked(request);
+		confirmAnsweredObject(answer, contact, asked, 'may have been sent');
+		const problem = consentNotShown(request.body, contact);
+		if (problem !== undefined) throw consentNotShownFailure(answer, asked.id, problem);
 		return contact;
 	},
 };

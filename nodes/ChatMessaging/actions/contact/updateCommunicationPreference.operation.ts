@@ -16,7 +16,12 @@ import {
 	updateCommunicationPreferencesAnswer,
 	updateCommunicationPreferencesBody,
 } from '../../../shared/schemas/contacts';
-import { InvalidParameter, checkBody, normalisePhoneNumber } from '../../../shared/validation';
+import {
+	InvalidParameter,
+	answeredNumberDigits,
+	checkBody,
+	normalisePhoneNumber,
+} from '../../../shared/validation';
 import { phoneNumberField } from '../fields/contactFields';
 import { optionsCollection } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
@@ -151,11 +156,15 @@ const preferences: BatchOperation<PreferenceEntry, UpdateCommunicationPreference
 		const sent = entries[0]?.communication_preference;
 		if (body.communication_preference !== undefined && body.communication_preference !== sent)
 			return `it names the preference ${JSON.stringify(body.communication_preference)}, not ${JSON.stringify(sent)}`;
-		const listed = new Set([
-			...((body.updated as unknown[]) ?? []),
-			...((body.not_found as unknown[]) ?? []),
-		]);
-		const missing = entries.filter((entry) => !listed.has(entry.phone_number));
+		// Numbers by their digits: the service may write them back otherwise than they were sent.
+		const listed = new Set(
+			[...((body.updated as unknown[]) ?? []), ...((body.not_found as unknown[]) ?? [])].map(
+				answeredNumberDigits,
+			),
+		);
+		const missing = entries.filter(
+			(entry) => !listed.has(answeredNumberDigits(entry.phone_number)),
+		);
 		if (missing.length === 0) return undefined;
 		return `neither updated nor not_found lists ${missing
 			.slice(0, 3)
@@ -174,13 +183,15 @@ const preferences: BatchOperation<PreferenceEntry, UpdateCommunicationPreference
 function ownOutcomes(batch: BatchItem[]): Array<IDataObject | undefined> {
 	const listed = (name: string) => {
 		const list = batch[0]?.batchResponse[name];
-		return new Set(Array.isArray(list) ? list : []);
+		return new Set((Array.isArray(list) ? list : []).map(answeredNumberDigits));
 	};
 	const updated = listed('updated');
 	const notFound = listed('not_found');
 	return batch.map(({ json }) => {
-		if (updated.has(json.phone_number)) return { updated: true };
-		if (notFound.has(json.phone_number)) return { updated: false, notFound: true };
+		const digits = answeredNumberDigits(json.phone_number);
+		if (digits === undefined) return undefined;
+		if (updated.has(digits)) return { updated: true };
+		if (notFound.has(digits)) return { updated: false, notFound: true };
 		return undefined;
 	});
 }

@@ -90,7 +90,9 @@ function answeredConversation(
 	const conversation = answerFields(answer);
 	const askedId = decodeURIComponent(request.path.slice(request.path.lastIndexOf('/') + 1));
 	const problem =
-		conversation.id !== askedId
+		// An ID is compared as text: the service may write it as an integer.
+		(typeof conversation.id !== 'string' && typeof conversation.id !== 'number') ||
+		String(conversation.id) !== askedId
 			? `is for conversation ${JSON.stringify(conversation.id)}, not ${askedId}`
 			: conversation.status !== request.body.status
 				? `is ${askedId} in status ${JSON.stringify(conversation.status)}, not ${request.body.status}`

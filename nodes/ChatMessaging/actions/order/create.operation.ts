@@ -308,7 +308,8 @@ function toOutput(answer: ServiceAnswer, request: PreparedRequest<CreateOrderBod
 		);
 	}
 	const assumed = (request as CreateOrderRequest).amountsConvertedFor;
-	const other = answeredCurrencies(order).find((currency) => currency !== assumed);
+	// A currency code is read in any letter case, the user's (readCurrency) and the service's alike.
+	const other = answeredCurrencies(order).find((currency) => currency.toUpperCase() !== assumed);
 	if (assumed !== undefined && other !== undefined) {
 		throw answerNotForThisItem(
 			answer,

@@ -117,7 +117,9 @@ function answeredRefund(
 			? `is for order ${JSON.stringify(refunded.order_id)}, not ${orderId}`
 			: amount !== null &&
 				  typeof amount === 'object' &&
-				  (amount.value !== asked.value || amount.currency !== asked.currency)
+				  (amount.value !== asked.value ||
+						// A currency code is read in any letter case, the user's (readCurrency) and the service's alike.
+						String(amount.currency).toUpperCase() !== asked.currency.toUpperCase())
 				? `gives back ${String(amount.value)} ${String(amount.currency)}, not ${asked.value} ${asked.currency}`
 				: undefined;
 	if (problem === undefined) return refunded;

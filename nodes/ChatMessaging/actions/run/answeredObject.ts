@@ -19,6 +19,8 @@ export interface AskedObject {
 	id: string;
 	/** The answer's field that names the object: `id` unless said (a contact is its phone_number). */
 	idField?: string;
+	/** Whether the answer's value of `idField` names `id`: the same text unless said. */
+	sameId?: (answered: string | number, id: string) => boolean;
 	/** For a change: its name ("archive") and the statuses it leaves the object in. */
 	change?: { name: string; statuses: readonly string[] };
 	/** Where to look before running the item again ("Broadcast → Get"). */
@@ -44,7 +46,8 @@ export function confirmAnsweredObject(
 	const { status } = shown;
 	const id = shown[asked.idField ?? 'id'];
 	let problem: string | undefined;
-	if ((typeof id !== 'string' && typeof id !== 'number') || String(id) !== asked.id) {
+	const sameId = asked.sameId ?? ((answered, wanted) => String(answered) === wanted);
+	if ((typeof id !== 'string' && typeof id !== 'number') || !sameId(id, asked.id)) {
 		problem = `is ${asked.kind} ${JSON.stringify(id)}, not ${asked.id}`;
 	} else if (asked.change && !asked.change.statuses.includes(String(status))) {
 		problem = `is ${asked.kind} ${asked.id} in status ${JSON.stringify(status)}, where ${asked.change.name} leads to ${asked.change.statuses.join(' or ')}`;

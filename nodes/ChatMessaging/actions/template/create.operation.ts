@@ -1,6 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import type { CreateTemplateBody } from '../../../shared/schemas/templates';
+import type { CreateTemplateBody, TemplateAnswer } from '../../../shared/schemas/templates';
 import {
 	TEMPLATE_LANGUAGE_PATTERN,
 	TEMPLATE_NAME_PATTERN,
@@ -10,7 +10,9 @@ import {
 import { InvalidParameter, checkBody, requiredText } from '../../../shared/validation';
 import { wireLabels } from '../fields/wireLabels';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
+import type { ServiceAnswer } from '../../../shared/transport';
 import type { PerItemOperation } from '../operationKinds';
+import { answerNotForThisItem } from '../run/serviceAnswers';
 import { buildComponents, componentFields } from './components';
 import { answeredTemplate, templateOutput } from './templateIdentity';
 
@@ -127,5 +129,29 @@ export const create: PerItemOperation<CreateTemplateBody> = {
 		);
 		return { method: 'POST', path: '/api/v1/whats_app_templates', body };
 	},
-	toOutput: (answer) => templateOutput(answeredTemplate(answer, 'may have been sent')),
+	toOutput: (answer, request) => templateOutput(createdTemplate(answer, request.body)),
+	// A name is unique per language and the service refuses a second: two items creating one go in
+	// input order, so the first is the one created, not whichever arrives first.
+	subject: ({ body }) =>
+		`${body.whats_app_template.template_name}|${body.whats_app_template.language}`,
 };
+
+/**
+ * The template a create answers must be the one sent: its name, and its language when the answer
+ * shows one. Another template (an answer mixed up on the way, with requests in parallel) is not this
+ * item's; this item's may exist all the same, so it is "may have been sent" and not repeated.
+ */
+function createdTemplate(answer: ServiceAnswer, sent: CreateTemplateBody): TemplateAnswer {
+	const template = answeredTemplate(answer, 'may have been sent');
+	const { template_name: name, language } = sent.whats_app_template;
+	if (
+		template.template_name === name &&
+		(template.language === undefined || template.language === language)
+	)
+		return template;
+	throw answerNotForThisItem(
+		answer,
+		`The service answered ${answer.statusCode} with template ${template.id} (${template.template_name}${template.language ? `, ${template.language}` : ''}), not the template ${name} (${language}) sent`,
+		`The template may have been created: the service received it, but its answer is another template, so it was not repeated. Look for ${name} (${language}) with Template → Get (Find By Name) before running this item again.`,
+	);
+}

@@ -36,6 +36,9 @@ export function answeredTemplates(
  * Every template of the list (or the first `limit`), each once, read the one way every user of the
  * list reads it (methods/templateList.ts), whether the service pages or answers everything at once.
  * An answer that is no list of templates, or a list that never ends, fails the item: nothing was changed.
+ *
+ * `status` in the query is a filter the service's reference does not name: a service that ignores
+ * it answers every template, so the templates are held to it here too, and Limit counts only those.
  */
 export async function readServiceTemplates(
 	this: IExecuteFunctions,
@@ -50,7 +53,12 @@ export async function readServiceTemplates(
 		answeredTemplates,
 		(template: TemplateAnswer) => template.id,
 	);
-	const read = await readWholeTemplateList(source, limit);
+	const status = qs?.status;
+	const read = await readWholeTemplateList(
+		source,
+		limit,
+		status === undefined ? undefined : (template) => template.status === status,
+	);
 	if (!read.complete) {
 		throw new ServiceRequestFailed({
 			outcome: 'not sent',

@@ -6,6 +6,8 @@ import { InvalidParameter, checkBody, requiredText } from '../../../shared/valid
 import { wireLabels } from '../fields/wireLabels';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation } from '../operationKinds';
+import { confirmAnsweredObject, idInPath } from '../run/answeredObject';
+import { answerNotForThisItem } from '../run/serviceAnswers';
 import {
 	answeredTemplate,
 	readTemplateId,
@@ -167,5 +169,29 @@ export const update: PerItemOperation<UpdateTemplateBody> = {
 		const body = checkBody(updateTemplateBody, { whats_app_template: change }, labels);
 		return { method: 'PATCH', path: templatePath(id), body };
 	},
-	toOutput: (answer) => templateOutput(answeredTemplate(answer, 'may have been sent')),
+	// The answer is the template as changed: one about another template (mixed up on the way, with
+	// requests in parallel) is not this item's update, and its ID must not flow on as this one's; one
+	// still showing another name or category than sent does not show the change made.
+	toOutput: (answer, request) => {
+		const template = answeredTemplate(answer, 'may have been sent');
+		const id = idInPath(request);
+		confirmAnsweredObject(
+			answer,
+			template as IDataObject,
+			{ kind: 'template', id, readWith: 'Template → Get' },
+			'may have been sent',
+		);
+		const sent = request.body.whats_app_template;
+		const shown = (field: 'template_name' | 'category') =>
+			sent[field] !== undefined && template[field] !== undefined && template[field] !== sent[field]
+				? `${field} ${JSON.stringify(template[field])}, not ${sent[field]} as sent`
+				: undefined;
+		const problem = shown('template_name') ?? shown('category');
+		if (problem === undefined) return templateOutput(template);
+		throw answerNotForThisItem(
+			answer,
+			`The service answered ${answer.statusCode}, but template ${id} shows ${problem}`,
+			`The change may have been made or not: the service received it, but its answer does not show it, so it is not reported done and was not repeated. Read the template with Template → Get before running this item again.`,
+		);
+	},
 };
