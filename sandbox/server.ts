@@ -71,6 +71,11 @@ export interface StandInOptions {
 	/** A token bucket in front of the service endpoints (rateLimit.ts); off by default. */
 	rateLimit?: RateLimitConfig;
 	/**
+	 * The bucket's clock in milliseconds, performance.now() unless given. A test gives one that moves
+	 * with the requests, so which of them are throttled does not depend on the machine's speed.
+	 */
+	rateLimitClock?: () => number;
+	/**
 	 * How the template list is answered, for testing a client against each way the real service may
 	 * answer it: page by page, all at once, or either (the default). Ignored when `parts` is given.
 	 */
@@ -193,7 +198,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			}),
 	);
 	let nextRequestId = 1;
-	const rateLimiter = new RateLimiter(options.rateLimit);
+	const rateLimiter = new RateLimiter(options.rateLimit, options.rateLimitClock);
 	const successStatuses = new SuccessStatuses();
 	/** Requests being handled now: concurrency as the service sees it (RecordedRequest.inFlight, peakInFlight). */
 	const handling = new Set<RecordedRequest>();

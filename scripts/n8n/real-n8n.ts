@@ -81,17 +81,29 @@ export interface CredentialTestResult {
 	message: string;
 }
 
-/** A free loopback port, chosen by the kernel. */
-export function freePort(): Promise<number> {
-	return new Promise((resolvePort, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			const port = typeof address === 'object' && address ? address.port : 0;
-			server.close(() => resolvePort(port));
+/** Ports this process has handed out: the kernel may offer a closed one again at once. */
+const portsHandedOut = new Set<number>();
+
+/**
+ * A free loopback port, chosen by the kernel, never one this process handed out before: n8n's main
+ * port and its task broker's are asked for one after the other and bound only later, so the same
+ * port twice would fail n8n's start.
+ */
+export async function freePort(): Promise<number> {
+	for (;;) {
+		const port = await new Promise<number>((resolvePort, reject) => {
+			const server = createServer();
+			server.once('error', reject);
+			server.listen(0, '127.0.0.1', () => {
+				const address = server.address();
+				const chosen = typeof address === 'object' && address ? address.port : 0;
+				server.close(() => resolvePort(chosen));
+			});
 		});
-	});
+		if (portsHandedOut.has(port)) continue;
+		portsHandedOut.add(port);
+		return port;
+	}
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

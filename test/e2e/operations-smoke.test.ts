@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
 import { startStandInService, type StandInService } from '../../sandbox/server';
+import { createServiceParts } from '../../sandbox/serviceParts';
 import { API_CREDENTIAL_NAME } from '../../scripts/n8n/examples';
 import type { CliExecution, RealN8n, WorkflowJson } from '../../scripts/n8n/real-n8n';
 import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
@@ -20,7 +21,15 @@ const apiKey = `e2e-ops-${randomBytes(8).toString('hex')}`;
 
 beforeAll(async () => {
 	({ n8n, release } = await useN8n());
-	standIn = await startStandInService({ apiKey, port: 0 });
+	// The stand-in's clock stands still here: nothing in this file waits for time to pass, and an
+	// event read right after its send is still queued however long a loaded machine takes between
+	// the two nodes (on the wall clock it is processed 1 s after the send).
+	const startedAt = Date.now();
+	standIn = await startStandInService({
+		apiKey,
+		port: 0,
+		parts: createServiceParts({ now: () => startedAt }),
+	});
 	credential = {
 		id: await n8n.upsertCredential(`${API_CREDENTIAL_NAME} (operations)`, 'chatMessagingApi', {
 			apiKey,

@@ -9,10 +9,17 @@ import { join } from 'node:path';
 import type { INode } from 'n8n-workflow';
 
 import { TOOL_TYPE, runAgent, type ToolNode, type ToolPath } from './agentToolHarness';
+import { createServiceParts } from '../../sandbox/serviceParts';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'agent-tool-example-key-3f7b';
-const service = useStandInService({ apiKey: API_KEY });
+// The stand-in's clock stands still: the status read right after the send is "queued" however long
+// a loaded machine takes between the two tool calls (on the wall clock it is processed after 1 s).
+const STAND_IN_NOW = Date.now();
+const service = useStandInService({
+	apiKey: API_KEY,
+	parts: createServiceParts({ now: () => STAND_IN_NOW }),
+});
 
 const example = JSON.parse(
 	readFileSync(join(__dirname, '../../examples/agent-sends-order-update.json'), 'utf8'),

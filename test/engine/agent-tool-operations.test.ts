@@ -8,10 +8,17 @@
 import { ChatMessaging } from '../../nodes/ChatMessaging/ChatMessaging.node';
 import { TOOL_TYPE, runAgent, toolVariantOf, type ToolNode } from './agentToolHarness';
 import { editorContext } from './template-picker-harness';
+import { createServiceParts } from '../../sandbox/serviceParts';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'agent-tool-ops-key-8a0c';
-const service = useStandInService({ apiKey: API_KEY });
+// The stand-in's clock stands still: the status read right after the send is "queued" however long
+// a loaded machine takes between the two tool calls (on the wall clock it is processed after 1 s).
+const STAND_IN_NOW = Date.now();
+const service = useStandInService({
+	apiKey: API_KEY,
+	parts: createServiceParts({ now: () => STAND_IN_NOW }),
+});
 
 const fromAi = (key: string, hint: string, type = 'string') =>
 	`={{ $fromAI('${key}', '${hint}', '${type}') }}`;

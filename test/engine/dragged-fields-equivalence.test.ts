@@ -130,9 +130,11 @@ describe("a dragged field read from the item is what n8n's vm and quickjs engine
 			};
 			expect(result.failure).toBeUndefined();
 			expect(result.engine).toBe(engine);
-			// Not vacuous: 100 runs read 19-31 items the fast way in repeated runs; the bound sits far
-			// below that, so it fails only when the fast path is never taken, not on an unlucky draw.
-			expect(result.fast).toBeGreaterThan(5);
+			// Not vacuous: 100 runs read 19-31 items the fast way in repeated runs. Any bound above
+			// zero is a bet on the draw (at most 5 of 100 happens about once in 20,000 runs at the low
+			// end of that range); none of 100 or more reads taking the fast path, about once in 10^9,
+			// means the fast path is no longer taken.
+			expect(result.fast).toBeGreaterThan(0);
 		},
 		600_000,
 	);

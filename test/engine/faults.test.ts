@@ -3,8 +3,9 @@
  * through n8n's engine against the stand-in's fault injection. The stand-in counts what it really
  * processed, so "never sent twice" is checked, not assumed.
  */
+import diagnosticsChannel from 'node:diagnostics_channel';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 import { runChatMessaging, type WorkflowRun } from './harness';
 import { useStandInService } from '../standInFixture';
@@ -200,6 +201,20 @@ describe('answers the node never waits out or follows', () => {
 	}, 30_000);
 });
 
+/** Settles when a connection to `port` on this machine is refused, as Node's net channel reports it. */
+function refusedConnectionTo(port: number): Promise<void> {
+	return new Promise((resolve) => {
+		const onSocket = (message: unknown) => {
+			(message as { socket: Socket }).socket.once('error', (error: NodeJS.ErrnoException) => {
+				if (error.code !== 'ECONNREFUSED' || (error as { port?: number }).port !== port) return;
+				diagnosticsChannel.unsubscribe('net.client.socket', onSocket);
+				resolve();
+			});
+		};
+		diagnosticsChannel.subscribe('net.client.socket', onSocket);
+	});
+}
+
 describe('nothing reached the service: retried, then "not sent"', () => {
 	test('connection refused is retried, then reported as not sent', async () => {
 		// A port that was just free and is closed again: connecting is refused at once.
@@ -234,10 +249,12 @@ describe('nothing reached the service: retried, then "not sent"', () => {
 			);
 			request.pipe(upstream);
 		});
+		const firstAttemptRefused = refusedConnectionTo(port);
 		const started = send({ maxRetries: 2 }, { baseUrl: `http://127.0.0.1:${port}` });
-		// The first attempt is made at once and refused; the node then waits 1 s before retrying, so a
-		// forwarder that comes up 300 ms in is there for the retry with wide margins on both sides.
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		// The forwarder comes up once the first attempt has been refused, not after a fixed delay: on a
+		// loaded machine the run can take longer than any delay to make its first attempt, which would
+		// then reach the forwarder and prove nothing. The node waits 1 s before its retry.
+		await firstAttemptRefused;
 		await new Promise((resolve) => forwarder.listen(port, '127.0.0.1', () => resolve(undefined)));
 		const result = await started;
 		forwarder.close();

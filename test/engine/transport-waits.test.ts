@@ -102,9 +102,11 @@ describe('Maximum Total Wait is one budget for the run', () => {
 
 describe('Retry Until is checked again before every attempt', () => {
 	test('it passes while the item waits out throttling: the item is not sent and says why', async () => {
-		// Two 429s of 2 s each: the third attempt would come about 4 s in, after Retry Until (3 s).
-		service.injectFaults({ status: 429, retryAfter: 2, count: 2, path: EVENTS });
-		const retryUntil = new Date(Date.now() + 3_000).toISOString();
+		// Two 429s of 3 s each: the second attempt comes about 3 s in, before Retry Until (5 s), with
+		// 2 s to spare for a loaded machine to start the run; the third could come 6 s in at the
+		// earliest, after it.
+		service.injectFaults({ status: 429, retryAfter: 3, count: 2, path: EVENTS });
+		const retryUntil = new Date(Date.now() + 5_000).toISOString();
 		const result = await runChatMessaging({
 			items: people(1),
 			parameters: {
