@@ -377,11 +377,16 @@ describe('Chat Messaging node description', () => {
 		it('defaults batch options to the exported constants', () => {
 			expect(option('batchSize').displayName).toBe('Batch Size');
 			expect(option('batchSize').default).toBe(DEFAULT_BATCH_SIZE);
-			expect(option('batchSize').typeOptions).toEqual({ minValue: 1, maxValue: MAX_BATCH_SIZE });
+			expect(option('batchSize').typeOptions).toEqual({
+				minValue: 1,
+				maxValue: MAX_BATCH_SIZE,
+				numberPrecision: 0,
+			});
 			expect(option('batchesInParallel').default).toBe(DEFAULT_PARALLEL_BATCHES);
 			expect(option('batchesInParallel').typeOptions).toEqual({
 				minValue: 1,
 				maxValue: MAX_PARALLEL_BATCHES,
+				numberPrecision: 0,
 			});
 		});
 

@@ -12,6 +12,8 @@ import {
 	serviceUrl,
 	withoutSecret,
 } from '../../shared/transport';
+import type { EditorBudget } from './editorBudget';
+import { EDITOR_CALL_BUDGET_MS, nextRequestTimeout } from './editorBudget';
 
 /*
  * Requests the editor makes while the user fills the panel (the template list, a template's
@@ -41,6 +43,17 @@ export class EditorRequestFailed extends Error {
 	) {
 		super(message);
 		this.name = 'EditorRequestFailed';
+	}
+}
+
+/** The call's time ran out (editorBudget.ts): said apart so each method can tell it in its own words. */
+export class EditorTooSlow extends EditorRequestFailed {
+	constructor(readonly requests: number) {
+		super(
+			`The service was too slow: ${requests} request${requests === 1 ? '' : 's'} used up the ${EDITOR_CALL_BUDGET_MS / 1000} s the editor waits`,
+			'Try again when the service answers faster, or enter the template by ID.',
+		);
+		this.name = 'EditorTooSlow';
 	}
 }
 
@@ -88,6 +101,7 @@ function describeNetwork(
 	code: string | undefined,
 	retried: boolean,
 	pastDeadline: boolean,
+	timeoutMs: number,
 ): EditorRequestFailed {
 	const technical = code ? ` (network error code ${code})` : '';
 	if (code && NEVER_REACHED_CODES.has(code)) {
@@ -98,7 +112,7 @@ function describeNetwork(
 	}
 	if (pastDeadline || (code && TIMEOUT_CODES.has(code))) {
 		return new EditorRequestFailed(
-			`The service did not answer within ${EDITOR_TIMEOUT_MS / 1000} s`,
+			`The service did not answer within ${Math.round(timeoutMs / 100) / 10} s`,
 			`The list was not loaded${technical}. Try again, or enter the template by ID.`,
 		);
 	}
@@ -131,6 +145,7 @@ export async function editorGet(
 	this: ILoadOptionsFunctions,
 	path: string,
 	what: string,
+	budget: EditorBudget,
 	qs?: IDataObject,
 ): Promise<EditorAnswer> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
@@ -150,7 +165,6 @@ export async function editorGet(
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 		maxRedirects: 0,
-		timeout: EDITOR_TIMEOUT_MS,
 		headers: { Accept: 'application/json' },
 	};
 	if (qs !== undefined && Object.keys(qs).length > 0) options.qs = qs;
@@ -158,17 +172,18 @@ export async function editorGet(
 	const secret = credentials.apiKey;
 	let failure: EditorRequestFailed;
 	for (let attempt = 0; ; attempt++) {
+		const timeout = nextRequestTimeout(budget, EDITOR_TIMEOUT_MS);
+		if (timeout === undefined) throw new EditorTooSlow(budget.requests);
 		// The client's timeout notices only a silent socket; a server that sends a byte a second would
 		// hold the panel open. The deadline bounds the complete answer, as it does for the node's runs.
 		const deadline =
-			typeof AbortSignal.timeout === 'function'
-				? AbortSignal.timeout(EDITOR_TIMEOUT_MS)
-				: undefined;
+			typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(timeout) : undefined;
+		const asked = { ...options, timeout };
 		try {
 			const response = (await this.helpers.httpRequestWithAuthentication.call(
 				withDeadline(this, deadline),
 				CREDENTIAL_TYPE,
-				deadline ? { ...options, abortSignal: deadline } : options,
+				deadline ? { ...asked, abortSignal: deadline } : asked,
 			)) as {
 				statusCode: number;
 				body: unknown;
@@ -185,10 +200,17 @@ export async function editorGet(
 				await sleep(RECONNECT_WAIT_MS);
 				continue;
 			}
-			failure = describeNetwork(code, attempt > 0, deadline?.aborted === true);
+			const timedOut =
+				deadline?.aborted === true || (code !== undefined && TIMEOUT_CODES.has(code));
+			// Cut short by the call's deadline, not its own limit: the call as a whole took too long.
+			failure =
+				timedOut && timeout < EDITOR_TIMEOUT_MS
+					? new EditorTooSlow(budget.requests)
+					: describeNetwork(code, attempt > 0, timedOut, timeout);
 			break;
 		}
 	}
+	if (failure instanceof EditorTooSlow) throw failure;
 	throw new EditorRequestFailed(
 		withoutSecret(failure.message, secret),
 		withoutSecret(failure.description, secret),

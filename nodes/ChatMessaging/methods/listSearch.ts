@@ -1,5 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import type { EditorBudget } from './editorBudget';
+import { startEditorBudget } from './editorBudget';
 import type { EditorAnswer } from './editorRequest';
 import { EditorRequestFailed, toPanelError } from './editorRequest';
 import { MAX_TEMPLATE_PAGES, editorTemplateList, readTemplateListPage } from './templateList';
@@ -80,8 +82,8 @@ export function editorTemplates(answer: EditorAnswer): TemplateSummary[] {
 }
 
 /** The template list as the editor reads it (methods/templateList.ts). */
-export function editorTemplateSource(context: ILoadOptionsFunctions) {
-	return editorTemplateList(context, editorTemplates, (template) => template.id);
+export function editorTemplateSource(context: ILoadOptionsFunctions, budget: EditorBudget) {
+	return editorTemplateList(context, editorTemplates, (template) => template.id, budget);
 }
 
 /**
@@ -102,10 +104,14 @@ export async function searchTemplates(
 	// and a template is never listed twice by one call.
 	const seen = new Set<string>();
 	const done = () => ({ results: found.sort(compareTemplates).map(toListItem) });
+	const budget = startEditorBudget();
 	try {
 		for (let read = 0; read < PAGES_PER_CALL; read++, page++) {
 			if (page > MAX_PAGES) return done();
-			const { templates, paged } = await readTemplateListPage(editorTemplateSource(this), page);
+			const { templates, paged } = await readTemplateListPage(
+				editorTemplateSource(this, budget),
+				page,
+			);
 			const first = templates[0]?.id;
 			const repeat =
 				page > 1 &&
@@ -125,6 +131,7 @@ export async function searchTemplates(
 			if (found.length > 0) break;
 		}
 	} catch (error) {
+		// Out of time too (EditorTooSlow): matches stop the reading, so none are in hand to show.
 		throw toPanelError.call(this, error);
 	}
 	const next = page + (found.length > 0 ? 1 : 0);

@@ -2,7 +2,9 @@ import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { readTemplateVariables } from '../../shared/templateComponents';
 import { variableFilledByTheNode } from '../actions/message/filledVariables';
-import { EditorRequestFailed, editorGet } from './editorRequest';
+import type { EditorBudget } from './editorBudget';
+import { startEditorBudget } from './editorBudget';
+import { EditorRequestFailed, EditorTooSlow, editorGet } from './editorRequest';
 import type { TemplateSummary } from './templates';
 import { editorTemplateSource } from './listSearch';
 import { UNENDING_LIST, readWholeTemplateList } from './templateList';
@@ -58,11 +60,13 @@ export function isExpression(value: string): boolean {
 export async function fetchTemplate(
 	this: ILoadOptionsFunctions,
 	idOrName: string,
+	budget: EditorBudget,
 ): Promise<TemplateSummary> {
 	const answer = await editorGet.call(
 		this,
 		`${TEMPLATES_PATH}/${encodeURIComponent(idOrName)}`,
 		`the template ${idOrName}`,
+		budget,
 	);
 	const template = readTemplate(answer.body);
 	if (template === undefined) {
@@ -90,8 +94,16 @@ async function templateNamed(
 	this: ILoadOptionsFunctions,
 	name: string,
 	language: string | undefined,
+	budget: EditorBudget,
 ): Promise<TemplateSummary | string> {
-	const read = await readWholeTemplateList(editorTemplateSource(this));
+	const read = await readWholeTemplateList(editorTemplateSource(this, budget)).catch(
+		async (error: unknown) =>
+			error instanceof EditorTooSlow ? error : await Promise.reject(error),
+	);
+	// A name found on a later page may be another language's: no fields rather than wrong ones.
+	if (read instanceof EditorTooSlow) {
+		return `The template "${name}" could not be looked up: ${read.message}, reading the template list page by page to find it by name. Try again when the service answers faster, or choose the template By ID. ${FALLBACK_HINT}`;
+	}
 	const found = matchName(read.templates, (template) => template.name, name, language);
 	if ('template' in found) return found.template;
 	if ('ambiguous' in found) {
@@ -124,13 +136,14 @@ export async function getTemplateVariables(
 			? languageParameter.trim()
 			: undefined;
 	let template: TemplateSummary;
+	const budget = startEditorBudget();
 	try {
 		if (chosen.mode === 'name') {
-			const found = await templateNamed.call(this, chosen.value, language);
+			const found = await templateNamed.call(this, chosen.value, language, budget);
 			if (typeof found === 'string') return notice(found);
 			template = found;
 		} else {
-			template = await fetchTemplate.call(this, chosen.value);
+			template = await fetchTemplate.call(this, chosen.value, budget);
 			if (language !== undefined && template.language !== language) {
 				// The run refuses this item (templateSend.ts): no fields to fill for a send that cannot go.
 				return notice(

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-
 
 import type { ServiceAnswer, ServiceClient } from '../../shared/transport';
 import { ServiceRequestFailed, callService } from '../../shared/transport';
+import type { EditorBudget } from './editorBudget';
 import type { EditorAnswer } from './editorRequest';
 import { EditorRequestFailed, editorGet } from './editorRequest';
 import { TEMPLATES_PATH } from './templates';
@@ -119,11 +120,15 @@ export function serviceTemplateList<Template>(
 	};
 }
 
-/** The list as the editor reads it: its requests (short timeout, words for the panel). */
+/**
+ * The list as the editor reads it: its requests (short timeout, words for the panel), all of them
+ * within the one call's budget, however many pages the service has.
+ */
 export function editorTemplateList<Template>(
 	context: ILoadOptionsFunctions,
 	read: (answer: EditorAnswer) => Template[],
 	idOf: (template: Template) => string,
+	budget: EditorBudget,
 ): TemplateListSource<EditorAnswer, Template> {
 	return {
 		get: async (page) =>
@@ -131,6 +136,7 @@ export function editorTemplateList<Template>(
 				context,
 				TEMPLATES_PATH,
 				'the templates',
+				budget,
 				page === undefined ? undefined : { page },
 			),
 		statusOf: (error) => (error instanceof EditorRequestFailed ? error.statusCode : undefined),

@@ -18,6 +18,11 @@ export interface ServiceFailure {
 	statusCode?: number;
 	serviceBody?: unknown;
 	retries: number;
+	/**
+	 * What the failed request's item left at the service for the user to reuse or delete (a header
+	 * file uploaded before its send failed), in words; a stopped run names every item's.
+	 */
+	leftAtService?: string;
 }
 
 export class ServiceRequestFailed extends Error {

@@ -93,7 +93,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Batch Size',
 			name: 'batchSize',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
+			typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE, numberPrecision: 0 },
 			default: 100,
 			description: `How many contacts go in one request (1 to ${MAX_BATCH_SIZE}). If the service refuses a batch, all contacts of that batch are marked as not created.`,
 		},
@@ -101,7 +101,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Batches in Parallel',
 			name: 'batchesInParallel',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES },
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES, numberPrecision: 0 },
 			default: 2,
 			description:
 				'How many batch requests may be under way at once. 1 sends batches one after another.',

@@ -77,7 +77,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Batch Size',
 			name: 'batchSize',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_CONTACTS_PER_UPSERT },
+			typeOptions: { minValue: 1, maxValue: MAX_CONTACTS_PER_UPSERT, numberPrecision: 0 },
 			default: 100,
 			displayOptions: { show: { '/sendInBulk': [true] } },
 			description: `With Send in Bulk: how many contacts go in one request (1 to ${MAX_CONTACTS_PER_UPSERT}). If the service refuses a batch, all contacts of that batch are marked as not sent.`,
@@ -86,7 +86,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Batches in Parallel',
 			name: 'batchesInParallel',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES },
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES, numberPrecision: 0 },
 			default: 2,
 			displayOptions: { show: { '/sendInBulk': [true] } },
 			description:

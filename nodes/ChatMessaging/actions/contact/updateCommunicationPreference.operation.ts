@@ -68,7 +68,11 @@ const properties: INodeProperties[] = [
 			displayName: 'Batch Size',
 			name: 'batchSize',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PHONE_NUMBERS_PER_PREFERENCE_UPDATE },
+			typeOptions: {
+				minValue: 1,
+				maxValue: MAX_PHONE_NUMBERS_PER_PREFERENCE_UPDATE,
+				numberPrecision: 0,
+			},
 			default: 100,
 			description: `How many phone numbers go in one request (1 to ${MAX_PHONE_NUMBERS_PER_PREFERENCE_UPDATE}). If the service refuses a batch, all numbers of that batch are marked as not updated.`,
 		},
@@ -76,7 +80,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Batches in Parallel',
 			name: 'batchesInParallel',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES },
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES, numberPrecision: 0 },
 			default: 2,
 			description:
 				'How many batch requests may be under way at once. 1 sends batches one after another.',

@@ -179,6 +179,7 @@ export function sendWithHeaderMediaUpload(
 			throw new ServiceRequestFailed({
 				outcome: 'not sent',
 				retries: 0,
+				leftAtService: uploadedText(uploaded),
 				message: `${HEADER_MEDIA_URL}: the upload answered media_url ${JSON.stringify(upload.media.media_url)}, which is not a public http(s) link`,
 				description: sentBefore(
 					'the message was not sent, since a template header takes only an http(s) link.',
@@ -206,6 +207,7 @@ export function sendWithHeaderMediaUpload(
 			throw error instanceof ServiceRequestFailed
 				? new ServiceRequestFailed({
 						...error.failure,
+						leftAtService: uploadedText(uploaded),
 						description:
 							sentBefore(
 								error.failure.outcome === 'not sent'

@@ -116,7 +116,7 @@ const properties: INodeProperties[] = [
 						displayName: 'Quantity',
 						name: 'quantity',
 						type: 'number',
-						typeOptions: { minValue: 1 },
+						typeOptions: { minValue: 1, numberPrecision: 0 },
 						default: 1,
 					},
 					{

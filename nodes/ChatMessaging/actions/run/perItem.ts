@@ -142,7 +142,11 @@ export async function runPerItem<Body>(
 			failure: failed[0].failure,
 			itemIndex: failed[0].itemIndex,
 			accepted,
-			failed: failed.map((stop) => ({ itemIndex: stop.itemIndex, outcome: stop.failure.outcome })),
+			failed: failed.map((stop) => ({
+				itemIndex: stop.itemIndex,
+				outcome: stop.failure.outcome,
+				leftAtService: stop.failure.leftAtService,
+			})),
 			failedRequests: failed.length,
 			neverAttempted: [
 				...prepared

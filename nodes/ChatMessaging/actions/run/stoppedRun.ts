@@ -28,7 +28,7 @@ export interface StoppedRun {
 	/** Which request it was, when that is more than the item: "batch 2 of 4". */
 	request?: string;
 	accepted: number[];
-	failed: Array<{ itemIndex: number; outcome: DeliveryOutcome }>;
+	failed: Array<{ itemIndex: number; outcome: DeliveryOutcome; leftAtService?: string }>;
 	/** How many requests failed: items of one batch share one. */
 	failedRequests: number;
 	neverAttempted: number[];
@@ -76,6 +76,7 @@ export function stoppedRunError(node: INode, stop: StoppedRun): Error {
 			? []
 			: [`Skipped as already sent: ${countedList(stop.skipped)}.`]),
 		advice,
+		...leftAtService(stop),
 		`About item ${stop.itemIndex}${stop.request ? ` (${stop.request})` : ''}: ${aboutTheFailure}`,
 		'Turn on "Continue On Fail" to get one result per item instead.',
 	].join(' ');
@@ -84,6 +85,19 @@ export function stoppedRunError(node: INode, stop: StoppedRun): Error {
 	// not only the failed one's, so nobody runs the accepted items again.
 	error.message = `${error.message}. ${everyItemsFate(stop, failedByOutcome)}`;
 	return error;
+}
+
+/**
+ * What every failed item left at the service (its uploaded header file), not only the item the
+ * report is about: each stays there, and the user needs its ID to reuse or delete it.
+ */
+function leftAtService(stop: StoppedRun): string[] {
+	const left = stop.failed.filter((item) => item.leftAtService !== undefined);
+	if (left.length === 0) return [];
+	const named = left.map((item) => `item ${item.itemIndex}: ${item.leftAtService}`).join('; ');
+	return [
+		`Left in the media library by failed items, to reuse (Header Media Source: Link) or delete (Media → Delete): ${named}.`,
+	];
 }
 
 /** "Of 10 items: 5 accepted (items 0-4), 1 not sent (item 5), 4 not tried (items 6-9)" */

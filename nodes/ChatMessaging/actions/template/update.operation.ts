@@ -23,6 +23,8 @@ const componentId: INodeProperties = {
 	displayName: 'Component ID',
 	name: 'componentId',
 	type: 'number',
+	// No minValue: the run refuses 0, and a default of 1 would change component 1 unasked.
+	typeOptions: { numberPrecision: 0 },
 	default: 0,
 	description: 'The ID of the component, from the components of Get (components[].ID)',
 };
