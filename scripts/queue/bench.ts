@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { ForeignLoad } from '../bench/cpuLoad';
+import { ForeignLoad, groupCpuSeconds, median } from '../bench/cpuLoad';
 import { startStandIn } from '../bench/standIn';
 import { sendTemplateCases } from '../bench/workflows';
 import { PROJECT_ROOT } from '../n8n/install';
@@ -21,14 +21,15 @@ import {
  * executions at once through nginx, each sending ITEMS template messages (Send Template at its
  * defaults, as `npm run bench` measures it), and counts at the stand-in, which runs in a process of
  * its own: accepted sends over the time from the first request to the last. Rounds alternate (one
- * worker, two, one, two) so drift of the machine favours neither. The other worker is stopped
+ * worker, two, one, two…) so drift of the machine favours neither; the medians are compared, and each
+ * round says how many cores other processes used meanwhile. The other worker is stopped
  * gracefully for a one-worker round and started again after it. Not part of npm test: figures are
  * read, never asserted.
  */
 
 const RUNS = Number(process.env.BENCH_QUEUE_RUNS ?? 8);
-const ITEMS = Number(process.env.BENCH_QUEUE_ITEMS ?? 500);
-const PASSES = Number(process.env.BENCH_QUEUE_PASSES ?? 2);
+const ITEMS = Number(process.env.BENCH_QUEUE_ITEMS ?? 1500);
+const PASSES = Number(process.env.BENCH_QUEUE_PASSES ?? 3);
 const CONCURRENCY = 10;
 
 const say = (line: string) => console.log(`[bench:queue] ${line}`);
@@ -39,13 +40,17 @@ interface Round {
 	sends: number;
 	seconds: number;
 	sendsPerSecond: number;
-	duplicates: number;
+	/** Cores the running workers used meanwhile (their CPU time over the round's time). */
+	workerCores: number;
 	/** Cores used meanwhile by processes other than n8n's, nginx, Redis and the stand-in (Postgres included). */
 	otherCores: number;
 	runsPerWorker: Record<string, number>;
 }
 
-async function startCluster(folder: string): Promise<QueueCluster> {
+async function startCluster(
+	folder: string,
+	onCleanup: (cleanup: () => Promise<void>) => void,
+): Promise<QueueCluster> {
 	const ports = async (count: number) => {
 		const list: number[] = [];
 		for (let n = 0; n < count; n++) list.push(await freePort());
@@ -78,6 +83,7 @@ async function startCluster(folder: string): Promise<QueueCluster> {
 		},
 		concurrency: CONCURRENCY,
 		say,
+		onCleanup,
 	});
 }
 
@@ -95,13 +101,14 @@ async function main(): Promise<void> {
 	const apiKey = `bench-${randomBytes(8).toString('hex')}`;
 	const standIn = await startStandIn(apiKey);
 	let cluster: QueueCluster | undefined;
+	let stopWhileStarting: (() => Promise<void>) | undefined;
 	const stopAll = async () => {
-		await cluster?.stop();
+		await (cluster ? cluster.stop() : stopWhileStarting?.());
 		await standIn.stop();
 	};
 	process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
 	try {
-		cluster = await startCluster(folder);
+		cluster = await startCluster(folder, (cleanup) => (stopWhileStarting = cleanup));
 		const api = {
 			id: await cluster.main.upsertCredential('Bench account', 'chatMessagingApi', {
 				apiKey,
@@ -124,11 +131,18 @@ async function main(): Promise<void> {
 				if (process.pid !== undefined) foreign.ownGroups.add(process.pid);
 			for (const pid of [standIn.pid, cluster!.redis.pid]) if (pid) foreign.ownPids.add(pid);
 		};
+		const workerCpu = () =>
+			workers.reduce(
+				(sum, worker) => sum + (worker.pid === undefined ? 0 : groupCpuSeconds(worker.pid)),
+				0,
+			);
 		const round = async (count: number, items: number): Promise<Omit<Round, 'workers'>> => {
 			own();
 			await standIn.clear();
 			const since = workers.map((worker) => worker.log().length);
 			const otherCores = foreign.start();
+			const workerCpuBefore = workerCpu();
+			const startedAt = Date.now();
 			const answers = await Promise.all(
 				Array.from({ length: count }, () =>
 					fetch(url, {
@@ -153,7 +167,9 @@ async function main(): Promise<void> {
 				sends: stats.accepted,
 				seconds: Math.round(seconds * 10) / 10,
 				sendsPerSecond: Math.round((stats.accepted / seconds) * 10) / 10,
-				duplicates: stats.duplicates,
+				workerCores:
+					Math.round(((workerCpu() - workerCpuBefore) / ((Date.now() - startedAt) / 1000)) * 100) /
+					100,
 				otherCores: Math.round(load * 100) / 100,
 				runsPerWorker: Object.fromEntries(
 					workers.map((worker, n) => [worker.name, startedBy(worker, since[n])]),
@@ -180,19 +196,18 @@ async function main(): Promise<void> {
 				rounds.push(result);
 			}
 		}
-		const mean = (count: number) => {
-			const of = rounds.filter((r) => r.workers === count).map((r) => r.sendsPerSecond);
-			return of.reduce((a, b) => a + b, 0) / of.length;
-		};
+		// The median: a round disturbed by another job on the machine moves it least.
+		const typical = (count: number) =>
+			median(rounds.filter((r) => r.workers === count).map((r) => r.sendsPerSecond));
 		const summary = {
 			cores: cpus().length,
 			cpuModel: cpus()[0]?.model ?? 'unknown',
 			runsPerRound: RUNS,
 			sendsPerRun: ITEMS,
 			workerConcurrency: CONCURRENCY,
-			oneWorkerSendsPerSecond: Math.round(mean(1) * 10) / 10,
-			twoWorkersSendsPerSecond: Math.round(mean(2) * 10) / 10,
-			ratioTwoToOne: Math.round((mean(2) / mean(1)) * 100) / 100,
+			oneWorkerSendsPerSecond: Math.round(typical(1) * 10) / 10,
+			twoWorkersSendsPerSecond: Math.round(typical(2) * 10) / 10,
+			ratioTwoToOne: Math.round((typical(2) / typical(1)) * 100) / 100,
 			rounds,
 		};
 		mkdirSync(join(PROJECT_ROOT, 'bench-output'), { recursive: true });
@@ -204,12 +219,15 @@ async function main(): Promise<void> {
 			[
 				'',
 				`  Queue mode, unthrottled, ${RUNS} runs x ${ITEMS} sends per round, worker concurrency ${CONCURRENCY}, ${summary.cores} cores (${summary.cpuModel}):`,
-				`  one worker:   ${summary.oneWorkerSendsPerSecond} sends/s`,
-				`  two workers:  ${summary.twoWorkersSendsPerSecond} sends/s`,
+				`  one worker:   ${summary.oneWorkerSendsPerSecond} sends/s (median of ${PASSES} rounds)`,
+				`  two workers:  ${summary.twoWorkersSendsPerSecond} sends/s (median of ${PASSES} rounds)`,
 				`  ratio two / one: ${summary.ratioTwoToOne}`,
 				'  (each round: ' +
 					rounds
-						.map((r) => `${r.workers}w ${r.sendsPerSecond}/s, other cores ${r.otherCores}`)
+						.map(
+							(r) =>
+								`${r.workers}w ${r.sendsPerSecond}/s, workers used ${r.workerCores} cores, other processes ${r.otherCores}`,
+						)
 						.join('; ') +
 					')',
 				'  saved to bench-output/queue.json',
