@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
@@ -10,6 +8,8 @@ import {
 	type N8nInstallation,
 } from '../n8n/install';
 import { RealN8n, sleep, type Owner } from '../n8n/real-n8n';
+import { Balancer } from './balancer';
+import { N8nProcess, type Role } from './n8nProcess';
 import {
 	ensureDebianPackages,
 	PostgresCluster,
@@ -19,27 +19,34 @@ import {
 
 /*
  * n8n's queue mode on one machine, laid out as it would be on several: Postgres and Redis shared,
- * and one main (editor, REST and public API, activation), one worker (runs executions taken from
- * Redis) and one webhook processor (answers production webhooks), each with its own user folder
- * and its own installed copy of this package, as on separate machines. The settings are the
- * recipe of issue 15, checked against n8n 2.40.7.
+ * and one main (editor, REST and public API, activation), workers (run executions taken from
+ * Redis) and webhook processors (answer production webhooks), as many of each as ports are given,
+ * each with its own user folder and its own installed copy of this package, as on separate
+ * machines; optionally nginx in front. The settings are the recipe of issue 15, checked against
+ * n8n 2.40.7.
  */
 
-export type Role = 'main' | 'worker' | 'webhook';
+export { N8nProcess, type Role };
 
 export interface QueuePorts {
 	main: number;
-	webhook: number;
-	/** The worker's health server (QUEUE_HEALTH_CHECK_PORT). */
-	worker: number;
+	/** One per webhook processor: the layout has as many as ports are given. */
+	webhooks: number[];
+	/** Each worker's health server (QUEUE_HEALTH_CHECK_PORT): one per worker. */
+	workers: number[];
 	postgres: number;
 	redis: number;
 	/** Task runner broker ports: every n8n process needs its own. */
-	brokers: Record<Role, number>;
+	brokers: { main: number; workers: number[]; webhooks: number[] };
+	/**
+	 * nginx in front (scripts/queue/nginx-scaled.conf): production webhooks round-robin to the
+	 * webhook processors, everything else to main; WEBHOOK_URL is then nginx's. None when unset.
+	 */
+	balancer?: number;
 }
 
 export interface QueueClusterOptions {
-	/** Holds `main/`, `worker/` and `webhook/` (each an N8N_USER_FOLDER) and the logs. */
+	/** Holds `main/`, `worker/`, `webhook/`, `worker-2/`… (each an N8N_USER_FOLDER) and the logs. */
 	folder: string;
 	/** Names the private Postgres cluster's data folder; `start` and the tests use their own. */
 	postgresCluster: string;
@@ -73,135 +80,14 @@ const QUIET = {
 	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 };
 
-/** One n8n process of the cluster: `n8n start`, `n8n worker` or `n8n webhook`. */
-export class N8nProcess {
-	private child?: ChildProcess;
-
-	private exited = true;
-
-	/** How many times it was started: a restarted worker appends to the same log. */
-	starts = 0;
-
-	constructor(
-		readonly role: Role,
-		readonly userFolder: string,
-		readonly logFile: string,
-		/** The port answering /healthz/readiness. */
-		readonly healthPort: number,
-		private readonly installation: N8nInstallation,
-		private readonly args: string[],
-		private readonly env: NodeJS.ProcessEnv,
-	) {}
-
-	get pid(): number | undefined {
-		return this.exited ? undefined : this.child?.pid;
-	}
-
-	get running(): boolean {
-		return !this.exited;
-	}
-
-	/** Everything it logged so far, across restarts. */
-	log(): string {
-		try {
-			return readFileSync(this.logFile, 'utf8');
-		} catch {
-			return '';
-		}
-	}
-
-	async start(timeoutMs = 180_000): Promise<void> {
-		if (!this.exited) throw new Error(`n8n ${this.role} is already running`);
-		mkdirSync(this.userFolder, { recursive: true });
-		const log = createWriteStream(this.logFile, { flags: 'a' });
-		// Its own process group: Ctrl-C in the terminal reaches only the starter, which stops this
-		// process (and the task runner it spawned) in order.
-		const child = spawn(this.installation.n8nBin, this.args, {
-			env: this.env,
-			stdio: ['ignore', 'pipe', 'pipe'],
-			detached: true,
-		});
-		this.child = child;
-		this.exited = false;
-		this.starts++;
-		child.once('exit', () => (this.exited = true));
-		child.stdout?.pipe(log);
-		child.stderr?.pipe(log);
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			if (this.exited)
-				throw new Error(`n8n ${this.role} exited while starting; see ${this.logFile}`);
-			try {
-				const response = await fetch(`http://127.0.0.1:${this.healthPort}/healthz/readiness`);
-				if (response.ok) return;
-			} catch {
-				// Not listening yet.
-			}
-			if (Date.now() > deadline) {
-				await this.stop();
-				throw new Error(
-					`n8n ${this.role} was not ready within ${timeoutMs} ms; see ${this.logFile}`,
-				);
-			}
-			await sleep(300);
-		}
-	}
-
-	/** Sends a signal to the process only (SIGTERM: n8n's own graceful shutdown). */
-	signal(name: NodeJS.Signals): void {
-		if (this.pid === undefined) return;
-		try {
-			process.kill(this.pid, name);
-		} catch {
-			// Already gone.
-		}
-	}
-
-	/** Resolves when the process has exited (at once when it is not running). */
-	async exit(timeoutMs = 120_000): Promise<void> {
-		const child = this.child;
-		if (this.exited || !child) return;
-		await new Promise<void>((resolve, reject) => {
-			const timer = setTimeout(
-				() => reject(new Error(`n8n ${this.role} did not exit within ${timeoutMs} ms`)),
-				timeoutMs,
-			);
-			child.once('exit', () => {
-				clearTimeout(timer);
-				resolve();
-			});
-		});
-	}
-
-	/** A hard kill of its whole process group, as when a machine dies: no shutdown code runs. */
-	async kill(): Promise<void> {
-		const child = this.child;
-		if (this.exited || child?.pid === undefined) return;
-		const gone = this.exit();
-		try {
-			process.kill(-child.pid, 'SIGKILL');
-		} catch {
-			// Gone meanwhile.
-		}
-		await gone;
-	}
-
-	/** SIGTERM to the group, SIGKILL after `graceMs`; resolves once it is gone. */
-	async stop(graceMs = 40_000): Promise<void> {
-		const child = this.child;
-		if (this.exited || child?.pid === undefined) return;
-		const gone = this.exit(graceMs + 10_000);
-		const group = (name: NodeJS.Signals) => {
-			try {
-				process.kill(-(child.pid as number), name);
-			} catch {
-				// Gone.
-			}
-		};
-		group('SIGTERM');
-		const timer = setTimeout(() => group('SIGKILL'), graceMs);
-		await gone.finally(() => clearTimeout(timer));
-	}
+export interface QueueProcesses {
+	main: N8nProcess;
+	workers: N8nProcess[];
+	webhooks: N8nProcess[];
+	/** The first worker: the only one in the single layout. */
+	worker: N8nProcess;
+	/** The first webhook processor: the only one in the single layout. */
+	webhook: N8nProcess;
 }
 
 export interface QueueCluster {
@@ -209,28 +95,68 @@ export interface QueueCluster {
 	postgres: PostgresCluster;
 	database: PostgresDatabase;
 	redis: RedisServer;
-	processes: Record<Role, N8nProcess>;
+	processes: QueueProcesses;
+	/** nginx in front, in the scaled layout. */
+	balancer?: Balancer;
 	/** A signed-in client of main: the editor's REST API and the public API live there. */
 	main: RealN8n;
 	editorUrl: string;
-	/** The webhook processor: production webhooks (/webhook/…, /form/…) are served here only. */
+	/** Where production webhooks (/webhook/…, /form/…) are served: nginx when in front, else the webhook processor. */
 	webhookUrl: string;
-	/** Stops the n8n processes (webhook processor and worker first, main last), Redis, Postgres. */
+	/** Each webhook processor's own address, behind nginx or not. */
+	webhookProcessorUrls: string[];
+	/** Stops nginx, the n8n processes (webhook processors and workers first, main last), Redis, Postgres. */
 	stop(): Promise<void>;
 }
 
-/** The environment of one role: the shared queue settings plus what that role alone needs. */
-function roleEnvironment(
-	role: Role,
+/** One process of the layout: which role, which one of its role, and its ports. */
+interface ProcessPlan {
+	role: Role;
+	name: string;
+	healthPort: number;
+	brokerPort: number;
+}
+
+/** `worker`, `worker-2`, …: the first keeps the role's own name, so the single layout's folders stay as they were. */
+const nameOf = (role: Role, index: number) => (index === 0 ? role : `${role}-${index + 1}`);
+
+function planProcesses(ports: QueuePorts): ProcessPlan[] {
+	const each = (role: Role, health: number[], brokers: number[]) =>
+		health.map((healthPort, index) => ({
+			role,
+			name: nameOf(role, index),
+			healthPort,
+			brokerPort: brokers[index],
+		}));
+	if (ports.workers.length !== ports.brokers.workers.length)
+		throw new Error('one broker port per worker');
+	if (ports.webhooks.length !== ports.brokers.webhooks.length)
+		throw new Error('one broker port per webhook processor');
+	if (ports.workers.length === 0 || ports.webhooks.length === 0)
+		throw new Error('queue mode needs at least one worker and one webhook processor');
+	return [
+		{ role: 'main', name: 'main', healthPort: ports.main, brokerPort: ports.brokers.main },
+		...each('worker', ports.workers, ports.brokers.workers),
+		...each('webhook', ports.webhooks, ports.brokers.webhooks),
+	];
+}
+
+/** Where production URLs point: nginx when it is in front, else the (first) webhook processor. */
+function publicWebhookUrl(ports: QueuePorts): string {
+	return `http://127.0.0.1:${ports.balancer ?? ports.webhooks[0]}`;
+}
+
+/** The environment of one process: the shared queue settings plus what its role alone needs. */
+function processEnvironment(
+	plan: ProcessPlan,
 	options: QueueClusterOptions,
 	installation: N8nInstallation,
 	database: PostgresDatabase,
 ) {
 	const { ports } = options;
-	const webhookUrl = `http://127.0.0.1:${ports.webhook}`;
 	const shared: NodeJS.ProcessEnv = {
 		...QUIET,
-		N8N_USER_FOLDER: join(options.folder, role),
+		N8N_USER_FOLDER: join(options.folder, plan.name),
 		EXECUTIONS_MODE: 'queue',
 		DB_TYPE: 'postgresdb',
 		DB_POSTGRESDB_HOST: database.host,
@@ -241,34 +167,46 @@ function roleEnvironment(
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: String(ports.redis),
 		N8N_ENCRYPTION_KEY: options.encryptionKey,
-		// Production webhook URLs the editor shows point at the webhook processor.
-		WEBHOOK_URL: `${webhookUrl}/`,
+		// Production webhook URLs the editor shows, and Send and Wait's links, lead to the webhook
+		// processors (through nginx when it is in front).
+		WEBHOOK_URL: `${publicWebhookUrl(ports)}/`,
 		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${ports.main}`,
-		N8N_RUNNERS_BROKER_PORT: String(ports.brokers[role]),
+		N8N_RUNNERS_BROKER_PORT: String(plan.brokerPort),
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '30',
 	};
 	const own: Record<Role, NodeJS.ProcessEnv> = {
-		// Main answers 404 on /webhook/*: production webhooks are the webhook processor's alone.
-		main: { N8N_PORT: String(ports.main), N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+		// Main answers 404 on /webhook/*: production webhooks are the webhook processors' alone.
+		main: { N8N_PORT: String(plan.healthPort), N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
 		worker: {
 			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-			QUEUE_HEALTH_CHECK_PORT: String(ports.worker),
+			QUEUE_HEALTH_CHECK_PORT: String(plan.healthPort),
 			// Without it the worker's server listens on 5678 on every interface.
 			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 		},
-		webhook: { N8N_PORT: String(ports.webhook) },
+		webhook: { N8N_PORT: String(plan.healthPort) },
 	};
 	return userEnvironment(installation, {
 		...shared,
-		...own[role],
-		...(options.extraEnv?.[role] ?? {}),
+		...own[plan.role],
+		...(options.extraEnv?.[plan.role] ?? {}),
 	});
 }
 
+const ROLE_ARGS: Record<Role, (concurrency: number) => string[]> = {
+	main: () => ['start'],
+	worker: (concurrency) => ['worker', `--concurrency=${concurrency}`],
+	webhook: () => ['webhook'],
+};
+
+const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
+
+/** "the worker", "2 workers". */
+const counted = (count: number, one: string) => (count === 1 ? `the ${one}` : `${count} ${one}s`);
+
 /**
  * From nothing to a running queue-mode n8n with this package on every process and a signed-in
- * client of main. dist/ must be built. Main starts first (it migrates the database), then the
- * worker and the webhook processor together.
+ * client of main. dist/ must be built. Main starts first (it migrates the database), then every
+ * worker and webhook processor together, then nginx when asked for.
  */
 export async function startQueueCluster(options: QueueClusterOptions): Promise<QueueCluster> {
 	const say = options.say ?? (() => undefined);
@@ -289,14 +227,18 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 		}
 	};
 	try {
-		const { postgresBin } = await ensureDebianPackages(say);
+		const { ports } = options;
+		const plans = planProcesses(ports);
+		const { postgresBin } = await ensureDebianPackages(say, {
+			nginx: ports.balancer !== undefined,
+		});
 		say('checking the n8n install (the first run installs it: several minutes)');
 		const installation = await ensureN8nInstalled();
 
-		say(`starting Postgres on 127.0.0.1:${options.ports.postgres}`);
+		say(`starting Postgres on 127.0.0.1:${ports.postgres}`);
 		const postgres = await PostgresCluster.start({
 			name: options.postgresCluster,
-			port: options.ports.postgres,
+			port: ports.postgres,
 			postgresBin,
 			say,
 		});
@@ -307,63 +249,79 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 			password: options.database.password,
 			fresh: options.database.fresh,
 		});
-		say(`starting Redis on 127.0.0.1:${options.ports.redis}`);
+		say(`starting Redis on 127.0.0.1:${ports.redis}`);
 		const redis = await RedisServer.start({
-			port: options.ports.redis,
+			port: ports.redis,
 			logFile: join(options.folder, 'redis.log'),
 		});
 		await track(() => redis.stop());
 
 		say(
-			'packing the package and installing a copy into each n8n (main, worker, webhook processor)',
+			`packing the package and installing a copy into each n8n (${plans.map((p) => p.name).join(', ')})`,
 		);
 		const tarball = await packPackage(join(options.folder, 'package-tarball'));
-		const roles: Role[] = ['main', 'worker', 'webhook'];
 		await Promise.all(
-			roles.map((role) =>
-				installPackageTheUsersWay(installation, join(options.folder, role), tarball),
+			plans.map((plan) =>
+				installPackageTheUsersWay(installation, join(options.folder, plan.name), tarball),
 			),
 		);
 
-		const makeProcess = (role: Role, args: string[], healthPort: number) =>
-			new N8nProcess(
-				role,
-				join(options.folder, role),
-				join(options.folder, `${role}.log`),
-				healthPort,
-				installation,
-				args,
-				roleEnvironment(role, options, installation, database),
-			);
-		const processes: Record<Role, N8nProcess> = {
-			main: makeProcess('main', ['start'], options.ports.main),
-			worker: makeProcess(
-				'worker',
-				['worker', `--concurrency=${options.concurrency ?? 10}`],
-				options.ports.worker,
-			),
-			webhook: makeProcess('webhook', ['webhook'], options.ports.webhook),
+		const made = plans.map(
+			(plan) =>
+				new N8nProcess(
+					plan.role,
+					plan.name,
+					join(options.folder, plan.name),
+					join(options.folder, `${plan.name}.log`),
+					plan.healthPort,
+					installation,
+					ROLE_ARGS[plan.role](options.concurrency ?? 10),
+					processEnvironment(plan, options, installation, database),
+				),
+		);
+		const [mainProcess, ...others] = made;
+		const workers = others.filter((p) => p.role === 'worker');
+		const webhooks = others.filter((p) => p.role === 'webhook');
+		const processes: QueueProcesses = {
+			main: mainProcess,
+			workers,
+			webhooks,
+			worker: workers[0],
+			webhook: webhooks[0],
 		};
-		await track(() => processes.main.stop());
-		say(`starting n8n main on port ${options.ports.main} (editor, API; migrates the database)`);
+		await track(() => mainProcess.stop());
+		say(`starting n8n main on port ${ports.main} (editor, API; migrates the database)`);
 		let started = Date.now();
-		await processes.main.start();
+		await mainProcess.start();
 		say(
-			`main ready in ${((Date.now() - started) / 1000).toFixed(1)} s; starting the worker and the webhook processor on port ${options.ports.webhook}`,
+			`main ready in ${seconds(started)} s; starting ${counted(workers.length, 'worker')} and ${counted(webhooks.length, 'webhook processor')} on port ${ports.webhooks.join(', ')}`,
 		);
 		started = Date.now();
-		await track(() => processes.worker.stop());
-		await track(() => processes.webhook.stop());
-		await Promise.all([processes.worker.start(), processes.webhook.start()]);
-		say(`worker and webhook processor ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		for (const member of others) await track(() => member.stop());
+		await Promise.all(others.map((member) => member.start()));
+		say(
+			`${counted(workers.length, 'worker')} and ${counted(webhooks.length, 'webhook processor')} ready in ${seconds(started)} s`,
+		);
+
+		let balancer: Balancer | undefined;
+		if (ports.balancer !== undefined) {
+			say(`starting nginx on port ${ports.balancer} (scripts/queue/nginx-scaled.conf)`);
+			const running = await Balancer.start(options.folder, {
+				listen: ports.balancer,
+				main: ports.main,
+				webhookProcessors: ports.webhooks,
+			});
+			balancer = running;
+			await track(() => running.stop());
+		}
 
 		const main = RealN8n.attach(
 			{
 				installation,
-				userFolder: processes.main.userFolder,
-				port: options.ports.main,
-				brokerPort: options.ports.brokers.main,
-				logFile: processes.main.logFile,
+				userFolder: mainProcess.userFolder,
+				port: ports.main,
+				brokerPort: ports.brokers.main,
+				logFile: mainProcess.logFile,
 			},
 			{ cookie: '', apiKey: '' },
 		);
@@ -380,15 +338,18 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 			database,
 			redis,
 			processes,
+			balancer,
 			main,
 			editorUrl: main.baseUrl,
-			webhookUrl: `http://127.0.0.1:${options.ports.webhook}`,
+			webhookUrl: publicWebhookUrl(ports),
+			webhookProcessorUrls: ports.webhooks.map((port) => `http://127.0.0.1:${port}`),
 			stop() {
 				stopping ??= (async () => {
-					// The webhook processor and worker first (a worker finishes what it runs), main
-					// next, then Redis and Postgres, which the n8n processes need until they are gone.
-					await Promise.all([processes.webhook.stop(), processes.worker.stop()]);
-					await processes.main.stop();
+					// nginx, then the webhook processors and workers (a worker finishes what it runs),
+					// main next, then Redis and Postgres, which the n8n processes need until they are gone.
+					await balancer?.stop();
+					await Promise.all(others.map((member) => member.stop()));
+					await mainProcess.stop();
 					await redis.stop();
 					await postgres.stop();
 				})();

@@ -47,19 +47,24 @@ function postgresBinDir(): string | undefined {
 	return versions.length > 0 ? join(root, versions[0], 'bin') : undefined;
 }
 
+/** nginx lives in /usr/sbin, which is not on every user's PATH. */
+const hasNginx = () => existsSync('/usr/sbin/nginx') || hasCommand('nginx');
+
 /**
- * Installs `postgresql` and `redis-server` from Debian's packages when either is missing (about a
- * minute, once). apt-get's own post-install step may start system services; they are stopped again
- * so nothing but our private ones runs.
+ * Installs `postgresql` and `redis-server` (and `nginx` for the scaled layout) from Debian's
+ * packages when missing (about a minute, once). apt-get's own post-install step may start system
+ * services; they are stopped again so nothing but our private ones runs.
  */
 export async function ensureDebianPackages(
 	say: (line: string) => void = () => undefined,
+	options: { nginx?: boolean } = {},
 ): Promise<{ postgresBin: string }> {
 	const missing: string[] = [];
 	if (postgresBinDir() === undefined) missing.push('postgresql');
 	if (!hasCommand('redis-server')) missing.push('redis-server');
+	if (options.nginx === true && !hasNginx()) missing.push('nginx');
 	if (missing.length > 0) {
-		say(`installing ${missing.join(' and ')} from Debian's packages (once; about a minute)`);
+		say(`installing ${missing.join(', ')} from Debian's packages (once; about a minute)`);
 		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 		await run(...asRoot('apt-get', ['update', '-qq']), { env });
 		await run(
@@ -67,7 +72,7 @@ export async function ensureDebianPackages(
 			{ env },
 		);
 		// Debian starts the packaged services where it can: ours are private, those must not linger.
-		for (const service of ['postgresql', 'redis-server']) {
+		for (const service of missing) {
 			spawnSync(...asRoot('service', [service, 'stop']), { stdio: 'ignore' });
 		}
 	}
@@ -75,11 +80,14 @@ export async function ensureDebianPackages(
 	if (postgresBin === undefined || !hasCommand('redis-server')) {
 		throw new Error('postgresql and redis-server are still missing after apt-get install');
 	}
+	if (options.nginx === true && !hasNginx()) {
+		throw new Error('nginx is still missing after apt-get install');
+	}
 	return { postgresBin };
 }
 
 /** Resolves once something accepts TCP connections on the port. */
-async function waitForPort(
+export async function waitForPort(
 	port: number,
 	timeoutMs: number,
 	what: string,

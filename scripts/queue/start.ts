@@ -14,7 +14,8 @@ import { writePrivateFile } from './services';
  * `npm run start:queue` (after start.sh built the package): what `npm start` gives, with n8n in
  * queue mode: Postgres (a private cluster, run as the postgres user) and Redis from Debian's
  * packages, the stand-in service, and one main, one worker and one webhook processor of the pinned
- * n8n, each with its own user folder and its own installed copy of this package. The owner,
+ * n8n, each with its own user folder and its own installed copy of this package; with `--scaled`,
+ * two workers and two webhook processors behind nginx (also from Debian's packages). The owner,
  * credentials and examples are set up as `npm start` does. Everything n8n keeps lives in
  * .n8n-local/queue/ and the Postgres database n8n_queue_local, so a second run reuses them.
  */
@@ -25,6 +26,16 @@ const WEBHOOK_PORT = Number(process.env.N8N_WEBHOOK_PORT ?? 5688);
 const WORKER_PORT = Number(process.env.N8N_WORKER_HEALTH_PORT ?? 5689);
 const POSTGRES_PORT = Number(process.env.POSTGRES_PORT ?? 5442);
 const REDIS_PORT = Number(process.env.REDIS_PORT ?? 6389);
+const BALANCER_PORT = Number(process.env.N8N_BALANCER_PORT ?? 8080);
+
+/**
+ * `--scaled` (or QUEUE_LAYOUT=scaled): two workers, two webhook processors and nginx in front, on
+ * the ports scripts/queue/nginx-scaled.conf names (the second of each two above the first).
+ */
+const SCALED = process.argv.includes('--scaled') || process.env.QUEUE_LAYOUT === 'scaled';
+const EACH = SCALED ? 2 : 1;
+/** The n-th process of a role sits two ports above the one before, as in nginx-scaled.conf. */
+const portsFrom = (first: number) => Array.from({ length: EACH }, (_, n) => first + 2 * n);
 const FOLDER = join(PROJECT_ROOT, '.n8n-local', 'queue');
 const STATE_FILE = join(FOLDER, 'start-state.json');
 const OWNER_EMAIL = 'owner@example.com';
@@ -53,20 +64,37 @@ function loadState(): QueueState {
 }
 
 function queueLines(cluster: QueueCluster, standIn: StandInService): string {
-	const { processes, database, redis, postgres } = cluster;
+	const { processes, database, redis, postgres, balancer } = cluster;
+	const health = (port: number) => `http://127.0.0.1:${port}/healthz`;
+	const webhookLines = processes.webhooks.map(
+		(process, n) =>
+			`  ${n === 0 ? 'Webhook processor' : '                 '}${processes.webhooks.length > 1 ? ` ${n + 1}` : '  '}: ${cluster.webhookProcessorUrls[n]}   log ${process.logFile}`,
+	);
+	const workerLines = processes.workers.map(
+		(process, n) =>
+			`  Worker${processes.workers.length > 1 ? ` ${n + 1}` : '  '}:            runs executions; health ${health(process.healthPort)}   log ${process.logFile}`,
+	);
 	return [
-		'  Queue mode: main, worker and webhook processor, each with its own copy of the package.',
+		`  Queue mode: main, ${processes.workers.length} worker(s) and ${processes.webhooks.length} webhook processor(s), each with its own copy of the package.`,
 		'',
+		...(balancer
+			? [
+					`  nginx (in front):    ${balancer.url}   access log ${balancer.accessLog}`,
+					'                       /webhook/…, /form/…, /webhook-waiting/… round-robin to the webhook processors;',
+					'                       the editor, /rest, push and test URLs (/webhook-test/…) to main',
+					'                       (its server block: scripts/queue/nginx-scaled.conf, to copy)',
+				]
+			: []),
 		`  Main (editor, API):  ${cluster.editorUrl}   log ${processes.main.logFile}`,
-		`  Webhook processor:   ${cluster.webhookUrl}   log ${processes.webhook.logFile}`,
+		...webhookLines,
 		`                       production webhooks and forms: ${cluster.webhookUrl}/webhook/…, ${cluster.webhookUrl}/form/…`,
 		`                       (main answers 404 there; test URLs, /webhook-test/…, are main's)`,
-		`  Worker:              runs every execution; health ${`http://127.0.0.1:${processes.worker.healthPort}/healthz`}   log ${processes.worker.logFile}`,
+		...workerLines,
 		`  Postgres:            127.0.0.1:${database.port}, database ${database.database} (data in ${postgres.dataDir})`,
 		`  Redis:               127.0.0.1:${redis.port}`,
 		`  Stand-in service:    ${standIn.url}`,
 		'',
-		`  To stop everything: Ctrl-C here (or kill -INT ${process.pid}). It stops the three n8n processes,`,
+		`  To stop everything: Ctrl-C here (or kill -INT ${process.pid}). It stops ${balancer ? 'nginx, ' : ''}the n8n processes,`,
 		'  Redis, Postgres and the stand-in, and nothing else.',
 		'',
 	].join('\n');
@@ -80,7 +108,7 @@ async function main(): Promise<void> {
 	let cleanupWhileStarting: (() => Promise<void>) | undefined;
 	const { stop, stopping } = stopOnSignals(async () => {
 		say(
-			'stopping the webhook processor, the worker, main, Redis, Postgres and the stand-in service',
+			`stopping ${SCALED ? 'nginx, the webhook processors, the workers' : 'the webhook processor, the worker'}, main, Redis, Postgres and the stand-in service`,
 		);
 		await (cluster ? cluster.stop() : cleanupWhileStarting?.());
 		await standIn?.close();
@@ -106,11 +134,16 @@ async function main(): Promise<void> {
 			},
 			ports: {
 				main: MAIN_PORT,
-				webhook: WEBHOOK_PORT,
-				worker: WORKER_PORT,
+				webhooks: portsFrom(WEBHOOK_PORT),
+				workers: portsFrom(WORKER_PORT),
 				postgres: POSTGRES_PORT,
 				redis: REDIS_PORT,
-				brokers: { main: MAIN_PORT + 1001, worker: MAIN_PORT + 1002, webhook: MAIN_PORT + 1003 },
+				brokers: {
+					main: MAIN_PORT + 1001,
+					workers: portsFrom(MAIN_PORT + 1002),
+					webhooks: portsFrom(MAIN_PORT + 1003),
+				},
+				balancer: SCALED ? BALANCER_PORT : undefined,
 			},
 			encryptionKey: state.encryptionKey,
 			owner: {

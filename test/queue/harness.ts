@@ -1,15 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import type { ExecutionSummary, RealN8n } from '../../scripts/n8n/real-n8n';
 import { freePort, sleep } from '../../scripts/n8n/real-n8n';
 import { startQueueCluster, type N8nProcess, type QueueCluster } from '../../scripts/queue/cluster';
 
 /*
- * The queue-mode suite's cluster: a fresh database in the private test Postgres cluster, Redis,
- * and main, worker and webhook processor on free ports, user folders outside the clone (as the e2e
+ * The queue-mode suites' cluster: a fresh database in the private test Postgres cluster, Redis,
+ * and main, workers and webhook processors (one of each, or the scaled layout) on free ports, user folders outside the clone (as the e2e
  * suite, so the installed package cannot borrow this project's node_modules). The worker's Bull
  * lock is shorter than n8n's minute, so a job whose worker was killed is noticed in seconds.
  */
@@ -23,20 +24,56 @@ export const QUEUE_OWNER = {
 
 export const WORKER_LOCK_MS = 10_000;
 
-export async function startTestCluster(log: (line: string) => void): Promise<QueueCluster> {
-	const folder = join(tmpdir(), 'n8n-nodes-chat-messaging-queue');
+export interface TestLayout {
+	workers: number;
+	webhookProcessors: number;
+	/** nginx in front of main and the webhook processors. */
+	balancer: boolean;
+	/** `n8n worker --concurrency`. */
+	concurrency: number;
+}
+
+export const SINGLE_LAYOUT: TestLayout = {
+	workers: 1,
+	webhookProcessors: 1,
+	balancer: false,
+	concurrency: 10,
+};
+
+/**
+ * This clone's own name for what it keeps outside itself (temp folder, private Postgres cluster), so
+ * queue suites run from two clones at once do not stop or wipe each other's.
+ */
+const CLONE_TAG = createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 8);
+
+const freePorts = async (count: number) => {
+	const ports: number[] = [];
+	for (let n = 0; n < count; n++) ports.push(await freePort());
+	return ports;
+};
+
+export async function startTestCluster(
+	log: (line: string) => void,
+	layout: TestLayout = SINGLE_LAYOUT,
+): Promise<QueueCluster> {
+	const folder = join(tmpdir(), `n8n-nodes-chat-messaging-queue-${CLONE_TAG}`);
 	rmSync(folder, { recursive: true, force: true });
 	const ports = {
 		main: await freePort(),
-		webhook: await freePort(),
-		worker: await freePort(),
+		webhooks: await freePorts(layout.webhookProcessors),
+		workers: await freePorts(layout.workers),
 		postgres: await freePort(),
 		redis: await freePort(),
-		brokers: { main: await freePort(), worker: await freePort(), webhook: await freePort() },
+		brokers: {
+			main: await freePort(),
+			workers: await freePorts(layout.workers),
+			webhooks: await freePorts(layout.webhookProcessors),
+		},
+		balancer: layout.balancer ? await freePort() : undefined,
 	};
 	return await startQueueCluster({
 		folder,
-		postgresCluster: 'test',
+		postgresCluster: `test-${CLONE_TAG}`,
 		database: {
 			name: 'n8n_queue_test',
 			user: 'n8n_queue_test',
@@ -46,7 +83,7 @@ export async function startTestCluster(log: (line: string) => void): Promise<Que
 		ports,
 		encryptionKey: randomBytes(24).toString('hex'),
 		owner: QUEUE_OWNER,
-		concurrency: 10,
+		concurrency: layout.concurrency,
 		extraEnv: {
 			worker: {
 				QUEUE_WORKER_LOCK_DURATION: String(WORKER_LOCK_MS),

@@ -1,0 +1,187 @@
+import { sleep } from '../../scripts/n8n/real-n8n';
+import { counts } from './harness';
+import {
+	acceptedRefs,
+	activeBulkSend,
+	EVENTS_PATH,
+	everyExecution,
+	nextRunStarted,
+	outputOf,
+	REQUESTS_IN_PARALLEL,
+	secondsBetween,
+	settled,
+	type Scaled,
+} from './scaledHarness';
+
+/*
+ * Sending on the scaled layout: two workers sending to one rate-limited account at once, and one
+ * worker killed mid-send with Skip Items Already Sent re-running what the service never accepted.
+ * Every claim is counted at the stand-in, which is the service's side of the wire.
+ */
+
+const expectedRefs = (prefix: string, count: number) =>
+	Array.from({ length: count }, (_, n) => `${prefix}-${n}`);
+
+/** Two workflows each send `perWorkflow` messages at once, against `requestsPerSecond` for the whole account. */
+export async function throttledConcurrentSends(
+	scaled: Scaled,
+	perWorkflow: number,
+	requestsPerSecond: number,
+): Promise<void> {
+	const { cluster, standIn, figures } = scaled;
+	const first = await activeBulkSend(scaled, 'Scaled: throttled sends A (queue e2e)');
+	const second = await activeBulkSend(scaled, 'Scaled: throttled sends B (queue e2e)');
+	standIn.setRateLimit({ requestsPerSecond });
+	await Promise.all([first.start(perWorkflow, 'ta'), second.start(perWorkflow, 'tb')]);
+	const runs = await Promise.all(
+		[first, second].map(async (workflow) => {
+			const started = await nextRunStarted(scaled, workflow.id);
+			const [execution] = await settled(cluster.main, workflow.id, 1, 900_000);
+			return { started, execution };
+		}),
+	);
+	const throttledState = standIn.rateLimitState();
+	standIn.setRateLimit(null);
+
+	// Nothing failed: both runs succeeded, every item came out sent, none with an error.
+	for (const { execution } of runs) {
+		expect(execution.status).toBe('success');
+		const items = outputOf(execution, 'Send Template');
+		expect(items).toHaveLength(perWorkflow);
+		expect(items.filter((item) => item.json.error !== undefined)).toEqual([]);
+	}
+	// Spread over both workers: each took one run.
+	const workers = runs.map(({ started }) => started.worker.name);
+	expect(new Set(workers).size).toBe(2);
+
+	// At the service: every message accepted exactly once, nothing else, no duplicate body.
+	for (const [prefix] of [['ta'], ['tb']]) {
+		const refs = acceptedRefs(standIn, prefix);
+		expect([...counts(refs).values()].filter((n) => n !== 1)).toEqual([]);
+		expect(refs.sort()).toEqual(expectedRefs(prefix, perWorkflow).sort());
+	}
+	const sendCounts = standIn.sendCounts();
+	expect(sendCounts.duplicates).toBe(0);
+	expect(sendCounts.accepted).toBe(2 * perWorkflow);
+	// The account really was the bottleneck: the service turned requests away.
+	expect(sendCounts.throttled).toBeGreaterThan(0);
+
+	const sends = standIn.requests.filter((r) => r.path === EVENTS_PATH);
+	const accepted = sends.filter((r) => r.throttled !== true);
+	const seconds = secondsBetween(sends[0].receivedAt, accepted[accepted.length - 1].receivedAt);
+	const goodput = accepted.length / seconds;
+	figures.throttled = {
+		messages: 2 * perWorkflow,
+		limitRequestsPerSecond: requestsPerSecond,
+		seconds,
+		goodputPerSecond: Math.round(goodput * 10) / 10,
+		goodputShareOfLimit: `${Math.round((goodput / requestsPerSecond) * 1000) / 10} %`,
+		// The bucket starts full (one second's worth): without those, what the refill alone allowed.
+		goodputShareOfLimitWithoutInitialBurst: `${Math.round(((accepted.length - requestsPerSecond) / seconds / requestsPerSecond) * 1000) / 10} %`,
+		throttledRequests: sendCounts.throttled,
+		limiterCounted: throttledState?.throttled,
+		failed: 0,
+		duplicates: sendCounts.duplicates,
+		workers,
+	};
+	scaled.log(`throttled: ${JSON.stringify(figures.throttled)}`);
+}
+
+/**
+ * One worker is killed (SIGKILL) while its run sends with Skip Items Already Sent; the other worker's
+ * run goes on. Running the workflow again sends, on the surviving worker, only what the service never
+ * accepted, apart from the documented window (accepted, not yet recorded).
+ */
+export async function workerLostMidSend(
+	scaled: Scaled,
+	sizes: { killed: number; other: number; killAfter: number; requestsPerSecond: number },
+): Promise<void> {
+	const { cluster, standIn, figures } = scaled;
+	const lost = await activeBulkSend(scaled, 'Scaled: worker lost, skip already sent (queue e2e)', {
+		skipItemsAlreadySent: true,
+	});
+	const other = await activeBulkSend(scaled, 'Scaled: the other worker keeps sending (queue e2e)');
+	standIn.setRateLimit({ requestsPerSecond: sizes.requestsPerSecond });
+
+	await lost.start(sizes.killed, 'lost');
+	const firstRun = await nextRunStarted(scaled, lost.id);
+	// Its worker takes one run at a time, so this one goes to the other worker.
+	await other.start(sizes.other, 'other');
+	const otherRun = await nextRunStarted(scaled, other.id);
+	expect(otherRun.worker).not.toBe(firstRun.worker);
+
+	const waitFor = async (predicate: () => boolean, what: string) => {
+		for (let waited = 0; !predicate(); waited += 100) {
+			if (waited > 300_000) throw new Error(`timed out waiting for ${what}`);
+			await sleep(100);
+		}
+	};
+	await waitFor(
+		() => acceptedRefs(standIn, 'lost').length >= sizes.killAfter,
+		'sends to kill during',
+	);
+	await firstRun.worker.kill();
+	const otherAtKill = acceptedRefs(standIn, 'other').length;
+	// The other run was still sending when its neighbour died.
+	expect(otherAtKill).toBeLessThan(sizes.other);
+	// Requests the dead worker had written are still processed by the service: let them land.
+	await sleep(1500);
+	const beforeRerun = standIn.requests.length;
+	const acceptedBefore = new Set(acceptedRefs(standIn, 'lost'));
+	expect([...counts(acceptedRefs(standIn, 'lost')).values()].filter((n) => n !== 1)).toEqual([]);
+	expect(acceptedBefore.size).toBeLessThan(sizes.killed);
+
+	// The other worker keeps working: its run finishes, every message accepted once, some after the kill.
+	const [otherDone] = await settled(cluster.main, other.id, 1, 600_000);
+	expect(otherDone.status).toBe('success');
+	const otherRefs = acceptedRefs(standIn, 'other');
+	expect(otherRefs.sort()).toEqual(expectedRefs('other', sizes.other).sort());
+	// Each of its messages was accepted once, so those not accepted at the kill were accepted after it.
+	const otherAfterKill = otherRefs.length - otherAtKill;
+	expect(otherAfterKill).toBeGreaterThan(0);
+
+	// Run the workflow again: it lands on the surviving worker.
+	const known = new Set((await everyExecution(cluster.main, lost.id, false)).map((e) => e.id));
+	await lost.start(sizes.killed, 'lost');
+	const rerun = await nextRunStarted(scaled, lost.id, known);
+	expect(rerun.worker).toBe(otherRun.worker);
+	const rerunDone = (await settled(cluster.main, lost.id, known.size + 1, 600_000)).find(
+		(e) => e.id === rerun.executionId,
+	);
+	standIn.setRateLimit(null);
+	expect(rerunDone?.status).toBe('success');
+
+	const sentByRerun = acceptedRefs(standIn, 'lost', beforeRerun);
+	const sentTwice = sentByRerun.filter((ref) => acceptedBefore.has(ref));
+	// Every message reached the service, none more than twice, each of the re-run's once.
+	expect([...counts(sentByRerun).values()].filter((n) => n !== 1)).toEqual([]);
+	expect(new Set([...acceptedBefore, ...sentByRerun]).size).toBe(sizes.killed);
+	// Only what the service never accepted, plus the window: accepted but not yet recorded when the
+	// worker died. Each of a run's sends is recorded before its slot takes the next item, so at most
+	// Requests in Parallel can be in it.
+	expect(sentTwice.length).toBeLessThanOrEqual(REQUESTS_IN_PARALLEL);
+	expect(sentByRerun.length).toBe(sizes.killed - acceptedBefore.size + sentTwice.length);
+	// The re-run's own output: the recorded ones skipped, paired with their items.
+	const items = outputOf(rerunDone!, 'Send Template');
+	const skipped = items.filter((item) => item.json.outcome === 'skipped: already sent');
+	expect(skipped).toHaveLength(acceptedBefore.size - sentTwice.length);
+	expect(items).toHaveLength(sizes.killed);
+
+	const firstRunStatus = (await everyExecution(cluster.main, lost.id, false)).find(
+		(e) => e.id === firstRun.executionId,
+	)?.status;
+	figures.workerLost = {
+		messages: sizes.killed,
+		killedWorker: firstRun.worker.name,
+		survivingWorker: otherRun.worker.name,
+		acceptedBeforeKill: acceptedBefore.size,
+		killedRunRecordedAs: firstRunStatus,
+		otherRunAcceptedAtKill: otherAtKill,
+		otherRunSentAfterKill: otherAfterKill,
+		rerunSent: sentByRerun.length,
+		rerunSkipped: skipped.length,
+		acceptedTwiceInTheWindow: sentTwice.length,
+		windowBound: REQUESTS_IN_PARALLEL,
+	};
+	scaled.log(`worker lost: ${JSON.stringify(figures.workerLost)}`);
+}
