@@ -6,7 +6,6 @@
  * the item it left waiting said nothing of the failure: after the wait it came out as "answered:
  * false", the "may have been sent" lost.
  */
-import fc from 'fast-check';
 
 import type { FaultSpec } from '../../sandbox/faults';
 import { useStandInService } from '../standInFixture';
@@ -86,23 +85,19 @@ test('a 201 about another contact: the item goes on at once as "may have been se
 	]);
 });
 
-test('property: the run waits exactly when the send was confirmed, and an unconfirmed item says what happened', async () => {
-	const seen = new Set<string>();
-	await fc.assert(
-		fc.asyncProperty(fc.constantFrom(...answers), async ({ name, fault, confirmed }) => {
-			seen.add(name);
-			service.clearFaults();
-			if (fault) service.injectFaults(fault);
-			const result = await sendAndWait();
-			expect(result.error).toBeUndefined();
-			expect(result.run.status === 'waiting').toBe(confirmed);
-			expect(result.output).toHaveLength(1);
-			const [item] = result.output!;
-			expect(item.pairedItem).toEqual({ item: 0 });
-			if (confirmed) expect(item.json).toMatchObject({ answered: false, customer: 'Ada' });
-			else expect(['not sent', 'may have been sent']).toContain(item.json.outcome);
-		}),
-		{ numRuns: 30 },
-	);
-	expect(seen.size).toBe(answers.length);
-});
+// Every answer, each once: a random draw over six answers left one out about once in 40 runs.
+test.each(answers)(
+	'$name: the run waits exactly when the send was confirmed, and an unconfirmed item says what happened',
+	async ({ fault, confirmed }) => {
+		service.clearFaults();
+		if (fault) service.injectFaults(fault);
+		const result = await sendAndWait();
+		expect(result.error).toBeUndefined();
+		expect(result.run.status === 'waiting').toBe(confirmed);
+		expect(result.output).toHaveLength(1);
+		const [item] = result.output!;
+		expect(item.pairedItem).toEqual({ item: 0 });
+		if (confirmed) expect(item.json).toMatchObject({ answered: false, customer: 'Ada' });
+		else expect(['not sent', 'may have been sent']).toContain(item.json.outcome);
+	},
+);
