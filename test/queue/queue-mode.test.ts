@@ -3,9 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startStandInService, type StandInService } from '../../sandbox/server';
-import { bindCredentials, loadExample } from '../../scripts/n8n/examples';
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
-import { sleep, type ExecutionSummary, type WorkflowJson } from '../../scripts/n8n/real-n8n';
+import { sleep, type ExecutionSummary } from '../../scripts/n8n/real-n8n';
 import { waitForWebhookRoute, type QueueCluster } from '../../scripts/queue/cluster';
 import { secretTriggerWorkflow, webhookToSendWorkflow } from '../realN8nWorkflows';
 import {
@@ -18,6 +17,7 @@ import {
 	waitForSettled,
 	workerLogged,
 } from './harness';
+import { activeRefundApproval, managerAnswers } from './refundApproval';
 
 /*
  * The package in n8n's queue mode: Postgres, Redis, one main, one worker and one webhook processor,
@@ -371,49 +371,13 @@ test('main: the credential test and the editor panels work against main', async 
 	}
 }, 60_000);
 
-/** The refund example (examples/refund-approval-send-and-wait.json) under its own webhook path. */
-async function activeRefundApproval() {
-	const path = `queue-refund-${randomBytes(6).toString('hex')}`;
-	const example = bindCredentials(loadExample('refundApproval'), { chatMessagingApi: credential });
-	const workflow: WorkflowJson = {
-		...example,
-		name: 'Queue: refund approval, send and wait (queue e2e)',
-		nodes: example.nodes.map((node) =>
-			node.name === 'Refund Requested'
-				? { ...node, webhookId: randomUUID(), parameters: { ...(node.parameters as object), path } }
-				: node,
-		),
-	};
-	const id = await cluster.main.upsertWorkflow(workflow);
-	await cluster.main.activateWorkflow(id);
-	const url = `${cluster.webhookUrl}/webhook/${path}`;
-	await waitForWebhookRoute(url, cluster.editorUrl);
-	return { id, url };
-}
-
 async function executionOf(workflowId: string, executionId: string) {
 	return (await cluster.main.executions(workflowId)).find((e) => e.id === executionId);
 }
 
-/** The stand-in as the manager's phone: opens the link in the message it got, maybe presses. */
-async function managerAnswers(phoneNumber: string, action: 'open' | 'approve') {
-	const response = await fetch(`${standIn.url}/_sandbox/contact/answer`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify({ phoneNumber, variable: 'approval_link', action }),
-	});
-	const body = (await response.json()) as {
-		link: string;
-		opened: { status: number; hasForm: boolean; buttons: string[] };
-		pressed?: Array<{ status: number; text: string }>;
-	};
-	expect({ status: response.status, body }).toMatchObject({ status: 200 });
-	return body;
-}
-
 test("Send Template and Wait for Response: the link is the webhook processor's, opening it records nothing, the press resumes the execution on the worker", async () => {
 	const request = { order: 'Q-7', amount: '12.50 EUR', reason: 'late', manager_phone: phoneFor(7) };
-	const workflow = await activeRefundApproval();
+	const workflow = await activeRefundApproval(cluster, credential, 'queue e2e');
 	const { main, worker, webhook } = cluster.processes;
 	expect(await post(workflow.url, request)).toBe(200);
 
@@ -439,7 +403,7 @@ test("Send Template and Wait for Response: the link is the webhook processor's, 
 	const webhookSince = webhook.log().length;
 	const workerSince = worker.log().length;
 	for (let preview = 0; preview < 2; preview++) {
-		const seen = await managerAnswers(request.manager_phone, 'open');
+		const seen = await managerAnswers(standIn, request.manager_phone, 'open');
 		expect(seen.link).toBe(link);
 		expect(seen.opened).toMatchObject({
 			status: 200,
@@ -452,7 +416,7 @@ test("Send Template and Wait for Response: the link is the webhook processor's, 
 	expect(enqueued(webhook, webhookSince).has(waiting.id)).toBe(false);
 	expect(workerLogged(worker, 'started', workerSince).has(waiting.id)).toBe(false);
 
-	const pressed = await managerAnswers(request.manager_phone, 'approve');
+	const pressed = await managerAnswers(standIn, request.manager_phone, 'approve');
 	expect(pressed.pressed?.[0]).toMatchObject({ status: 200 });
 	expect(pressed.pressed?.[0].text).toContain('your answer was recorded');
 

@@ -6,6 +6,7 @@ import { startStandInService } from '../../sandbox/server';
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import { startTestCluster } from './harness';
 import { SCALED_LAYOUT, type Scaled } from './scaledHarness';
+import { sendAndWaitThroughTheBalancer } from './scaledSendAndWait';
 import { throttledConcurrentSends, workerLostMidSend } from './scaledSends';
 import { signedEventsThroughTheBalancer } from './scaledTrigger';
 
@@ -73,3 +74,7 @@ test('one worker lost (SIGKILL) mid-send: the other keeps working, and the re-ru
 		requestsPerSecond: 40,
 	});
 }, 1_200_000);
+
+test('Send Template and Wait for Response through nginx: previews on either webhook processor record nothing, each press resumes its execution on a worker, one message per request', async () => {
+	await sendAndWaitThroughTheBalancer(scaled, 6);
+}, 600_000);
