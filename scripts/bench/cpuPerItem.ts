@@ -44,14 +44,26 @@ function fakeExecuteFunctions(options: FakeOptions) {
 	const inputData = options.items.map((json) => ({ json }));
 	// The node checks an answer is about the item's own contact: the answer repeats the request, as a
 	// send's does, and a batch of contacts is answered with one of its contacts, as the service does.
+	// Made once per contact and kept: serialising the answer is the fake service's work, not the node's.
+	const answers = new Map<unknown, { statusCode: number; body: string; headers: object }>();
 	const answerTo = (request: { body?: unknown }) => {
 		const sent: unknown =
 			typeof request.body === 'string' ? JSON.parse(request.body) : request.body;
-		return {
-			statusCode: options.statusCode,
-			body: JSON.stringify(Array.isArray(sent) ? sent[0] : sent),
-			headers: { 'content-type': 'application/json' },
+		const about = (Array.isArray(sent) ? sent[0] : sent) as {
+			phone_number?: string;
+			contact?: { phone_number?: string };
 		};
+		const contact = about.contact?.phone_number ?? about.phone_number;
+		let answer = answers.get(contact);
+		if (answer === undefined) {
+			answer = {
+				statusCode: options.statusCode,
+				body: JSON.stringify(about),
+				headers: { 'content-type': 'application/json' },
+			};
+			answers.set(contact, answer);
+		}
+		return answer;
 	};
 	const lookUp = (parameters: Parameters, name: string): unknown =>
 		name
