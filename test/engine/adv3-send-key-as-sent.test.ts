@@ -10,6 +10,7 @@ import fc from 'fast-check';
 
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
+import { orderUpdateSend } from './orderUpdateSend';
 
 jest.setTimeout(120_000);
 
@@ -52,17 +53,7 @@ const echo = fc.constantFrom(
 );
 
 const sendTemplate = {
-	resource: 'message',
-	operation: 'sendTemplate',
-	phoneNumber: '={{ $json.phone }}',
-	templateId: 'wat_1a2b3c4d5e6f7081',
-	templateVariablesInput: 'json',
-	templateVariablesJson: JSON.stringify({
-		first_name: 'Ada',
-		order_number: 'A-7',
-		order_status: 'shipped',
-		order_total: '10.00',
-	}),
+	...orderUpdateSend(),
 };
 
 describe('the key the service received never appears in any output or error', () => {

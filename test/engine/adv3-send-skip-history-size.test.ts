@@ -7,6 +7,7 @@
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
 import { useProcessedDataStore } from './processedDataStore';
+import { orderUpdateSend } from './orderUpdateSend';
 
 const API_KEY = 'adv3-skip-history-key-SECRET-8e03';
 const service = useStandInService({ apiKey: API_KEY });
@@ -21,17 +22,7 @@ async function send(items: object[], historySize: number) {
 	return await runChatMessaging({
 		items,
 		parameters: {
-			resource: 'message',
-			operation: 'sendTemplate',
-			phoneNumber: '={{ $json.phone }}',
-			templateId: 'wat_1a2b3c4d5e6f7081',
-			templateVariablesInput: 'json',
-			templateVariablesJson: JSON.stringify({
-				first_name: 'Ada',
-				order_number: 'A-7',
-				order_status: 'shipped',
-				order_total: '10.00',
-			}),
+			...orderUpdateSend(),
 			skipItemsAlreadySent: true,
 			alreadySentKey: '={{ $json.orderId }}',
 			alreadySentHistorySize: historySize,

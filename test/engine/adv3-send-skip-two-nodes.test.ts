@@ -12,6 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { useStandInService } from '../standInFixture';
 import { runWorkflow } from './harness';
 import { useProcessedDataStore } from './processedDataStore';
+import { orderUpdateSend } from './orderUpdateSend';
 
 const API_KEY = 'adv3-skip-two-nodes-key-SECRET-2a7c';
 const service = useStandInService({ apiKey: API_KEY });
@@ -28,17 +29,7 @@ function sendNode(name: string, status: string, scope?: 'workflow' | 'node'): IN
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {
-			resource: 'message',
-			operation: 'sendTemplate',
-			phoneNumber: '={{ $json.phone }}',
-			templateId: 'wat_1a2b3c4d5e6f7081',
-			templateVariablesInput: 'json',
-			templateVariablesJson: JSON.stringify({
-				first_name: 'Ada',
-				order_number: 'A-7',
-				order_status: status,
-				order_total: '10.00',
-			}),
+			...orderUpdateSend({ orderStatus: status }),
 			skipItemsAlreadySent: true,
 			alreadySentKey: '={{ $json.orderId }}',
 			...(scope === undefined ? {} : { alreadySentScope: scope }),

@@ -12,6 +12,7 @@ import type { FaultSpec } from '../../sandbox/faults';
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
 import { useProcessedDataStore } from './processedDataStore';
+import { orderUpdateSend } from './orderUpdateSend';
 
 const API_KEY = 'adv3-skipped-means-sent-key-SECRET-40b2';
 const service = useStandInService({ apiKey: API_KEY });
@@ -32,17 +33,7 @@ async function send(
 	return await runChatMessaging({
 		items,
 		parameters: {
-			resource: 'message',
-			operation: 'sendTemplate',
-			phoneNumber: '={{ $json.phone }}',
-			templateId: 'wat_1a2b3c4d5e6f7081',
-			templateVariablesInput: 'json',
-			templateVariablesJson: JSON.stringify({
-				first_name: 'Ada',
-				order_number: 'A-7',
-				order_status: 'shipped',
-				order_total: '10.00',
-			}),
+			...orderUpdateSend(),
 			skipItemsAlreadySent: true,
 			alreadySentKey: '={{ $json.orderId }}',
 			options: { requestsInParallel: inParallel },

@@ -11,6 +11,7 @@ import { nodeProperties } from '../../nodes/ChatMessaging/actions/registry';
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
 import { useProcessedDataStore } from './processedDataStore';
+import { orderUpdateSend } from './orderUpdateSend';
 
 const API_KEY = 'adv3-whole-numbers-key-SECRET-c5e7';
 const service = useStandInService({ apiKey: API_KEY });
@@ -18,17 +19,7 @@ useProcessedDataStore();
 jest.setTimeout(60_000);
 
 const sendTemplate = {
-	resource: 'message',
-	operation: 'sendTemplate',
-	phoneNumber: '+14155550100',
-	templateId: 'wat_1a2b3c4d5e6f7081',
-	templateVariablesInput: 'json',
-	templateVariablesJson: JSON.stringify({
-		first_name: 'Ada',
-		order_number: 'A-7',
-		order_status: 'shipped',
-		order_total: '10.00',
-	}),
+	...orderUpdateSend({ phoneNumber: '+14155550100' }),
 };
 
 /** Each field, where it sits in the parameters, and the label the run's refusal names. */
