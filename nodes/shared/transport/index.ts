@@ -2,16 +2,12 @@
  * The transport's public face: operations import from here ('../../shared/transport'), never from
  * the files behind it. requestLoop.ts makes the calls, retryPolicy.ts decides what is repeated and
  * for how long, deadline.ts bounds each attempt, failures.ts words every failure and builds the
- * errors n8n shows, secrets.ts keeps the API key out of all of it.
+ * errors n8n shows, secrets.ts keeps the API key out of all of it, answerBody.ts reads
+ * what came back.
  */
 export type { ServiceAnswer, ServiceClient, ServiceMethod, ServiceRequest } from './requestLoop';
-export {
-	CREDENTIAL_TYPE,
-	callService,
-	createServiceClient,
-	parseServiceBody,
-	postToService,
-} from './requestLoop';
+export { CREDENTIAL_TYPE, callService, createServiceClient, postToService } from './requestLoop';
+export { parseServiceBody } from './answerBody';
 export type { RetryPolicy } from './retryPolicy';
 export { DEFAULT_RETRY_POLICY, WaitBudget, retryAfterMs } from './retryPolicy';
 export type { DeliveryOutcome, ServiceFailure } from './failures';

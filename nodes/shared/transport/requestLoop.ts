@@ -25,9 +25,11 @@ import {
 	retryAfterMs,
 	waitUnlessCancelled,
 } from './retryPolicy';
-import { attemptSignals, withAbortSignal } from './deadline';
-import { withoutSecret } from './secrets';
+import { AttemptDeadlines } from './deadline';
+import { answerWithoutSecret, keyForms, withoutSecret } from './secrets';
+import type { KeyForms } from './secrets';
 import { normaliseBaseUrl, serviceUrl, uploadUrl } from './serviceUrl';
+import type { ServiceUrl } from './serviceUrl';
 
 /*
  * The only place that talks HTTP to the service. It owns the base URL, authentication (through n8n's
@@ -62,6 +64,16 @@ export interface ServiceClient {
 	waitBudget?: WaitBudget;
 	/** Fires when the execution is cancelled: waits end, no new attempt starts, one under way is dropped. */
 	cancelSignal?: AbortSignal;
+	/**
+	 * Worked out once per run rather than per request (each measured in the node's CPU per item):
+	 * the forms of the key cut from answers, the attempts' shared deadlines, and the last path's URL.
+	 * A client built without them works them out per request.
+	 */
+	perRun?: {
+		keyForms: KeyForms;
+		deadlines: AttemptDeadlines;
+		lastUrl?: { baseUrl: string; path: string; address: ServiceUrl };
+	};
 }
 
 export async function createServiceClient(
@@ -81,6 +93,10 @@ export async function createServiceClient(
 		credentials: { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data },
 		waitBudget: new WaitBudget(policy.maxTotalWaitMs),
 		cancelSignal,
+		perRun: {
+			keyForms: keyForms(data.apiKey),
+			deadlines: new AttemptDeadlines(policy.timeoutMs, cancelSignal),
+		},
 	};
 }
 
@@ -109,17 +125,6 @@ export interface ServiceRequest {
 	 * authority, as a storage service's signed URL does, and the key has no business there.
 	 */
 	rawUpload?: { bytes: Buffer; headers: Record<string, string> };
-}
-
-export function parseServiceBody(raw: unknown): { body: unknown; bodyIsJson: boolean } {
-	if (typeof raw !== 'string')
-		return { body: raw ?? null, bodyIsJson: raw !== undefined && raw !== null };
-	if (raw.trim() === '') return { body: null, bodyIsJson: false };
-	try {
-		return { body: JSON.parse(raw), bodyIsJson: true };
-	} catch {
-		return { body: raw, bodyIsJson: false };
-	}
 }
 
 function lowerCaseHeaders(headers: unknown): Record<string, string> {
@@ -166,6 +171,23 @@ function requestOptions(
 	return options;
 }
 
+/**
+ * The service URL of a path, checked as serviceUrl() checks it. A run sends most requests to one
+ * path (every Send Template item goes to the same endpoint), so the last answer is kept.
+ */
+function knownServiceUrl(
+	client: ServiceClient,
+	perRun: ServiceClient['perRun'],
+	path: string,
+): ServiceUrl {
+	const { baseUrl } = client;
+	const last = perRun?.lastUrl;
+	if (last !== undefined && last.path === path && last.baseUrl === baseUrl) return last.address;
+	const address = serviceUrl(baseUrl, path);
+	if (perRun !== undefined) perRun.lastUrl = { baseUrl, path, address };
+	return address;
+}
+
 /** POSTs a JSON body: the form every operation before the list operations used. */
 export async function postToService(
 	this: IExecuteFunctions,
@@ -187,16 +209,23 @@ export async function callService(
 ): Promise<ServiceAnswer> {
 	const { policy, cancelSignal } = client;
 	const budget = client.waitBudget ?? new WaitBudget(policy.maxTotalWaitMs);
-	const apiKey = client.credentials?.data?.apiKey;
+	// A client whose policy was swapped after it was made gets deadlines of that policy's Timeout.
+	const perRun =
+		client.perRun?.deadlines.timeoutMs === policy.timeoutMs &&
+		client.perRun.deadlines.cancelSignal === cancelSignal
+			? client.perRun
+			: undefined;
+	const forms = perRun?.keyForms ?? keyForms(client.credentials?.data?.apiKey);
+	const deadlines = perRun?.deadlines ?? new AttemptDeadlines(policy.timeoutMs, cancelSignal);
 	const fail = (failure: ServiceFailure): never => {
 		const told = request.method === 'GET' ? asReadFailure(failure) : failure;
 		// A service or proxy could echo the key back; nothing of it may reach the user or the log.
-		throw new ServiceRequestFailed(withoutSecret(told, apiKey));
+		throw new ServiceRequestFailed(withoutSecret(told, forms));
 	};
 	const { rawUpload } = request;
 	const address = rawUpload
 		? uploadUrl(client.baseUrl, request.path)
-		: serviceUrl(client.baseUrl, request.path);
+		: knownServiceUrl(client, perRun, request.path);
 	// An upload URL's path is its authority (a token): it is not repeated in messages.
 	const shownPath = rawUpload ? 'the upload URL the service gave' : request.path;
 	if ('refused' in address) fail(address.refused);
@@ -214,7 +243,8 @@ export async function callService(
 				description: `Nothing was sent for this item${retries ? ` (it had waited ${Math.round(waitedMs / 1000)} s for the service)` : ''}.`,
 			});
 		}
-		const { deadline, signal } = attemptSignals(policy.timeoutMs, cancelSignal);
+		const attempt = deadlines.forAttempt(this);
+		const { deadline, signal } = attempt;
 		let waitMs: number | undefined;
 		let failure: ServiceFailure;
 		try {
@@ -223,7 +253,7 @@ export async function callService(
 				rawUpload
 					? await this.helpers.httpRequest(options)
 					: await this.helpers.httpRequestWithAuthentication.call(
-							withAbortSignal(this, signal),
+							attempt.context,
 							CREDENTIAL_TYPE,
 							options,
 							client.credentials ? { credentialsDecrypted: client.credentials } : undefined,
@@ -234,9 +264,9 @@ export async function callService(
 			// echoes requests answers 200), and a failure's words quote the body or the Location cut
 			// short. Cutting the key out only after that would leave the part of an echoed key before
 			// the cut in the message.
-			const headers = withoutSecret(lowerCaseHeaders(response.headers), apiKey);
-			const answered = parseServiceBody(response.body);
-			const parsed = withoutSecret(answered.body, apiKey);
+			const headers = withoutSecret(lowerCaseHeaders(response.headers), forms);
+			const answered = answerWithoutSecret(response.body, forms);
+			const parsed = answered.body;
 			if (response.statusCode >= 200 && response.statusCode < 300) {
 				return {
 					statusCode: response.statusCode,
