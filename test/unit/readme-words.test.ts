@@ -82,3 +82,15 @@ test.each(['Set up the credential', 'Your first workflow', 'Start a workflow fro
 		expect(words.filter((word) => !known.has(word))).toEqual([]);
 	},
 );
+
+// npm warns on a Node older than package.json's engines, and the lint plugins of `npm test` declare
+// that floor too: the README's promise to a newcomer must be the same version.
+test("the Node.js version the README says runs npm start and npm test is package.json's engines floor", () => {
+	const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+		engines: { node: string };
+	};
+	const floor = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(manifest.engines.node)?.[1];
+	expect(floor).toBeDefined();
+	const promised = [...readme.matchAll(/Node\.js (\d+(?:\.\d+){0,2}) or newer/g)].map((m) => m[1]);
+	expect(promised).toEqual([floor]);
+});
