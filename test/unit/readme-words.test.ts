@@ -94,3 +94,14 @@ test("the Node.js version the README says runs npm start and npm test is package
 	const promised = [...readme.matchAll(/Node\.js (\d+(?:\.\d+){0,2}) or newer/g)].map((m) => m[1]);
 	expect(promised).toEqual([floor]);
 });
+
+// Issue 28: the README is the five-minute front door. What the package does (with a picture of the
+// node in the editor) comes first, before installing; the detail lives in docs/ and CONTRIBUTING.md.
+test('the README is at most 250 lines and opens with what the package does and a picture', () => {
+	expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+	const opening = readme.slice(0, readme.indexOf('\n## '));
+	expect(opening).toMatch(/^# n8n-nodes-chat-messaging\n/);
+	expect(opening).toMatch(/\*\*Chat Messaging\*\*\s+sends/);
+	expect(opening).toMatch(/!\[[^\]]+\]\(docs\/images\/[\w-]+\.png\)/);
+	expect(readme.slice(readme.indexOf('\n## '))).toMatch(/^\n## Install in n8n\n/);
+});
