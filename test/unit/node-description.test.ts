@@ -400,3 +400,16 @@ describe('Chat Messaging node description', () => {
 		});
 	});
 });
+
+// Issue 27: n8n's own send-and-wait nodes send one message per execution; this operation takes one
+// item, and its panel says so before a run fails on several.
+test('Send Template and Wait for Response says in its panel that it takes one item, and how to ask several contacts', () => {
+	const notices = (operation: string) =>
+		shownFor('message', operation)
+			.filter((p) => p.type === 'notice')
+			.map((p) => p.displayName);
+	expect(notices('sendAndWait').filter((text) => /exactly one input item/.test(text))).toEqual([
+		expect.stringMatching(/Loop Over Items/),
+	]);
+	expect(notices('sendTemplate').some((text) => /exactly one input item/.test(text))).toBe(false);
+});

@@ -82,3 +82,26 @@ test.each(['Set up the credential', 'Your first workflow', 'Start a workflow fro
 		expect(words.filter((word) => !known.has(word))).toEqual([]);
 	},
 );
+
+// npm warns on a Node older than package.json's engines, and the lint plugins of `npm test` declare
+// that floor too: the README's promise to a newcomer must be the same version.
+test("the Node.js version the README says runs npm start and npm test is package.json's engines floor", () => {
+	const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+		engines: { node: string };
+	};
+	const floor = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(manifest.engines.node)?.[1];
+	expect(floor).toBeDefined();
+	const promised = [...readme.matchAll(/Node\.js (\d+(?:\.\d+){0,2}) or newer/g)].map((m) => m[1]);
+	expect(promised).toEqual([floor]);
+});
+
+// Issue 28: the README is the five-minute front door. What the package does (with a picture of the
+// node in the editor) comes first, before installing; the detail lives in docs/ and CONTRIBUTING.md.
+test('the README is at most 250 lines and opens with what the package does and a picture', () => {
+	expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+	const opening = readme.slice(0, readme.indexOf('\n## '));
+	expect(opening).toMatch(/^# n8n-nodes-chat-messaging\n/);
+	expect(opening).toMatch(/\*\*Chat Messaging\*\*\s+sends/);
+	expect(opening).toMatch(/!\[[^\]]+\]\(docs\/images\/[\w-]+\.png\)/);
+	expect(readme.slice(readme.indexOf('\n## '))).toMatch(/^\n## Install in n8n\n/);
+});
