@@ -36,6 +36,9 @@ export const CREDENTIAL_TEST_PATH = '/api/v1/whats_app_templates';
 /** Longer than a healthy service needs, short enough that a silent host does not hang the dialog. */
 export const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
 
+/** Sent on the second read, to see the service refuse a key it does not know (judgeMadeUpKeyRead). */
+const MADE_UP_KEYS = ['n8n-credential-test-made-up-key', 'n8n-credential-test-other-made-up-key'];
+
 const BASE_URL_HINT =
 	'The Base URL is the API host only, e.g. https://api.example-chat.com, without /api/v1.';
 
@@ -166,13 +169,13 @@ export async function chatMessagingApiTest(
 	 * cannot tell this context apart, hence the helper taken from the context first.
 	 */
 	const { helpers } = this;
-	const read = async (authorization: string | undefined): Promise<FullResponse> =>
+	const read = async (authorization: string): Promise<FullResponse> =>
 		await answerBy(
 			helpers.request({
 				method: 'GET',
 				uri: address.url,
 				headers: {
-					...(authorization === undefined ? {} : { Authorization: authorization }),
+					Authorization: authorization,
 					Accept: 'application/json',
 				},
 				json: false,
@@ -189,7 +192,8 @@ export async function chatMessagingApiTest(
 		const response = await read(key);
 		const verdict = judgeAnswer(response);
 		if (verdict.status !== 'OK') return withoutSecret(verdict, data.apiKey);
-		return withoutSecret(judgeKeylessRead(await read(undefined), verdict), data.apiKey);
+		const madeUp = key === MADE_UP_KEYS[0] ? MADE_UP_KEYS[1] : MADE_UP_KEYS[0];
+		return withoutSecret(judgeMadeUpKeyRead(await read(madeUp), verdict), data.apiKey);
 	} catch (error) {
 		return withoutSecret(judgeError(error), data.apiKey);
 	}
@@ -197,11 +201,14 @@ export async function chatMessagingApiTest(
 
 /*
  * A list proves who answered only when the key mattered: any JSON API can answer [] to any path,
- * and a cache, a mock or a mirror hands the same templates to every request, a wrong key's too.
- * The service refuses a request without a key with its own 401 body, so a list counts only when
- * the same read without the key (nothing secret is sent) is refused that way.
+ * a cache, a mock or a mirror hands the same templates to every request, and a mock made from the
+ * contract or a gateway that checks only that an Authorization header is there refuses a read
+ * without a key yet lists templates for any key at all. The service refuses a key it does not
+ * know with its own 401 body ("Key missing or wrong", docs/openapi.yaml), so a list counts only
+ * when the same read with a made-up key (a fixed text, nothing secret and nothing of the key) is
+ * refused that way.
  */
-function judgeKeylessRead(
+function judgeMadeUpKeyRead(
 	response: FullResponse,
 	withKey: INodeCredentialTestResult,
 ): INodeCredentialTestResult {
@@ -209,7 +216,7 @@ function judgeKeylessRead(
 	if (response.statusCode === 401 && bodyIsJson && serviceMessage(body) === 'Unauthorized') {
 		return {
 			status: 'OK',
-			message: `${withKey.message.replace(/\.$/, '')}, and refused the same read without a key.`,
+			message: `${withKey.message.replace(/\.$/, '')}, and refused the same read with a made-up key.`,
 		};
 	}
 	const keyedList = /\((\d+) templates?\)/.exec(withKey.message)?.[1];
@@ -219,6 +226,6 @@ function judgeKeylessRead(
 			? ' (a list again: the key was never checked, so the answer says nothing about it)'
 			: '';
 	return failed(
-		`The Base URL does not answer as the Chat Messaging API: GET ${CREDENTIAL_TEST_PATH} answered ${listed} with this key, and ${whatAnswered(response)} without any key${sameList}, where the service refuses with 401 Unauthorized. ${BASE_URL_HINT}`,
+		`The Base URL does not answer as the Chat Messaging API: GET ${CREDENTIAL_TEST_PATH} answered ${listed} with this key, and ${whatAnswered(response)} with a made-up key${sameList}, where the service refuses with 401 Unauthorized. ${BASE_URL_HINT}`,
 	);
 }
