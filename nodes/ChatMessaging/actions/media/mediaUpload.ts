@@ -238,7 +238,22 @@ async function viaDirectUpload(
 					: mayBeStored(failure, "The file's bytes reached the service").description,
 		}),
 	);
-	return { answer, media: mediaOf(answer, `POST ${MEDIAS_PATH}/finalize`) };
+	const media = mediaOf(answer, `POST ${MEDIAS_PATH}/finalize`);
+	const answeredSignedId = (answer.body as { signed_id?: unknown }).signed_id;
+	// The service answers the item of the signed_id it finalized. One that names another upload is
+	// not this file's: its id and media_url would go out as this file's (a send's header).
+	if (answeredSignedId !== undefined && answeredSignedId !== signedId) {
+		throw new ServiceRequestFailed({
+			outcome: 'may have been sent',
+			statusCode: answer.statusCode,
+			serviceBody: answer.body,
+			retries: answer.retries,
+			message: `Direct upload, step 3 of 3 (finalize): the service answered ${answer.statusCode} with the media item of another upload (another signed_id), not this file's`,
+			description:
+				"The file may have been stored: the service received the finalize, but its answer is about another upload, so it was not taken as this file's and the request was not repeated. Look in the media library (Media → Get Many) before uploading the file again.",
+		});
+	}
+	return { answer, media };
 }
 
 /**
