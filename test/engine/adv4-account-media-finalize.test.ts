@@ -1,6 +1,8 @@
 /*
  * Media → Upload (Direct), asked "is every 'uploaded' backed by what the service answered, about
- * that object?". Finalize names the upload by its signed_id, and the service answers the media item
+ * that object?" (and, for the reservation, "an answer about another object accepted as about this
+ * one?": the reservation's answer names the file it reserved, by size and MD5; the bytes went to
+ * the URL of whatever reservation came back, another file's included). Finalize names the upload by its signed_id, and the service answers the media item
  * with the signed_id it finalized (docs/service-contract.md, Media). Any media item was taken as this
  * file's: an answer about another upload (a finalize answered twice over, a mixed-up answer on the
  * way) made the item "uploaded" with another file's id and media_url, which a send then puts in a
@@ -81,4 +83,43 @@ test('SUSPICION RULED OUT: the finalize answer of this upload, with or without i
 			expect(without.output![0].json).toMatchObject({ id: 7 });
 		}
 	}
+});
+
+test('a reservation answered for another file (its size or MD5): the bytes are not sent, nothing is finalized', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.oneof(
+				fc.record({ byte_size: fc.integer({ min: 65, max: 10_000 }) }),
+				fc.record({ checksum: fc.stringMatching(/^[A-Za-z0-9+/]{22}==$/) }),
+			),
+			async (otherFile) => {
+				service.clearRequests();
+				service.injectFaults({
+					status: 200,
+					path: '/api/v1/medias/direct_uploads',
+					body: {
+						id: 9,
+						key: 'otherkey',
+						filename: 'ok.png',
+						content_type: 'image/png',
+						byte_size: 64,
+						checksum: 'unused',
+						...otherFile,
+						signed_id: 'other-signed-id',
+						direct_upload: { url: '/uploads/other-token', headers: {} },
+					},
+				});
+				const result = await upload();
+				const reserved = service.requests[0].body as { blob: { checksum: string } };
+				fc.pre(!('checksum' in otherFile) || otherFile.checksum !== reserved.blob.checksum);
+				expect(service.requests.map((request) => request.path)).toEqual([
+					'/api/v1/medias/direct_uploads',
+				]);
+				const { message, description } = failureOf(result);
+				expect(message).toMatch(/step 1 of 3.*another file/);
+				expect(description).toMatch(/No media item was created/);
+			},
+		),
+		{ numRuns: 8 },
+	);
 });

@@ -212,6 +212,22 @@ async function viaDirectUpload(
 		);
 	}
 	const { signed_id: signedId, direct_upload: target } = reservation.data;
+	// The reservation names the file it is for. One for another file (another size or MD5) would
+	// take this file's bytes to its URL, and finalize would make that file's media item.
+	const shown = reservation.data as { byte_size?: unknown; checksum?: unknown };
+	const otherFile =
+		shown.byte_size !== undefined && shown.byte_size !== bytes.length
+			? `${JSON.stringify(shown.byte_size)} bytes, not ${bytes.length}`
+			: shown.checksum !== undefined && shown.checksum !== checksum
+				? 'another MD5 checksum'
+				: undefined;
+	if (otherFile !== undefined) {
+		throw notSent(
+			`Direct upload, step 1 of 3: the service answered ${reserved.statusCode} with the reservation of another file (${otherFile})`,
+			'No media item was created and the file\'s bytes were not sent. Run the item again, or choose Upload Method "JSON (Base64)".',
+			{ statusCode: reserved.statusCode, serviceBody: reserved.body, retries: reserved.retries },
+		);
+	}
 	await beforeFinalize(
 		"step 2 of 3 (sending the file's bytes to the upload URL the service gave)",
 		async () =>
