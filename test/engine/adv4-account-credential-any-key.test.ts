@@ -48,6 +48,7 @@ const templates = fc.array(
 		id: fc.stringMatching(/^wat_[0-9a-f]{6}$/),
 		template_name: fc.stringMatching(/^[a-z_]{3,12}$/),
 		language: fc.constantFrom('en', 'es'),
+		status: fc.constantFrom('approved', 'draft'),
 	}),
 	{ maxLength: 4 },
 );

@@ -104,7 +104,8 @@ describe('something else answering at the Base URL, with any key', () => {
 		],
 		[
 			'a JSON API of another kind',
-			{ status: 200, headers: { 'Content-Type': 'application/json' }, body: '{"data":[]}' },
+			// Not `{"data": [...]}`: the runs read a list under `data` as the template list.
+			{ status: 200, headers: { 'Content-Type': 'application/json' }, body: '{"results":[]}' },
 			/got 200 OK \(application\/json\), not the template list/,
 		],
 		[
@@ -204,7 +205,9 @@ describe('something else answering at the Base URL, with any key', () => {
 				? {
 						status: 200,
 						headers: json,
-						body: JSON.stringify([{ id: 'wat_1', template_name: 'welcome', language: 'en' }]),
+						body: JSON.stringify([
+							{ id: 'wat_1', template_name: 'welcome', language: 'en', status: 'approved' },
+						]),
 					}
 				: { status: 401, headers: json, body: '{"message":"Unauthorized"}' };
 		const outcome = await testCredential({ apiKey: API_KEY, baseUrl: otherUrl });

@@ -16,13 +16,14 @@ import {
 	serviceUrl,
 	withoutSecret,
 } from '../../shared/transport';
+import { readTemplateListBody } from './templates';
 
 /*
  * The credential's Test button. n8n's declarative test (a request and rules on the credential)
  * can only compare one JSON field to a value, and passes everything else: a website's 404 page,
  * a proxy's 502, n8n's own editor answered "Connection successful" with any key. Here success
  * means the service itself answered an authenticated read in its documented shape: the template
- * list, a bare JSON array of templates (docs/openapi.yaml). A 401 with the service's own body
+ * list (docs/openapi.yaml), read as the runs read it. A 401 with the service's own body
  * means a wrong key; anything else says the Base URL does not answer as the service, and what did
  * answer. The key goes only to the Base URL's origin: the address is built and judged as every
  * request's is, and no redirect is followed.
@@ -52,18 +53,14 @@ interface FullResponse {
 
 const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
 
-/** The documented list answer: a bare array of templates, each with its ID and name. */
-function isTemplateList(body: unknown): body is unknown[] {
-	return (
-		Array.isArray(body) &&
-		body.every(
-			(template) =>
-				typeof template === 'object' &&
-				template !== null &&
-				typeof (template as Record<string, unknown>).id === 'string' &&
-				typeof (template as Record<string, unknown>).template_name === 'string',
-		)
-	);
+/**
+ * The template list as every other reader of it takes it (readTemplateListBody: the runs, the
+ * picker, the mapper), or undefined: a Test with a reading of its own would pass a service every run
+ * then refuses, or refuse one every run reads.
+ */
+function templateList(body: unknown): unknown[] | undefined {
+	const read = readTemplateListBody(body);
+	return 'templates' in read ? read.templates : undefined;
 }
 
 function header(response: FullResponse, name: string): string | undefined {
@@ -81,8 +78,9 @@ function whatAnswered(response: FullResponse): string {
 function judgeAnswer(response: FullResponse): INodeCredentialTestResult {
 	const { statusCode } = response;
 	const { body, bodyIsJson } = parseServiceBody(response.body);
-	if (statusCode === 200 && bodyIsJson && isTemplateList(body)) {
-		const count = body.length === 1 ? '1 template' : `${body.length} templates`;
+	const list = statusCode === 200 && bodyIsJson ? templateList(body) : undefined;
+	if (list !== undefined) {
+		const count = list.length === 1 ? '1 template' : `${list.length} templates`;
 		return {
 			status: 'OK',
 			message: `Connection successful: the Chat Messaging API accepted this key and listed the account's templates (${count}).`,
@@ -222,7 +220,7 @@ function judgeMadeUpKeyRead(
 	const keyedList = /\((\d+) templates?\)/.exec(withKey.message)?.[1];
 	const listed = keyedList === '0' ? 'an empty list' : 'a list of templates';
 	const sameList =
-		response.statusCode === 200 && bodyIsJson && isTemplateList(body)
+		response.statusCode === 200 && bodyIsJson && templateList(body) !== undefined
 			? ' (a list again: the key was never checked, so the answer says nothing about it)'
 			: '';
 	return failed(
