@@ -104,7 +104,8 @@ describe('something else answering at the Base URL, with any key', () => {
 		],
 		[
 			'a JSON API of another kind',
-			{ status: 200, headers: { 'Content-Type': 'application/json' }, body: '{"data":[]}' },
+			// Not `{"data": [...]}`: the runs read a list under `data` as the template list.
+			{ status: 200, headers: { 'Content-Type': 'application/json' }, body: '{"results":[]}' },
 			/got 200 OK \(application\/json\), not the template list/,
 		],
 		[
@@ -127,21 +128,25 @@ describe('something else answering at the Base URL, with any key', () => {
 		expect(seen).toEqual([{ method: 'GET', path: CREDENTIAL_TEST_PATH, authorization: API_KEY }]);
 	});
 
-	it('a JSON API answering [] to any request: not successful, since it did not refuse a read without the key', async () => {
+	it('a JSON API answering [] to any request: not successful, since it did not refuse a read with a made-up key', async () => {
 		answer = { status: 200, headers: { 'Content-Type': 'application/json' }, body: '[]' };
 		const outcome = await testCredential({ apiKey: API_KEY, baseUrl: otherUrl });
 		expect(outcome.status).toBe('Error');
 		expect(outcome.message).toMatch(
-			/does not answer as the Chat Messaging API: .*answered an empty list with this key, and 200 OK \(application\/json\) without any key/,
+			/does not answer as the Chat Messaging API: .*answered an empty list with this key, and 200 OK \(application\/json\) with a made-up key/,
 		);
 		expect(outcome.message).not.toContain(API_KEY);
 		expect(seen).toEqual([
 			{ method: 'GET', path: CREDENTIAL_TEST_PATH, authorization: API_KEY },
-			{ method: 'GET', path: CREDENTIAL_TEST_PATH, authorization: undefined },
+			{
+				method: 'GET',
+				path: CREDENTIAL_TEST_PATH,
+				authorization: 'n8n-credential-test-made-up-key',
+			},
 		]);
 	});
 
-	it('an account with no templates: successful when the read without the key gets the service 401', async () => {
+	it('an account with no templates: successful when the read with a made-up key gets the service 401', async () => {
 		const json = { 'Content-Type': 'application/json' };
 		answer = (authorization) =>
 			authorization === API_KEY
@@ -150,7 +155,9 @@ describe('something else answering at the Base URL, with any key', () => {
 		const outcome = await testCredential({ apiKey: API_KEY, baseUrl: otherUrl });
 		expect(outcome).toEqual({
 			status: 'OK',
-			message: expect.stringMatching(/\(0 templates\), and refused the same read without a key/),
+			message: expect.stringMatching(
+				/\(0 templates\), and refused the same read with a made-up key/,
+			),
 		});
 	});
 
@@ -191,14 +198,16 @@ describe('something else answering at the Base URL, with any key', () => {
 		);
 	});
 
-	it('the documented shape from any host is the service: a bare array of templates, and the 401 without a key', async () => {
+	it('the documented shape from any host is the service: a bare array of templates, and the 401 for any other key', async () => {
 		const json = { 'Content-Type': 'application/json' };
 		answer = (authorization) =>
 			authorization === API_KEY
 				? {
 						status: 200,
 						headers: json,
-						body: JSON.stringify([{ id: 'wat_1', template_name: 'welcome', language: 'en' }]),
+						body: JSON.stringify([
+							{ id: 'wat_1', template_name: 'welcome', language: 'en', status: 'approved' },
+						]),
 					}
 				: { status: 401, headers: json, body: '{"message":"Unauthorized"}' };
 		const outcome = await testCredential({ apiKey: API_KEY, baseUrl: otherUrl });

@@ -16,13 +16,14 @@ import {
 	serviceUrl,
 	withoutSecret,
 } from '../../shared/transport';
+import { readTemplateListBody } from './templates';
 
 /*
  * The credential's Test button. n8n's declarative test (a request and rules on the credential)
  * can only compare one JSON field to a value, and passes everything else: a website's 404 page,
  * a proxy's 502, n8n's own editor answered "Connection successful" with any key. Here success
  * means the service itself answered an authenticated read in its documented shape: the template
- * list, a bare JSON array of templates (docs/openapi.yaml). A 401 with the service's own body
+ * list (docs/openapi.yaml), read as the runs read it. A 401 with the service's own body
  * means a wrong key; anything else says the Base URL does not answer as the service, and what did
  * answer. The key goes only to the Base URL's origin: the address is built and judged as every
  * request's is, and no redirect is followed.
@@ -35,6 +36,9 @@ export const CREDENTIAL_TEST_PATH = '/api/v1/whats_app_templates';
 
 /** Longer than a healthy service needs, short enough that a silent host does not hang the dialog. */
 export const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
+
+/** Sent on the second read, to see the service refuse a key it does not know (judgeMadeUpKeyRead). */
+const MADE_UP_KEYS = ['n8n-credential-test-made-up-key', 'n8n-credential-test-other-made-up-key'];
 
 const BASE_URL_HINT =
 	'The Base URL is the API host only, e.g. https://api.example-chat.com, without /api/v1.';
@@ -49,18 +53,14 @@ interface FullResponse {
 
 const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
 
-/** The documented list answer: a bare array of templates, each with its ID and name. */
-function isTemplateList(body: unknown): body is unknown[] {
-	return (
-		Array.isArray(body) &&
-		body.every(
-			(template) =>
-				typeof template === 'object' &&
-				template !== null &&
-				typeof (template as Record<string, unknown>).id === 'string' &&
-				typeof (template as Record<string, unknown>).template_name === 'string',
-		)
-	);
+/**
+ * The template list as every other reader of it takes it (readTemplateListBody: the runs, the
+ * picker, the mapper), or undefined: a Test with a reading of its own would pass a service every run
+ * then refuses, or refuse one every run reads.
+ */
+function templateList(body: unknown): unknown[] | undefined {
+	const read = readTemplateListBody(body);
+	return 'templates' in read ? read.templates : undefined;
 }
 
 function header(response: FullResponse, name: string): string | undefined {
@@ -78,8 +78,9 @@ function whatAnswered(response: FullResponse): string {
 function judgeAnswer(response: FullResponse): INodeCredentialTestResult {
 	const { statusCode } = response;
 	const { body, bodyIsJson } = parseServiceBody(response.body);
-	if (statusCode === 200 && bodyIsJson && isTemplateList(body)) {
-		const count = body.length === 1 ? '1 template' : `${body.length} templates`;
+	const list = statusCode === 200 && bodyIsJson ? templateList(body) : undefined;
+	if (list !== undefined) {
+		const count = list.length === 1 ? '1 template' : `${list.length} templates`;
 		return {
 			status: 'OK',
 			message: `Connection successful: the Chat Messaging API accepted this key and listed the account's templates (${count}).`,
@@ -166,13 +167,13 @@ export async function chatMessagingApiTest(
 	 * cannot tell this context apart, hence the helper taken from the context first.
 	 */
 	const { helpers } = this;
-	const read = async (authorization: string | undefined): Promise<FullResponse> =>
+	const read = async (authorization: string): Promise<FullResponse> =>
 		await answerBy(
 			helpers.request({
 				method: 'GET',
 				uri: address.url,
 				headers: {
-					...(authorization === undefined ? {} : { Authorization: authorization }),
+					Authorization: authorization,
 					Accept: 'application/json',
 				},
 				json: false,
@@ -189,7 +190,8 @@ export async function chatMessagingApiTest(
 		const response = await read(key);
 		const verdict = judgeAnswer(response);
 		if (verdict.status !== 'OK') return withoutSecret(verdict, data.apiKey);
-		return withoutSecret(judgeKeylessRead(await read(undefined), verdict), data.apiKey);
+		const madeUp = key === MADE_UP_KEYS[0] ? MADE_UP_KEYS[1] : MADE_UP_KEYS[0];
+		return withoutSecret(judgeMadeUpKeyRead(await read(madeUp), verdict), data.apiKey);
 	} catch (error) {
 		return withoutSecret(judgeError(error), data.apiKey);
 	}
@@ -197,11 +199,14 @@ export async function chatMessagingApiTest(
 
 /*
  * A list proves who answered only when the key mattered: any JSON API can answer [] to any path,
- * and a cache, a mock or a mirror hands the same templates to every request, a wrong key's too.
- * The service refuses a request without a key with its own 401 body, so a list counts only when
- * the same read without the key (nothing secret is sent) is refused that way.
+ * a cache, a mock or a mirror hands the same templates to every request, and a mock made from the
+ * contract or a gateway that checks only that an Authorization header is there refuses a read
+ * without a key yet lists templates for any key at all. The service refuses a key it does not
+ * know with its own 401 body ("Key missing or wrong", docs/openapi.yaml), so a list counts only
+ * when the same read with a made-up key (a fixed text, nothing secret and nothing of the key) is
+ * refused that way.
  */
-function judgeKeylessRead(
+function judgeMadeUpKeyRead(
 	response: FullResponse,
 	withKey: INodeCredentialTestResult,
 ): INodeCredentialTestResult {
@@ -209,16 +214,16 @@ function judgeKeylessRead(
 	if (response.statusCode === 401 && bodyIsJson && serviceMessage(body) === 'Unauthorized') {
 		return {
 			status: 'OK',
-			message: `${withKey.message.replace(/\.$/, '')}, and refused the same read without a key.`,
+			message: `${withKey.message.replace(/\.$/, '')}, and refused the same read with a made-up key.`,
 		};
 	}
 	const keyedList = /\((\d+) templates?\)/.exec(withKey.message)?.[1];
 	const listed = keyedList === '0' ? 'an empty list' : 'a list of templates';
 	const sameList =
-		response.statusCode === 200 && bodyIsJson && isTemplateList(body)
+		response.statusCode === 200 && bodyIsJson && templateList(body) !== undefined
 			? ' (a list again: the key was never checked, so the answer says nothing about it)'
 			: '';
 	return failed(
-		`The Base URL does not answer as the Chat Messaging API: GET ${CREDENTIAL_TEST_PATH} answered ${listed} with this key, and ${whatAnswered(response)} without any key${sameList}, where the service refuses with 401 Unauthorized. ${BASE_URL_HINT}`,
+		`The Base URL does not answer as the Chat Messaging API: GET ${CREDENTIAL_TEST_PATH} answered ${listed} with this key, and ${whatAnswered(response)} with a made-up key${sameList}, where the service refuses with 401 Unauthorized. ${BASE_URL_HINT}`,
 	);
 }

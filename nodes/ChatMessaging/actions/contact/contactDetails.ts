@@ -8,7 +8,7 @@ import {
 	normaliseTimeZone,
 	optionalText,
 	NOT_JSON,
-	parseJsonText,
+	parseJsonNumbersAsText,
 } from '../../../shared/validation';
 import type { ServiceAnswer, ServiceRequestFailed } from '../../../shared/transport';
 import { readEmail, readKeyValues } from '../fields/contactFields';
@@ -146,7 +146,8 @@ function readMetadata(value: unknown, parameter: string): Record<string, string>
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
 		if (value.trim() === '') return undefined;
-		parsed = parseJsonText(value);
+		// The values go out as text: a number as it was written (19.90, not the 19.9 JSON.parse makes).
+		parsed = parseJsonNumbersAsText(value);
 		if (parsed === NOT_JSON) {
 			throw new InvalidParameter(
 				parameter,

@@ -212,6 +212,22 @@ async function viaDirectUpload(
 		);
 	}
 	const { signed_id: signedId, direct_upload: target } = reservation.data;
+	// The reservation names the file it is for. One for another file (another size or MD5) would
+	// take this file's bytes to its URL, and finalize would make that file's media item.
+	const shown = reservation.data as { byte_size?: unknown; checksum?: unknown };
+	const otherFile =
+		shown.byte_size !== undefined && shown.byte_size !== bytes.length
+			? `${JSON.stringify(shown.byte_size)} bytes, not ${bytes.length}`
+			: shown.checksum !== undefined && shown.checksum !== checksum
+				? 'another MD5 checksum'
+				: undefined;
+	if (otherFile !== undefined) {
+		throw notSent(
+			`Direct upload, step 1 of 3: the service answered ${reserved.statusCode} with the reservation of another file (${otherFile})`,
+			'No media item was created and the file\'s bytes were not sent. Run the item again, or choose Upload Method "JSON (Base64)".',
+			{ statusCode: reserved.statusCode, serviceBody: reserved.body, retries: reserved.retries },
+		);
+	}
 	await beforeFinalize(
 		"step 2 of 3 (sending the file's bytes to the upload URL the service gave)",
 		async () =>
@@ -238,7 +254,22 @@ async function viaDirectUpload(
 					: mayBeStored(failure, "The file's bytes reached the service").description,
 		}),
 	);
-	return { answer, media: mediaOf(answer, `POST ${MEDIAS_PATH}/finalize`) };
+	const media = mediaOf(answer, `POST ${MEDIAS_PATH}/finalize`);
+	const answeredSignedId = (answer.body as { signed_id?: unknown }).signed_id;
+	// The service answers the item of the signed_id it finalized. One that names another upload is
+	// not this file's: its id and media_url would go out as this file's (a send's header).
+	if (answeredSignedId !== undefined && answeredSignedId !== signedId) {
+		throw new ServiceRequestFailed({
+			outcome: 'may have been sent',
+			statusCode: answer.statusCode,
+			serviceBody: answer.body,
+			retries: answer.retries,
+			message: `Direct upload, step 3 of 3 (finalize): the service answered ${answer.statusCode} with the media item of another upload (another signed_id), not this file's`,
+			description:
+				"The file may have been stored: the service received the finalize, but its answer is about another upload, so it was not taken as this file's and the request was not repeated. Look in the media library (Media → Get Many) before uploading the file again.",
+		});
+	}
+	return { answer, media };
 }
 
 /**

@@ -70,7 +70,7 @@ function notAPage(answer: ServiceAnswer, page: number, problem: string): Service
 
 /*
  * A service that ignores `page` answers page 1 again and again, each one naming a next page: Return
- * All would gather the same records until MAX_PAGES. Two pages alike, record for record, stop it:
+ * All would gather the same records until MAX_PAGES. Two pages of the same records stop it:
  * any two, not only neighbours, as a service whose pages wrap around (1, 2, 1, 2…) would otherwise
  * be read 10,000 times over. Unless the list's `count` grew since the earlier one: then a page's
  * worth of records arrived at the top between the two reads and pushed the page read before onto
@@ -106,6 +106,18 @@ function recordId(record: unknown): string | undefined {
 }
 
 /**
+ * What makes two pages the same page: the ids of their records, in any order, when every record has
+ * one. A service that ignores `page` may hand page 1 back in another order (ties in its sort) or
+ * with a field moved on (`updated_at`, a status); it is still page 1. Records without ids are
+ * compared whole.
+ */
+function pageKey(pageRecords: unknown[]): string {
+	const ids = pageRecords.map(recordId);
+	if (ids.every((id): id is string => id !== undefined)) return JSON.stringify(ids.sort());
+	return JSON.stringify(pageRecords);
+}
+
+/**
  * Reads `request` page by page and returns the records in the service's order: all of them, or the
  * first `limit`. Throws ServiceRequestFailed (from the transport, or for an answer that is no page).
  *
@@ -130,7 +142,7 @@ export async function readPages<Page, Record>(
 				: Math.min(limit, reading.perPage);
 	const records: Record[] = [];
 	const idsRead = new Set<string>();
-	/** Every page read so far, as its records' JSON, with its number and the list's count then. */
+	/** Every page read so far, by pageKey, with its number and the list's count then. */
 	const pagesRead = new Map<string, { page: number; count: number | undefined }>();
 	for (let page = 1; ; page++) {
 		const qs: IDataObject = { ...request.qs, page };
@@ -149,7 +161,7 @@ export async function readPages<Page, Record>(
 		}
 		const pageRecords = reading.records(parsed.data);
 		const { next, count } = pageLinks(parsed.data);
-		const thisPage = pageRecords.length ? JSON.stringify(pageRecords) : undefined;
+		const thisPage = pageRecords.length ? pageKey(pageRecords) : undefined;
 		if (thisPage !== undefined) {
 			const samePage = pagesRead.get(thisPage);
 			const listGrew =

@@ -16,6 +16,29 @@ import {
  */
 
 const headerTypes = ['none', 'text', 'image', 'video', 'document'] as const;
+
+/** The scheme and host of a link: where a variable may not stand. */
+const LINK_AUTHORITY = /^https?:\/\/[^/?#]*/i;
+
+/**
+ * A URL button's link, sent as written. A variable after the host ({{order}}, or with its example
+ * {{order | example: 'A-1042'}}, as every text field of a template writes it, spaces included) is
+ * checked as one word of the link, so the spaces inside it do not make the link "no URL"; the rest
+ * of the link is checked whole, as any link is.
+ */
+function readUrlButtonLink(given: unknown, name: string): string {
+	const link = requiredText(given, name);
+	const authority = LINK_AUTHORITY.exec(link)?.[0].length ?? 0;
+	const variablesAsWords =
+		link.slice(0, authority) + link.slice(authority).replace(/\{\{[^{}]*\}\}/g, 'variable');
+	try {
+		readHttpUrl(variablesAsWords, name);
+		return link;
+	} catch {
+		// Refused in the user's own words, not those of the link with its variables replaced.
+		return readHttpUrl(link, name);
+	}
+}
 type HeaderType = (typeof headerTypes)[number];
 
 /** Header, Body, Footer and Buttons of Create, shown for `displayOptions`. */
@@ -225,7 +248,7 @@ export function buildComponents(input: ComponentInput): Component[] {
 				subType === 'phone_number'
 					? normalisePhoneNumber(given, name)
 					: subType === 'url'
-						? readHttpUrl(given, name)
+						? readUrlButtonLink(given, name)
 						: requiredText(given, name);
 			components.push(
 				checked(
