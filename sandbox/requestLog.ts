@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 
 /** One request as the stand-in received it. The API key itself is never kept. */
 export interface RecordedRequest {
@@ -46,4 +46,50 @@ export function redactHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders
 /** Processed successfully: answered 2xx by the service itself, not by a queued fault. */
 export function isAcceptedSend(request: RecordedRequest): boolean {
 	return request.faulted !== true && request.status >= 200 && request.status < 300;
+}
+
+/** The query as logged: each name with its last value. */
+export function queryOf(url: URL): Record<string, string> {
+	const query: Record<string, string> = {};
+	for (const [name, value] of url.searchParams) query[name] = value;
+	return query;
+}
+
+/**
+ * Every request to the service's own endpoints, oldest first, numbered as received, and which of
+ * them are being handled now: concurrency as the service sees it (inFlight, peakInFlight).
+ */
+export class RequestLog {
+	readonly requests: RecordedRequest[] = [];
+	private nextRequestId = 1;
+	private readonly handling = new Set<RecordedRequest>();
+
+	/** The next request's number: ids follow the order requests arrive in. */
+	nextId(): number {
+		return this.nextRequestId++;
+	}
+
+	add(record: RecordedRequest): void {
+		this.requests.push(record);
+	}
+
+	/** Counts the request as being handled until its answer's connection closes. */
+	handleUntilClosed(record: RecordedRequest, response: ServerResponse): void {
+		this.handling.add(record);
+		record.inFlight = this.handling.size;
+		for (const held of this.handling)
+			held.peakInFlight = Math.max(held.peakInFlight ?? 0, this.handling.size);
+		response.once('close', () => this.handling.delete(record));
+	}
+
+	clear(): void {
+		this.requests.length = 0;
+	}
+
+	/** Requests processed successfully (2xx, not a fault), to one path or any. */
+	acceptedSends(path?: string): RecordedRequest[] {
+		return this.requests.filter(
+			(request) => isAcceptedSend(request) && (path === undefined || request.path === path),
+		);
+	}
 }

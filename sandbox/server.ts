@@ -1,23 +1,14 @@
-import { timingSafeEqual } from 'node:crypto';
-import {
-	createServer,
-	type IncomingHttpHeaders,
-	type IncomingMessage,
-	type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { deliverAnswer } from './answerDelivery';
+import { apiKeyCheck } from './apiKeyCheck';
 import { handleControl, isControlPath } from './control';
 import { loadContractCheck } from './contract/openApiRequests';
-import {
-	dripAnswer,
-	faultAnswer,
-	type MeanwhileRequest,
-	FaultQueue,
-	parseFaults,
-	type FaultSpec,
-	type PendingFault,
-} from './faults';
-import { readBody, sendJson, type ReadBody } from './http';
+import { dispatch, type DispatchContext } from './dispatch';
+import { answerInPlaceOfService, FaultDelays, serveMeanwhile } from './faultInjection';
+import { FaultQueue, parseFaults, type FaultSpec, type PendingFault } from './faults';
+import { readBody, sendJson } from './http';
+import { listen } from './httpListener';
 import {
 	countSends,
 	RateLimiter,
@@ -25,15 +16,9 @@ import {
 	type RateLimitState,
 	type SendCounts,
 } from './rateLimit';
-import { isAcceptedSend, redactHeaders, type RecordedRequest } from './requestLog';
+import { queryOf, redactHeaders, RequestLog, type RecordedRequest } from './requestLog';
 import { serviceTable, type ServicePart } from './service/parts';
-import {
-	matchRoute,
-	parameterError,
-	repeatedParameters,
-	type RouteAnswer,
-	type RouteMatch,
-} from './service/routes';
+import { matchRoute } from './service/routes';
 import { createServiceParts } from './serviceParts';
 import type { TemplateListing } from './service/templateRoutes';
 import { SuccessStatuses, type SuccessStatusRule } from './successStatus';
@@ -55,8 +40,10 @@ import type { WebhookAuth } from './webhooks';
  * A strict local stand-in for the messaging service, for development and tests only. It answers
  * the endpoints of its parts (serviceParts.ts), holds every request to docs/openapi.yaml
  * (contract/openApiRequests.ts) and then to what the document says only in words (each part's own
- * checks), records every request (without the key) and can be told to misbehave. Node's own
- * http module only, so it starts fast and behaves like a plain HTTP server under load.
+ * checks), records every request (without the key) and can be told to misbehave. This file puts
+ * the pieces together, one job each: the listener (httpListener.ts), the key (apiKeyCheck.ts), the
+ * log (requestLog.ts), faults (faultInjection.ts, answerDelivery.ts), the rate limit (rateLimit.ts)
+ * and the service's own checks and endpoints (dispatch.ts).
  */
 
 export const DEFAULT_API_KEY = 'sandbox-api-key';
@@ -129,67 +116,14 @@ export interface StandInService {
 	close(): Promise<void>;
 }
 
-/** Methods whose requests may come without a body; the route says whether it needs one. */
-const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'PATCH']);
-
-/**
- * `Content-Type: application/json` [S §4], a charset parameter allowed (UTF-8 only). Other JSON
- * types (`application/vnd.api+json`, `text/json`) are not the contract's, so a client sending one
- * learns it here rather than from the real service.
- */
-function isJsonContentType(header: string | undefined): boolean {
-	if (header === undefined) return false;
-	const [mediaType, ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
-	if (mediaType !== 'application/json') return false;
-	return parameters.every((parameter) => parameter === '' || /^charset="?utf-8"?$/.test(parameter));
-}
-
-/** Methods whose requests carry no body at all on this API: a body sent with one is refused. */
-const NO_BODY_METHODS = new Set(['GET', 'HEAD', 'DELETE']);
-
-/**
- * Query parameters of an endpoint whose contract names none (every endpoint but the lists and the
- * two GETs that check their own): each is refused by name, as the lists refuse an unknown one.
- */
-function unexpectedQuery(url: URL): Record<string, string[]> | undefined {
-	const names = [...new Set(url.searchParams.keys())];
-	if (names.length === 0) return undefined;
-	const errors: Record<string, string[]> = {};
-	for (const name of names) errors[name] = ['is not a parameter of this endpoint'];
-	return errors;
-}
-
-/** The parsed body: none for a bodiless GET, DELETE or PATCH, otherwise strictly JSON. */
-function jsonBody(
-	method: string,
-	headers: IncomingHttpHeaders,
-	body: ReadBody,
-): { value: unknown } | { error: RouteAnswer } {
-	if (body.bytes === 0 && BODYLESS_METHODS.has(method)) return { value: undefined };
-	if (!isJsonContentType(headers['content-type'])) {
-		return { error: { status: 415, body: { message: 'Unsupported Media Type' } } };
-	}
-	try {
-		return { value: JSON.parse(body.text) };
-	} catch {
-		return { error: { status: 400, body: { message: 'Body is not JSON' } } };
-	}
-}
-
-function queryOf(url: URL): Record<string, string> {
-	const query: Record<string, string> = {};
-	for (const [name, value] of url.searchParams) query[name] = value;
-	return query;
-}
-
 export async function startStandInService(options: StandInOptions = {}): Promise<StandInService> {
 	const apiKey = options.apiKey ?? DEFAULT_API_KEY;
 	const host = options.host ?? '127.0.0.1';
-	const keyBytes = Buffer.from(apiKey, 'utf8');
-	const requests: RecordedRequest[] = [];
+	const isAuthorized = apiKeyCheck(apiKey);
+	const log = new RequestLog();
 	const faults = new FaultQueue();
 	const webhooks = new WebhookSender();
-	const delays = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
+	const delays = new FaultDelays();
 	const table = serviceTable(
 		options.parts ??
 			createServiceParts({
@@ -197,119 +131,10 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 				refuseUnknownTemplates: options.refuseUnknownTemplates,
 			}),
 	);
-	let nextRequestId = 1;
 	const rateLimiter = new RateLimiter(options.rateLimit, options.rateLimitClock);
 	const successStatuses = new SuccessStatuses();
-	/** Requests being handled now: concurrency as the service sees it (RecordedRequest.inFlight, peakInFlight). */
-	const handling = new Set<RecordedRequest>();
 	const keepsContract = await loadContractCheck();
-
-	function isAuthorized(headers: IncomingHttpHeaders): boolean {
-		const given = headers.authorization;
-		if (given === undefined) return false;
-		const givenBytes = Buffer.from(given, 'utf8');
-		// Constant-time, so the stand-in does not teach a client to probe keys by timing.
-		return givenBytes.length === keyBytes.length && timingSafeEqual(givenBytes, keyBytes);
-	}
-
-	function delay(ms: number): Promise<void> {
-		return new Promise((resolve) => {
-			const entry = {
-				timer: setTimeout(() => {
-					delays.delete(entry);
-					resolve();
-				}, ms),
-				done: resolve,
-			};
-			delays.add(entry);
-		});
-	}
-
-	/** The answer to a request no fault intercepted, checked in the order a server would. */
-	function serve(
-		found: RouteMatch,
-		method: string,
-		url: URL,
-		headers: IncomingHttpHeaders,
-		body: ReadBody,
-		authorized: boolean,
-		record: RecordedRequest,
-	): RouteAnswer {
-		if ('error' in found) return found.error;
-		const { route } = found;
-		if (!authorized && route.withoutApiKey !== true)
-			return { status: 401, body: { message: 'Unauthorized' } };
-		if (body.tooLarge) return { status: 413, body: { message: 'Payload Too Large' } };
-		// The API's own endpoints only: a signed upload URL or a file link is the storage's.
-		const refuse = route.refusal ?? parameterError;
-		if (route.withoutApiKey !== true && route.takesQuery === true) {
-			const repeated = repeatedParameters(url.searchParams);
-			if (repeated !== undefined) return refuse(repeated);
-		} else if (route.withoutApiKey !== true) {
-			// A parameter the document names for none of the endpoint's requests breaks the contract.
-			const unexpected = unexpectedQuery(url);
-			if (unexpected !== undefined) {
-				record.contractViolation = unexpected;
-				return refuse(unexpected);
-			}
-		}
-		if (NO_BODY_METHODS.has(method) && body.bytes > 0) {
-			return refuse({ '(body)': [`must be left out: ${method} takes no body`] });
-		}
-		const request = { params: found.params, query: url.searchParams, baseUrl: service.url };
-		if (route.rawBody === true)
-			return found.handler({ ...request, body: undefined, bytes: body.data, headers });
-		const parsed = jsonBody(method, headers, body);
-		if ('error' in parsed) return parsed.error;
-		const violation = keepsContract({
-			method,
-			path: url.pathname,
-			query: record.query,
-			body: parsed.value,
-			hasBody: body.bytes > 0,
-		});
-		if (violation !== undefined) {
-			record.contractViolation = violation;
-			return refuse(violation);
-		}
-		const answer = found.handler({ ...request, body: parsed.value });
-		if (answer.contractViolation !== undefined) record.contractViolation = answer.contractViolation;
-		return answer;
-	}
-
-	/** Another client's request, carried out at once with the right key and logged as `meanwhile`. */
-	function serveMeanwhile({ method, path, body }: MeanwhileRequest): void {
-		const url = new URL(path, 'http://stand-in.invalid');
-		const text = body === undefined ? '' : JSON.stringify(body);
-		const data = Buffer.from(text, 'utf8');
-		const headers: IncomingHttpHeaders =
-			body === undefined ? {} : { 'content-type': 'application/json' };
-		const found = matchRoute(table.routes, method, url.pathname);
-		const record: RecordedRequest = {
-			id: nextRequestId++,
-			method,
-			path: url.pathname,
-			query: queryOf(url),
-			headers,
-			authorized: true,
-			...(body === undefined ? {} : { body }),
-			bodyBytes: data.length,
-			status: 0,
-			meanwhile: true,
-			receivedAt: new Date().toISOString(),
-		};
-		const answer = serve(
-			found,
-			method,
-			url,
-			headers,
-			{ text, data, bytes: data.length, tooLarge: false },
-			true,
-			record,
-		);
-		record.status = answer.status;
-		requests.push(record);
-	}
+	const dispatchContext = (): DispatchContext => ({ keepsContract, baseUrl: service.url });
 
 	async function handleServiceRequest(
 		request: IncomingMessage,
@@ -325,7 +150,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		const body = await readBody(request, route?.maxBodyBytes);
 		const authorized = isAuthorized(request.headers);
 		const record: RecordedRequest = {
-			id: nextRequestId++,
+			id: log.nextId(),
 			method,
 			path,
 			query: queryOf(url),
@@ -337,25 +162,14 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			status: 0,
 			receivedAt,
 		};
-		requests.push(record);
-		handling.add(record);
-		record.inFlight = handling.size;
-		for (const held of handling)
-			held.peakInFlight = Math.max(held.peakInFlight ?? 0, handling.size);
-		response.once('close', () => handling.delete(record));
+		log.add(record);
+		log.handleUntilClosed(record, response);
 
 		const fault = faults.take(path);
-		if (fault?.delayMs !== undefined) await delay(fault.delayMs);
+		if (fault?.delayMs !== undefined) await delays.wait(fault.delayMs);
 
 		if (fault?.status !== undefined) {
-			const answer = faultAnswer({ ...fault, status: fault.status });
-			record.status = answer.status;
-			record.faulted = true;
-			response.writeHead(answer.status, {
-				...answer.headers,
-				'content-length': String(Buffer.byteLength(answer.payload)),
-			});
-			response.end(answer.payload);
+			answerInPlaceOfService(response, { ...fault, status: fault.status }, record);
 			return;
 		}
 
@@ -372,82 +186,42 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			return;
 		}
 
-		const served = serve(found, method, url, request.headers, body, authorized, record);
+		const served = dispatch(
+			found,
+			{ method, url, headers: request.headers, body, authorized },
+			record,
+			dispatchContext(),
+		);
 		const answer = { ...served, status: successStatuses.statusFor(method, path, served.status) };
 		record.status = answer.status;
-		for (const other of fault?.meanwhile ?? []) serveMeanwhile(other);
+		for (const other of fault?.meanwhile ?? [])
+			serveMeanwhile(other, table.routes, log, dispatchContext());
 		if (answer.messageId !== undefined) record.messageId = answer.messageId;
 		const accepted = answer.acceptedTemplateMessage;
-
-		if (fault?.reset === true) {
-			// Processed, then the connection dies before the answer: the client cannot know the outcome.
-			record.reset = true;
-			request.socket.destroy();
-		} else if (fault?.drip === true) {
-			// Processed, then answered one byte at a time: the client cannot know the outcome in time.
-			const headers: Record<string, string> = { ...answer.headers };
-			if (answer.messageId !== undefined) headers['x-message-id'] = answer.messageId;
-			dripAnswer(response, answer.status, answer.body, headers, fault.dripIntervalMs);
-		} else if (answer.bytes !== undefined) {
-			response.writeHead(answer.status, {
-				...answer.headers,
-				'content-length': String(answer.bytes.length),
-			});
-			response.end(answer.bytes);
-		} else {
-			const headers: Record<string, string> = { ...answer.headers };
-			if (answer.messageId !== undefined) headers['x-message-id'] = answer.messageId;
-			sendJson(response, answer.status, answer.body, headers);
-		}
+		deliverAnswer(request, response, answer, fault, record);
 		if (accepted !== undefined) webhooks.reportDelivery(accepted.messageId, accepted.contact);
 	}
 
-	const server = createServer((request, response) => {
-		const url = new URL(request.url ?? '/', 'http://stand-in.invalid');
-		const work = isControlPath(url.pathname)
-			? handleControl(request, response, url, { service, webhooks })
-			: handleServiceRequest(request, response, url);
-		work.catch((error: unknown) => {
-			if (response.headersSent || response.destroyed) {
-				response.destroy();
-				return;
-			}
-			const message = error instanceof Error ? error.message : String(error);
-			sendJson(response, 500, { message: 'Internal Server Error', detail: message });
-		});
-	});
-	// Longer than typical client pools keep idle sockets, so a load test reuses connections.
-	server.keepAliveTimeout = 30_000;
-	server.headersTimeout = 35_000;
-
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(options.port ?? 0, host, () => {
-			server.off('error', reject);
-			resolve();
-		});
-	});
-	const address = server.address() as AddressInfo;
-	const shownHost =
-		address.address === '0.0.0.0' || address.address === '::'
-			? '127.0.0.1'
-			: address.family === 'IPv6'
-				? `[${address.address}]`
-				: address.address;
+	const listener = await listen(
+		(request, response, url) =>
+			isControlPath(url.pathname)
+				? handleControl(request, response, url, { service, webhooks })
+				: handleServiceRequest(request, response, url),
+		options.port ?? 0,
+		host,
+	);
 
 	let closing: Promise<void> | undefined;
 	const service: StandInService = {
-		url: `http://${shownHost}:${address.port}`,
+		url: listener.url,
 		apiKey,
 		endpoints: table.endpoints,
-		requests,
+		requests: log.requests,
 		clearRequests() {
-			requests.length = 0;
+			log.clear();
 		},
 		acceptedSends(path) {
-			return requests.filter(
-				(request) => isAcceptedSend(request) && (path === undefined || request.path === path),
-			);
+			return log.acceptedSends(path);
 		},
 		injectFaults(input) {
 			faults.add(parseFaults({ faults: Array.isArray(input) ? input : [input] }));
@@ -468,7 +242,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			return rateLimiter.state();
 		},
 		sendCounts() {
-			return countSends(requests);
+			return countSends(log.requests);
 		},
 		setWebhookTarget(url, targetOptions = {}) {
 			return webhooks.configure(
@@ -489,14 +263,8 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		},
 		close() {
 			closing ??= (async () => {
-				for (const entry of delays) {
-					clearTimeout(entry.timer);
-					entry.done();
-				}
-				delays.clear();
-				const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-				server.closeAllConnections();
-				await Promise.all([stopped, webhooks.close()]);
+				delays.endAll();
+				await Promise.all([listener.stop(), webhooks.close()]);
 			})();
 			return closing;
 		},

@@ -14,11 +14,11 @@ import type { TemplateMessageSend } from './service/sendSideService';
 
 /*
  * The commands the spec details: send_template_message, connect_to_ai_agent and assign_agent on the
- * events endpoint, and bulk contact creation. server.ts has held each body to docs/openapi.yaml
+ * events endpoint, and bulk contact creation. dispatch.ts has held each body to docs/openapi.yaml
  * (sendEvent, createContacts) before it comes here; what is checked here is what the document says
  * only in words. Every accepted command becomes an event that can be polled (the send side's
  * `GET /api/v1/events/:id`), so each is handed to a recorder. HTTP plumbing, auth and faults live
- * in server.ts.
+ * around it (server.ts puts them together).
  */
 
 /** The stand-in's own assumption: the spec documents no batch size for bulk contact creation. */

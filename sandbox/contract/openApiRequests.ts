@@ -66,6 +66,36 @@ function operationFinder(operations: readonly Operation[]) {
 	};
 }
 
+/**
+ * A query integer as the contract writes one: decimal digits, no leading zero, a minus sign at most.
+ * The parameters' validator coerces any text JavaScript reads as a number (`0x10`, `1e1`, ` 5`,
+ * `5.0`, `+5`), so the text itself is held to this format before the number is held to the
+ * document's bounds.
+ */
+const DECIMAL_INTEGER = { name: 'decimal-integer', pattern: /^(0|-?[1-9][0-9]*)$/ };
+
+/**
+ * Each integer query parameter's schema, wrapped so that the text is checked as written and then
+ * read as the number the document bounds: `allOf` runs in order, the first member on the text
+ * before the second coerces it. Changes the parsed document in place (its parameters, inline or
+ * shared under components).
+ */
+function holdIntegersAsWritten(node: unknown): void {
+	if (Array.isArray(node)) {
+		for (const child of node) holdIntegersAsWritten(child);
+		return;
+	}
+	if (typeof node !== 'object' || node === null) return;
+	const parameter = node as { in?: unknown; schema?: { type?: unknown } };
+	if (parameter.in === 'query' && parameter.schema?.type === 'integer') {
+		parameter.schema = {
+			allOf: [{ type: 'string', format: DECIMAL_INTEGER.name }, parameter.schema],
+		} as typeof parameter.schema;
+		return;
+	}
+	for (const child of Object.values(node)) holdIntegersAsWritten(child);
+}
+
 let loading: Promise<ContractCheck> | undefined;
 
 /** Built once per process: the document is read and its operations compiled as they are first used. */
@@ -76,6 +106,8 @@ export function loadContractCheck(): Promise<ContractCheck> {
 
 async function build(): Promise<ContractCheck> {
 	const definition = parse(readFileSync(CONTRACT_PATH, 'utf8')) as Document;
+	holdIntegersAsWritten(definition.paths);
+	holdIntegersAsWritten(definition.components?.parameters);
 	// `quick`: openapi-backend's own check of the document knows OpenAPI 3.0 only; redocly checks
 	// it as 3.1 (npm run lint:openapi). Validators compile on first use, so start-up stays fast.
 	const api = new OpenAPIBackend({
@@ -84,6 +116,7 @@ async function build(): Promise<ContractCheck> {
 		ajvOpts: { discriminator: true, allErrors: true },
 		customizeAjv: (ajv) => {
 			addFormats(ajv);
+			ajv.addFormat(DECIMAL_INTEGER.name, { type: 'string', validate: DECIMAL_INTEGER.pattern });
 			return ajv;
 		},
 	});

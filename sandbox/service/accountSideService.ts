@@ -19,7 +19,7 @@ type UpsertContactBody = Parameters<
 
 /*
  * The account-side half of the stand-in (issue 13): contacts, conversations, orders and media, with
- * their state kept per instance. serviceParts.ts serves it as one part: `routes` after server.ts's
+ * their state kept per instance. serviceParts.ts serves it as one part: `routes` after dispatch.ts's
  * own checks (auth, JSON), `close_conversation` on the events endpoint (`handleEvent`), and the
  * direct upload's PUT as a raw-body route: raw bytes, any content type, no API key.
  */
@@ -38,7 +38,7 @@ export const DEFAULT_ACCOUNT_SIDE_TIMINGS: AccountSideTimings = {
 };
 
 /**
- * The body sizes server.ts must let through for uploads, above its general 5 MiB: the largest file
+ * The body sizes the stand-in must let through for uploads, above its general 5 MiB: the largest file
  * it takes (a 100 MiB document) as base64 in JSON, and as raw bytes on the direct upload.
  */
 export const UPLOAD_BODY_LIMITS = {

@@ -8,7 +8,7 @@ import { ok, outsideContract, parameterError, type RouteAnswer } from './routes'
 import { missingVariables, type TemplateStore } from './templateStore';
 
 /*
- * `POST /api/v1/events` with `event_type: send_broadcast`. server.ts owns the events endpoint and
+ * `POST /api/v1/events` with `event_type: send_broadcast`. dispatch.ts owns the events endpoint and
  * hands these bodies over, held to docs/openapi.yaml (SendBroadcastCommand) already. Checked like
  * the service: one audience (contacts or audience_id, which the document gives as alternatives), a known
  * and approved template, a known audience, and every recipient's variables (the template's

@@ -7,7 +7,7 @@ import type { Clock, Timings } from './clock';
  * after it was accepted an event answers `queued` with `result: null`, so a client's polling loop
  * meets a not-yet-processed event; after that it is `processed`, or `failed` when its template
  * message failed. A template message can be polled by its own `cmsg_…` id as well as by its event id.
- * The endpoint takes no query parameter: server.ts refuses any by name, as the lists refuse unknown ones.
+ * The endpoint takes no query parameter: dispatch.ts refuses any by name, as the lists refuse unknown ones.
  */
 
 export type EventSubject =

@@ -15,7 +15,7 @@ import { ok, outsideContract, type Route, type RouteAnswer } from './routes';
  * /api/v1/medias/finalize {signed_id}` → the media item. The upload URL is a path on the stand-in
  * (a client resolves it against the base URL; the real service's may be absolute) and carries its
  * own authority: a token valid for `ttlMs`. It takes raw bytes and no API key, as a storage
- * service's signed URL does, so server.ts serves it apart from the JSON routes.
+ * service's signed URL does, so dispatch.ts serves it apart from the JSON routes.
  */
 
 export const DIRECT_UPLOAD_PATTERN = '/uploads/:token';

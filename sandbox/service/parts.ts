@@ -3,7 +3,7 @@ import { outsideContract, type Route, type RouteAnswer } from './routes';
 /*
  * One area of the service (commands, the send side, contacts, …) as the running stand-in serves it:
  * its own endpoints, and the `event_type`s of `POST /api/v1/events` it answers, because the service
- * takes many different commands on that one endpoint. server.ts serves every part after its own
+ * takes many different commands on that one endpoint. dispatch.ts serves every part after its own
  * checks (auth, faults, JSON, the request log); a part only says what the service does.
  */
 

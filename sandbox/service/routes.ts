@@ -2,7 +2,7 @@ import type { ContactBody } from '../contract/bodies/commands';
 
 /*
  * A tiny route table for the service's endpoints: patterns with `:name` segments, the query as
- * URLSearchParams and the parsed JSON body. server.ts keeps the HTTP plumbing, auth and faults;
+ * URLSearchParams and the parsed JSON body. the rest of the stand-in keeps the HTTP plumbing, auth and faults;
  * these handlers only say what the service does with a request that reached it.
  */
 
@@ -43,7 +43,7 @@ export interface Route {
 	/** e.g. `/api/v1/broadcasts/:id/cancel` */
 	pattern: string;
 	handler: RouteHandler;
-	/** The largest body it takes, in bytes; server.ts's own limit (http.ts) when unset. */
+	/** The largest body it takes, in bytes; the stand-in's own limit (http.ts) when unset. */
 	maxBodyBytes?: number;
 	/** Takes the body as bytes of any content type (`RouteRequest.bytes`), not as JSON. */
 	rawBody?: boolean;
@@ -54,7 +54,7 @@ export interface Route {
 	withoutApiKey?: boolean;
 	/**
 	 * docs/openapi.yaml names query parameters for it, and holds them to their values. Without it,
-	 * server.ts refuses any query parameter by name: the contract names none for the endpoint.
+	 * dispatch.ts refuses any query parameter by name: the contract names none for the endpoint.
 	 */
 	takesQuery?: boolean;
 	/** The 422 this endpoint refuses a request with, when not the Parameter Error (media uploads). */

@@ -13,7 +13,7 @@ import { createTemplateStore, missingVariables, type TemplateStore } from './tem
 
 /*
  * The send-side half of the stand-in: templates, broadcasts, events and message history, with
- * their state kept per instance. server.ts serves `routes` after its own checks (auth, JSON) and
+ * their state kept per instance. dispatch.ts serves `routes` after its own checks (auth, JSON) and
  * hands over what belongs to the events endpoint: `send_broadcast` bodies, and every accepted
  * command (serviceEndpoints.ts) so it can be polled.
  */

@@ -1,0 +1,96 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+
+import { dispatch, type DispatchContext } from './dispatch';
+import { faultAnswer, type Fault, type MeanwhileRequest } from './faults';
+import { queryOf, type RecordedRequest, type RequestLog } from './requestLog';
+import { matchRoute, type Route } from './service/routes';
+
+/*
+ * How a queued fault (faults.ts) changes the handling of the request it matched: a wait first, an
+ * answer in place of the service's, or other clients' requests carried out meanwhile. How the
+ * service's own answer is then lost or dripped is answerDelivery.ts's.
+ */
+
+/** A fault's waits, ended at once when the stand-in closes so that no timer keeps it alive. */
+export class FaultDelays {
+	private readonly waiting = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
+
+	wait(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const entry = {
+				timer: setTimeout(() => {
+					this.waiting.delete(entry);
+					resolve();
+				}, ms),
+				done: resolve,
+			};
+			this.waiting.add(entry);
+		});
+	}
+
+	endAll(): void {
+		for (const entry of this.waiting) {
+			clearTimeout(entry.timer);
+			entry.done();
+		}
+		this.waiting.clear();
+	}
+}
+
+/** Answers the fault's status in place of the service: nothing is processed. */
+export function answerInPlaceOfService(
+	response: ServerResponse,
+	fault: Fault & { status: number },
+	record: RecordedRequest,
+): void {
+	const answer = faultAnswer(fault);
+	record.status = answer.status;
+	record.faulted = true;
+	response.writeHead(answer.status, {
+		...answer.headers,
+		'content-length': String(Buffer.byteLength(answer.payload)),
+	});
+	response.end(answer.payload);
+}
+
+/** Another client's request, carried out at once with the right key and logged as `meanwhile`. */
+export function serveMeanwhile(
+	{ method, path, body }: MeanwhileRequest,
+	routes: readonly Route[],
+	log: RequestLog,
+	context: DispatchContext,
+): void {
+	const url = new URL(path, 'http://stand-in.invalid');
+	const text = body === undefined ? '' : JSON.stringify(body);
+	const data = Buffer.from(text, 'utf8');
+	const headers: IncomingHttpHeaders =
+		body === undefined ? {} : { 'content-type': 'application/json' };
+	const found = matchRoute(routes, method, url.pathname);
+	const record: RecordedRequest = {
+		id: log.nextId(),
+		method,
+		path: url.pathname,
+		query: queryOf(url),
+		headers,
+		authorized: true,
+		...(body === undefined ? {} : { body }),
+		bodyBytes: data.length,
+		status: 0,
+		meanwhile: true,
+		receivedAt: new Date().toISOString(),
+	};
+	const answer = dispatch(
+		found,
+		{
+			method,
+			url,
+			headers,
+			body: { text, data, bytes: data.length, tooLarge: false },
+			authorized: true,
+		},
+		record,
+		context,
+	);
+	record.status = answer.status;
+	log.add(record);
+}
