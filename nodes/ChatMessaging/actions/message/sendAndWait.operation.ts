@@ -69,7 +69,16 @@ export function readWaitTill(limit: WaitLimit | undefined, timezone: string, now
 				`must be a number above 0 with a unit of minutes, hours or days, not ${JSON.stringify(limit.resumeAmount)} ${String(limit.resumeUnit)}`,
 			);
 		}
-		return new Date(now + amount * unit);
+		const waitTill = new Date(now + amount * unit);
+		// Past n8n's "indefinitely" the end is no date n8n can keep (past what a date holds, none
+		// at all): refused now, before the send, not after the message went out.
+		if (!(waitTill.getTime() <= WAIT_INDEFINITELY.getTime())) {
+			throw new InvalidParameter(
+				'Limit Wait Time: Amount',
+				`${amount} ${String(limit.resumeUnit ?? 'hours')} ends after ${WAIT_INDEFINITELY.toISOString()}, n8n's "indefinitely": remove Limit Wait Time to wait without a limit`,
+			);
+		}
+		return waitTill;
 	}
 	const raw = limit.maxDateAndTime;
 	const moment = DateTime.isDateTime(raw)
@@ -87,6 +96,12 @@ export function readWaitTill(limit: WaitLimit | undefined, timezone: string, now
 		throw new InvalidParameter(
 			'Limit Wait Time: Max Date and Time',
 			`${moment.toISO()} has passed: the contact would have no time to answer`,
+		);
+	}
+	if (moment.toMillis() > WAIT_INDEFINITELY.getTime()) {
+		throw new InvalidParameter(
+			'Limit Wait Time: Max Date and Time',
+			`${moment.toISO()} is after ${WAIT_INDEFINITELY.toISOString()}, n8n's "indefinitely": remove Limit Wait Time to wait without a limit`,
 		);
 	}
 	return moment.toJSDate();
