@@ -213,7 +213,7 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 		filled = { [readLinkVariable(variableRaw)]: responseLinkValue(link, start) };
 		waitTill = readWaitTill(limit, this.getTimezone(), Date.now());
 	} catch (error) {
-		throw operationRun.optionError(error as InvalidParameter);
+		throw operationRun.optionError(error);
 	}
 
 	let sent = false;
