@@ -7,6 +7,7 @@ import { InvalidParameter } from '../../../shared/validation';
 import type { TemplateSendOperation } from '../../methods/templateSend';
 import { perItemWithTemplates } from '../../methods/templateSend';
 import type { Action } from '../operationKinds';
+import { runsAsAgentTool } from '../run/agentTool';
 import type { OperationRun } from '../run/operationRun';
 import type { FilledVariables } from './filledVariables';
 import { sendAndWaitDescription } from './sendAndWait.description';
@@ -184,8 +185,11 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 		}
 		refuse.call(this, message, description);
 	}
-	if (typeof this.putExecutionToWait !== 'function') {
-		// An AI agent's tool runs in a context that cannot pause the execution.
+	if (runsAsAgentTool(this) || typeof this.putExecutionToWait !== 'function') {
+		// An AI agent's tool cannot pause the workflow for the answer. n8n-core gives a tool call's
+		// context putExecutionToWait all the same (it is on every execute context), so the tool
+		// variant is refused by its type: otherwise the message went out with a link, whichever way
+		// the agent runs its tools.
 		refuse.call(
 			this,
 			'Send Template and Wait for Response cannot wait here: nothing was sent',
