@@ -12,6 +12,7 @@ import type { OperationRun } from '../run/operationRun';
 import type { FilledVariables } from './filledVariables';
 import { sendAndWaitDescription } from './sendAndWait.description';
 import { prepareSendTemplate, sendTemplate } from './sendTemplate.operation';
+import { readMoment } from './messageReaders';
 import { sentEventId } from './sentEventId';
 
 /*
@@ -42,6 +43,7 @@ import { sentEventId } from './sentEventId';
  */
 export const SEND_AND_WAIT_NEEDS_N8N = '2.14.0';
 const RESPONSE_LINK_VARIABLE = 'Response Link Variable';
+const MAX_DATE_AND_TIME = 'Limit Wait Time: Max Date and Time';
 const LINK_START = 'Link Start in Template';
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
@@ -82,26 +84,25 @@ export function readWaitTill(limit: WaitLimit | undefined, timezone: string, now
 		return waitTill;
 	}
 	const raw = limit.maxDateAndTime;
-	const moment = DateTime.isDateTime(raw)
-		? raw
-		: raw instanceof Date
-			? DateTime.fromJSDate(raw)
-			: DateTime.fromISO(String(raw ?? '').trim(), { zone: timezone });
-	if (!moment.isValid) {
+	// Read as every moment the user types is (Retry Until, Updated Since): a calendar date first,
+	// and a time the zone skips or passes twice refused rather than moved or picked.
+	const read = readMoment(raw, MAX_DATE_AND_TIME, timezone);
+	if (read === undefined) {
 		throw new InvalidParameter(
-			'Limit Wait Time: Max Date and Time',
-			`"${String(raw)}" is not a date and time (use e.g. 2030-01-31T18:00:00)`,
+			MAX_DATE_AND_TIME,
+			`is empty: give the date and time the wait ends (use e.g. 2030-01-31T18:00:00)`,
 		);
 	}
+	const moment = DateTime.fromISO(read, { setZone: true });
 	if (moment.toMillis() <= now) {
 		throw new InvalidParameter(
-			'Limit Wait Time: Max Date and Time',
+			MAX_DATE_AND_TIME,
 			`${moment.toISO()} has passed: the contact would have no time to answer`,
 		);
 	}
 	if (moment.toMillis() > WAIT_INDEFINITELY.getTime()) {
 		throw new InvalidParameter(
-			'Limit Wait Time: Max Date and Time',
+			MAX_DATE_AND_TIME,
 			`${moment.toISO()} is after ${WAIT_INDEFINITELY.toISOString()}, n8n's "indefinitely": remove Limit Wait Time to wait without a limit`,
 		);
 	}
