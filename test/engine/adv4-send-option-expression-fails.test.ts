@@ -43,3 +43,36 @@ describe.each([false, true])('Continue On Fail %s', (continueOnFail) => {
 		},
 	);
 });
+
+/*
+ * n8n names the parameter on most expression errors, not on a syntax error (a UserError without
+ * context): the node names the setting it was reading itself.
+ */
+const cases2: Array<[string, string, Record<string, unknown>]> = [
+	['Requests in Parallel', 'Options', { options: { requestsInParallel: '={{ ( }}' } }],
+	['Timeout (Seconds)', 'Options', { options: { timeoutSeconds: '={{ ( }}' } }],
+	[
+		'History Size',
+		'History Size',
+		{
+			skipItemsAlreadySent: true,
+			alreadySentKey: '={{ $json.phone }}',
+			alreadySentHistorySize: '={{ ( }}',
+		},
+	],
+];
+
+test.each(cases2)(
+	'%s with a syntax error: the setting is named, nothing sent',
+	async (_option, label, parameters) => {
+		const result = await runChatMessaging({
+			items: [{ phone: '+14155550101' }],
+			parameters: { ...orderUpdateSend(), ...parameters },
+			baseUrl: service.url,
+			apiKey: API_KEY,
+			continueOnFail: true,
+		});
+		expect(service.acceptedSends('/api/v1/events')).toEqual([]);
+		expect(result.error?.message).toBe(`"${label}" could not be read: invalid syntax [item 0]`);
+	},
+);

@@ -10,6 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ServiceClient, ServiceFailure } from '../../../shared/transport';
 import { ServiceRequestFailed, toNodeApiError } from '../../../shared/transport';
 import { InvalidParameter, toNodeOperationError } from '../../../shared/validation';
+import { unreadRunSetting } from '../fields/requestOptions';
 import { failuresAsItems } from './agentTool';
 
 /* What every runner shares: the run's setup, reading every item first, and the items a failure leaves. */
@@ -89,13 +90,9 @@ export function optionReadError(
 	properties: INodeProperties[] = [],
 ): Error {
 	if (error instanceof InvalidParameter) return toNodeOperationError(node, error, 0);
-	const label = parameterLabel(error, properties);
-	const option = label === undefined ? 'an option' : `"${label}"`;
-	const detail = (error as { description?: unknown }).description;
-	return new NodeOperationError(node, `${option} could not be read: ${messageOf(error)} [item 0]`, {
-		itemIndex: 0,
-		description: `Nothing was sent: the run's options are read from item 0 before the first request. ${typeof detail === 'string' && detail ? `${detail} ` : ''}Fix the expression in ${option} and run again.`,
-	});
+	// Already named by the reader of the setting (fields/requestOptions.ts readRunSetting).
+	if (error instanceof NodeOperationError) return error;
+	return unreadRunSetting(node, parameterLabel(error, properties), error);
 }
 
 /**
