@@ -103,10 +103,13 @@ export class RunParameters {
 	private items: INodeExecutionData[] | undefined;
 
 	/** Whether dragged fields may be read from the input items: not in a tool call (see above). */
-	private readonly inputIsJson: boolean;
+	private inputIsJson: boolean | undefined;
 
-	constructor(private readonly context: IExecuteFunctions) {
-		this.inputIsJson = !runsAsAgentTool(context);
+	constructor(private readonly context: IExecuteFunctions) {}
+
+	private readsInputAsJson(): boolean {
+		this.inputIsJson ??= !runsAsAgentTool(this.context);
+		return this.inputIsJson;
 	}
 
 	/**
@@ -128,8 +131,9 @@ export class RunParameters {
 			});
 			if (isItemIndependent(raw)) return this.readOnce(name, itemIndex, fallback, options);
 			// Options (extractValue, ensureType…) are n8n's to apply: such a read stays with n8n.
-			const reading = options === undefined && this.inputIsJson ? itemReading(raw) : undefined;
-			known = reading ? { kind: 'fromItem', reading } : { kind: 'perItem' };
+			const reading = options === undefined ? itemReading(raw) : undefined;
+			known =
+				reading && this.readsInputAsJson() ? { kind: 'fromItem', reading } : { kind: 'perItem' };
 			this.readings.set(name, known);
 		}
 		if (known.kind === 'sameForEveryItem') return known.value;
