@@ -100,6 +100,8 @@ function fakeContext(parameters: Record<string, unknown>, items: Array<Record<st
 	};
 	const context = {
 		getInputData: () => items.map((json) => ({ json })),
+		// The node itself, not its AI agent tool variant.
+		getNode: () => ({ type: 'n8n-nodes-chat-messaging.chatMessaging' }),
 		getNodeParameter(
 			name: string,
 			itemIndex: number,

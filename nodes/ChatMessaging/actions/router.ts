@@ -3,12 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { RetryPolicy } from '../../shared/transport';
 import { createServiceClient } from '../../shared/transport';
-import type { InvalidParameter } from '../../shared/validation';
-import { toNodeOperationError } from '../../shared/validation';
 import { readRetryPolicy } from './fields/requestOptions';
 import { findAction } from './registry';
 import { explainFailuresToModel, runsAsAgentTool } from './run/agentTool';
-import { createOperationRun } from './run/operationRun';
+import { createOperationRun, optionReadError } from './run/operationRun';
 import { refusalUnderRetryOnFail } from './run/retryOnFail';
 
 /** Reads what every operation shares (retry policy, credential), then hands the run to the operation's runner. */
@@ -31,9 +29,13 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	try {
 		policy = readRetryPolicy.call(this);
 	} catch (error) {
-		throw toNodeOperationError(this.getNode(), error as InvalidParameter, 0);
+		throw optionReadError(this.getNode(), error, action.description);
 	}
-	const run = createOperationRun.call(this, await createServiceClient.call(this, policy));
+	const run = createOperationRun.call(
+		this,
+		await createServiceClient.call(this, policy),
+		action.description,
+	);
 	const items = await action.run.call(this, run);
 	return [
 		runsAsAgentTool(this) ? explainFailuresToModel.call(this, items, action.description) : items,

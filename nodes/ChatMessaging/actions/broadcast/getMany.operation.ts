@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { BroadcastAnswer, BroadcastStatus } from '../../../shared/schemas/broadcasts';
 import { broadcastStatuses, broadcastsPage } from '../../../shared/schemas/broadcasts';
 import { optionsCollection } from '../fields/requestOptions';
-import { statusFilterField, statusFilterQuery } from '../fields/statusFilter';
+import { checkStatusAsked, statusFilterField, statusFilterQuery } from '../fields/statusFilter';
 import type { ListOperation } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
 
@@ -47,5 +47,8 @@ export const getMany: ListOperation<BroadcastsPage, BroadcastAnswer> = {
 		return { method: 'GET', path: '/api/v1/broadcasts', qs, body: undefined };
 	},
 	pages: { schema: broadcastsPage, records: (page) => page.broadcasts },
-	toOutput: (broadcast) => broadcast as IDataObject,
+	toOutput: (broadcast, request) => {
+		checkStatusAsked(broadcast as IDataObject, request.qs ?? {}, 'broadcast');
+		return broadcast as IDataObject;
+	},
 };

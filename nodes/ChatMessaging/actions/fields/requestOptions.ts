@@ -1,4 +1,5 @@
-import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { RetryPolicy } from '../../../shared/transport';
 import { DEFAULT_RETRY_POLICY } from '../../../shared/transport';
@@ -83,9 +84,47 @@ function wholeNumber(value: unknown, parameter: string, min: number, max: number
 	return number;
 }
 
+/**
+ * The error of a run setting (read once, from item 0, before any request) that n8n could not
+ * evaluate: it names the setting and gives n8n's own words, and says nothing was sent.
+ */
+export function unreadRunSetting(
+	node: INode,
+	label: string | undefined,
+	error: unknown,
+): NodeOperationError {
+	const setting = label === undefined ? 'an option' : `"${label}"`;
+	const detail = (error as { description?: unknown } | null)?.description;
+	return new NodeOperationError(
+		node,
+		`${setting} could not be read: ${error instanceof Error ? error.message : String(error)} [item 0]`,
+		{
+			itemIndex: 0,
+			description: `Nothing was sent: the run's options are read from item 0 before the first request. ${typeof detail === 'string' && detail ? `${detail} ` : ''}Fix the expression in ${setting} and run again.`,
+		},
+	);
+}
+
+/**
+ * A run setting read from item 0. n8n names the parameter on most expression errors, not on all (a
+ * syntax error names none), so the setting being read is named here.
+ */
+export function readRunSetting(
+	context: IExecuteFunctions,
+	name: string,
+	label: string,
+	fallback: unknown,
+): unknown {
+	try {
+		return context.getNodeParameter(name, 0, fallback);
+	} catch (error) {
+		throw unreadRunSetting(context.getNode(), label, error);
+	}
+}
+
 /** Options are read once per run (item 0): they shape how the node works, not what it sends. */
 export function readRetryPolicy(this: IExecuteFunctions): RetryPolicy {
-	const options = this.getNodeParameter('options', 0, {}) as Record<string, unknown>;
+	const options = readRunSetting(this, 'options', 'Options', {}) as Record<string, unknown>;
 	return {
 		timeoutMs:
 			wholeNumber(
@@ -118,6 +157,6 @@ export function readWholeNumberOption(
 	min: number,
 	max: number,
 ): number {
-	const options = this.getNodeParameter('options', 0, {}) as Record<string, unknown>;
+	const options = readRunSetting(this, 'options', 'Options', {}) as Record<string, unknown>;
 	return wholeNumber(options[name] ?? fallback, parameter, min, max);
 }

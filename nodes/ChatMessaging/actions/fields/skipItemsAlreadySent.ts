@@ -1,6 +1,7 @@
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InvalidParameter, describeType } from '../../../shared/validation';
+import { readRunSetting } from './requestOptions';
 
 /*
  * Skip Items Already Sent: each item names itself by a key the user chooses (an order id, a row id).
@@ -78,12 +79,18 @@ export interface SkipSettings {
 
 /** The run's settings (read from item 0), or undefined when the option is off. */
 export function readSkipSettings(this: IExecuteFunctions): SkipSettings | undefined {
-	if (this.getNodeParameter(SKIP_ITEMS_ALREADY_SENT, 0, false) !== true) return undefined;
-	const scope = this.getNodeParameter('alreadySentScope', 0, 'node');
+	if (readRunSetting(this, SKIP_ITEMS_ALREADY_SENT, 'Skip Items Already Sent', false) !== true)
+		return undefined;
+	const scope = readRunSetting(this, 'alreadySentScope', 'Keys Kept Per', 'node');
 	if (scope !== 'workflow' && scope !== 'node') {
 		throw new InvalidParameter('Keys Kept Per', `must be Workflow or Node, not ${String(scope)}`);
 	}
-	const historySize = this.getNodeParameter('alreadySentHistorySize', 0, DEFAULT_HISTORY_SIZE);
+	const historySize = readRunSetting(
+		this,
+		'alreadySentHistorySize',
+		'History Size',
+		DEFAULT_HISTORY_SIZE,
+	);
 	if (typeof historySize !== 'number' || !Number.isInteger(historySize) || historySize < 1) {
 		throw new InvalidParameter(
 			'History Size',

@@ -7,10 +7,12 @@ import { InvalidParameter } from '../../../shared/validation';
 import type { TemplateSendOperation } from '../../methods/templateSend';
 import { perItemWithTemplates } from '../../methods/templateSend';
 import type { Action } from '../operationKinds';
+import { runsAsAgentTool } from '../run/agentTool';
 import type { OperationRun } from '../run/operationRun';
 import type { FilledVariables } from './filledVariables';
 import { sendAndWaitDescription } from './sendAndWait.description';
 import { prepareSendTemplate, sendTemplate } from './sendTemplate.operation';
+import { readMoment } from './messageReaders';
 import { sentEventId } from './sentEventId';
 
 /*
@@ -41,6 +43,7 @@ import { sentEventId } from './sentEventId';
  */
 export const SEND_AND_WAIT_NEEDS_N8N = '2.14.0';
 const RESPONSE_LINK_VARIABLE = 'Response Link Variable';
+const MAX_DATE_AND_TIME = 'Limit Wait Time: Max Date and Time';
 const LINK_START = 'Link Start in Template';
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
@@ -69,24 +72,38 @@ export function readWaitTill(limit: WaitLimit | undefined, timezone: string, now
 				`must be a number above 0 with a unit of minutes, hours or days, not ${JSON.stringify(limit.resumeAmount)} ${String(limit.resumeUnit)}`,
 			);
 		}
-		return new Date(now + amount * unit);
+		const waitTill = new Date(now + amount * unit);
+		// Past n8n's "indefinitely" the end is no date n8n can keep (past what a date holds, none
+		// at all): refused now, before the send, not after the message went out.
+		if (!(waitTill.getTime() <= WAIT_INDEFINITELY.getTime())) {
+			throw new InvalidParameter(
+				'Limit Wait Time: Amount',
+				`${amount} ${String(limit.resumeUnit ?? 'hours')} ends after ${WAIT_INDEFINITELY.toISOString()}, n8n's "indefinitely": remove Limit Wait Time to wait without a limit`,
+			);
+		}
+		return waitTill;
 	}
 	const raw = limit.maxDateAndTime;
-	const moment = DateTime.isDateTime(raw)
-		? raw
-		: raw instanceof Date
-			? DateTime.fromJSDate(raw)
-			: DateTime.fromISO(String(raw ?? '').trim(), { zone: timezone });
-	if (!moment.isValid) {
+	// Read as every moment the user types is (Retry Until, Updated Since): a calendar date first,
+	// and a time the zone skips or passes twice refused rather than moved or picked.
+	const read = readMoment(raw, MAX_DATE_AND_TIME, timezone);
+	if (read === undefined) {
 		throw new InvalidParameter(
-			'Limit Wait Time: Max Date and Time',
-			`"${String(raw)}" is not a date and time (use e.g. 2030-01-31T18:00:00)`,
+			MAX_DATE_AND_TIME,
+			`is empty: give the date and time the wait ends (use e.g. 2030-01-31T18:00:00)`,
 		);
 	}
+	const moment = DateTime.fromISO(read, { setZone: true });
 	if (moment.toMillis() <= now) {
 		throw new InvalidParameter(
-			'Limit Wait Time: Max Date and Time',
+			MAX_DATE_AND_TIME,
 			`${moment.toISO()} has passed: the contact would have no time to answer`,
+		);
+	}
+	if (moment.toMillis() > WAIT_INDEFINITELY.getTime()) {
+		throw new InvalidParameter(
+			MAX_DATE_AND_TIME,
+			`${moment.toISO()} is after ${WAIT_INDEFINITELY.toISOString()}, n8n's "indefinitely": remove Limit Wait Time to wait without a limit`,
 		);
 	}
 	return moment.toJSDate();
@@ -169,8 +186,11 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 		}
 		refuse.call(this, message, description);
 	}
-	if (typeof this.putExecutionToWait !== 'function') {
-		// An AI agent's tool runs in a context that cannot pause the execution.
+	if (runsAsAgentTool(this) || typeof this.putExecutionToWait !== 'function') {
+		// An AI agent's tool cannot pause the workflow for the answer. n8n-core gives a tool call's
+		// context putExecutionToWait all the same (it is on every execute context), so the tool
+		// variant is refused by its type: otherwise the message went out with a link, whichever way
+		// the agent runs its tools.
 		refuse.call(
 			this,
 			'Send Template and Wait for Response cannot wait here: nothing was sent',
@@ -198,7 +218,7 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 		filled = { [readLinkVariable(variableRaw)]: responseLinkValue(link, start) };
 		waitTill = readWaitTill(limit, this.getTimezone(), Date.now());
 	} catch (error) {
-		throw operationRun.optionError(error as InvalidParameter);
+		throw operationRun.optionError(error);
 	}
 
 	let sent = false;

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { ServiceAnswer, ServiceFailure } from '../../../shared/transport';
 import { ServiceRequestFailed, callService } from '../../../shared/transport';
-import type { InvalidParameter } from '../../../shared/validation';
 import { readWholeNumberOption } from '../fields/requestOptions';
 import type { Action, BatchInfo, BatchOperation } from '../operationKinds';
 import type { OperationRun } from './operationRun';
@@ -130,7 +129,7 @@ export async function runBatches<Entry, Body>(
 		);
 		skip = operation.skipsItemsAlreadySent ? readSkipSettings.call(this) : undefined;
 	} catch (error) {
-		throw run.optionError(error as InvalidParameter);
+		throw run.optionError(error);
 	}
 
 	const output: INodeExecutionData[] = new Array(items.length);

@@ -44,12 +44,13 @@ export async function runList<Page, Record>(
 				'read' in pages
 					? await pages.read.call(this, run.client, read.request, read.limit)
 					: await readRecords.call(this, run.client, read.request, pages, read.limit);
-			for (const record of records) {
-				output.push({
-					json: operation.toOutput(record, read.request),
-					pairedItem: { item: itemIndex },
-				});
-			}
+			// Every record is read before any is output: one the operation refuses fails the item
+			// whole, never after part of its list went out.
+			const items = records.map((record) => ({
+				json: operation.toOutput(record, read.request),
+				pairedItem: { item: itemIndex },
+			}));
+			output.push(...items);
 		} catch (error) {
 			if (!run.continueOnFail) throw run.itemError(error, itemIndex);
 			// A list only reads: whatever failed, nothing was changed and the item is safe to run again.

@@ -10,6 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ServiceClient, ServiceFailure } from '../../../shared/transport';
 import { ServiceRequestFailed, toNodeApiError } from '../../../shared/transport';
 import { InvalidParameter, toNodeOperationError } from '../../../shared/validation';
+import { unreadRunSetting } from '../fields/requestOptions';
 import { failuresAsItems } from './agentTool';
 
 /* What every runner shares: the run's setup, reading every item first, and the items a failure leaves. */
@@ -20,8 +21,8 @@ export interface OperationRun {
 	client: ServiceClient;
 	continueOnFail: boolean;
 	node: INode;
-	/** An option (read from item 0) is invalid: nothing was sent. */
-	optionError(error: InvalidParameter): Error;
+	/** An option (read from item 0) is invalid, or its expression failed: nothing was sent. */
+	optionError(error: unknown): Error;
 	/** Any error about one item, as n8n should show it. */
 	itemError(error: unknown, itemIndex: number): Error;
 }
@@ -54,7 +55,12 @@ export function failureItem(
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-export function createOperationRun(this: IExecuteFunctions, client: ServiceClient): OperationRun {
+/** `properties`: the operation's parameters, whose labels name an option n8n could not read. */
+export function createOperationRun(
+	this: IExecuteFunctions,
+	client: ServiceClient,
+	properties: INodeProperties[] = [],
+): OperationRun {
 	const node = this.getNode();
 	return {
 		items: this.getInputData(),
@@ -62,7 +68,7 @@ export function createOperationRun(this: IExecuteFunctions, client: ServiceClien
 		// An agent's tool call answers its failures as items too (agentTool.ts).
 		continueOnFail: failuresAsItems(this),
 		node,
-		optionError: (error) => toNodeOperationError(node, error, 0),
+		optionError: (error) => optionReadError(node, error, properties),
 		itemError: (error, itemIndex) => {
 			if (error instanceof InvalidParameter) return toNodeOperationError(node, error, itemIndex);
 			if (error instanceof ServiceRequestFailed)
@@ -71,6 +77,22 @@ export function createOperationRun(this: IExecuteFunctions, client: ServiceClien
 			return new NodeOperationError(node, error as Error, { itemIndex });
 		},
 	};
+}
+
+/**
+ * An option of the run (read once, from item 0, before any request) could not be read: the node's
+ * own check refused it, or n8n could not evaluate its expression. Either way nothing was sent, and
+ * the error names the option n8n reports and n8n's own words about it.
+ */
+export function optionReadError(
+	node: INode,
+	error: unknown,
+	properties: INodeProperties[] = [],
+): Error {
+	if (error instanceof InvalidParameter) return toNodeOperationError(node, error, 0);
+	// Already named by the reader of the setting (fields/requestOptions.ts readRunSetting).
+	if (error instanceof NodeOperationError) return error;
+	return unreadRunSetting(node, parameterLabel(error, properties), error);
 }
 
 /**

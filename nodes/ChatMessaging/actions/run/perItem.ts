@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ServiceFailure } from '../../../shared/transport';
 import { callService } from '../../../shared/transport';
-import type { InvalidParameter } from '../../../shared/validation';
 import {
 	DEFAULT_PARALLEL_REQUESTS,
 	MAX_PARALLEL_REQUESTS,
@@ -60,7 +59,7 @@ export async function runPerItem<Body>(
 		);
 		skip = operation.skipsItemsAlreadySent ? readSkipSettings.call(this) : undefined;
 	} catch (error) {
-		throw run.optionError(error as InvalidParameter);
+		throw run.optionError(error);
 	}
 	const { items, continueOnFail } = run;
 	const output: INodeExecutionData[] = new Array(items.length);

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, IGetNodeParameterOptions, INodeExecutionData } from 'n8n-workflow';
 
+import { runsAsAgentTool } from './agentTool';
 import type { ItemReading } from './draggedFields';
 import { STEP_ASIDE, itemReading, readFromItem } from './draggedFields';
 
@@ -17,6 +18,10 @@ import { STEP_ASIDE, itemReading, readFromItem } from './draggedFields';
  * $item, $itemIndex, $input.item, $('Node').item, $node, $fromAI, $parameter…), is read per item as
  * n8n would, except a parameter made of fields dragged in from the input (`{{ $json.phone }}`), which
  * is read from the item itself where that is certainly what n8n would give (draggedFields.ts).
+ * Not in an AI agent's tool call: where n8n-core wraps the node as a LangChain tool, its input
+ * items are the model's arguments while `$json` is still the agent's input item, so a dragged
+ * `{{ $json.phone }}` read from the input would take the model's argument of that name (a tool
+ * call has one item: there is nothing to save).
  */
 
 /** `$` names whose value is the same for every item of one run of the node. */
@@ -97,7 +102,15 @@ export class RunParameters {
 
 	private items: INodeExecutionData[] | undefined;
 
+	/** Whether dragged fields may be read from the input items: not in a tool call (see above). */
+	private inputIsJson: boolean | undefined;
+
 	constructor(private readonly context: IExecuteFunctions) {}
+
+	private readsInputAsJson(): boolean {
+		this.inputIsJson ??= !runsAsAgentTool(this.context);
+		return this.inputIsJson;
+	}
 
 	/**
 	 * The parameter's value for this item: read once and reused when it cannot differ by item, read
@@ -119,7 +132,8 @@ export class RunParameters {
 			if (isItemIndependent(raw)) return this.readOnce(name, itemIndex, fallback, options);
 			// Options (extractValue, ensureType…) are n8n's to apply: such a read stays with n8n.
 			const reading = options === undefined ? itemReading(raw) : undefined;
-			known = reading ? { kind: 'fromItem', reading } : { kind: 'perItem' };
+			known =
+				reading && this.readsInputAsJson() ? { kind: 'fromItem', reading } : { kind: 'perItem' };
 			this.readings.set(name, known);
 		}
 		if (known.kind === 'sameForEveryItem') return known.value;
