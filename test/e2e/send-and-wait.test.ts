@@ -158,6 +158,15 @@ const sentLink = () => {
 		.template_message.liquid_values.approval_link;
 };
 
+/** A press of the page's button, as the page's form sends it, at any link. */
+function press(link: string, answer: string): Promise<Response> {
+	return fetch(link, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: `answer=${answer}`,
+	});
+}
+
 /*
  * The wait itself needs n8n 2.14.0 or later (SEND_AND_WAIT_NEEDS_N8N says why); on older n8n the
  * node refuses before sending, and scripts/compat/versions.json leaves these cases out there.
@@ -349,6 +358,122 @@ describe(WAITING_CASES, () => {
 		expect(latePage).not.toContain('your answer was recorded');
 		expect(latePage).toContain('No action required');
 	}, 200_000);
+
+	test("a link acts only on its own execution: A's signature on B's address is refused, A's link after A ended leaves B waiting", async () => {
+		const workflow = { id: examples.workflows.refundApproval.id, url: examples.refundRequestUrl };
+		const a = await start(workflow, { ...REQUEST, order: 'A-1' });
+		const linkA = sentLink();
+		standIn.clearRequests();
+		const b = await start(workflow, { ...REQUEST, order: 'B-2' });
+		const linkB = sentLink();
+		expect([a.status, b.status]).toEqual(['waiting', 'waiting']);
+		expect(linkA).toContain(`/webhook-waiting/${a.id}/`);
+		expect(linkB).toContain(`/webhook-waiting/${b.id}/`);
+
+		// A's signature with B's execution ID in the path (the node ID is the same: one workflow).
+		const swapped = linkA.replace(`/webhook-waiting/${a.id}/`, `/webhook-waiting/${b.id}/`);
+		expect(swapped).not.toBe(linkA);
+		expect(new URL(swapped).searchParams.get('signature')).not.toBe(
+			new URL(linkB).searchParams.get('signature'),
+		);
+		expect((await fetch(swapped)).status).toBe(401);
+		expect((await press(swapped, 'approve')).status).toBe(401);
+		// B's address with A's signature and A's path smuggled after it (n8n splits the signature at /).
+		const smuggled = new URL(linkB);
+		smuggled.searchParams.set(
+			'signature',
+			`${new URL(linkA).searchParams.get('signature')}/${new URL(linkA).pathname.split('/').pop()}`,
+		);
+		expect((await press(smuggled.toString(), 'approve')).status).toBe(401);
+		await sleep(1_000);
+		expect(await statusOf(workflow.id, a.id)).toBe('waiting');
+		expect(await statusOf(workflow.id, b.id)).toBe('waiting');
+
+		// A answered with its own link; pressed again after A ended, it still reaches only A.
+		const first = await press(linkA, 'approve');
+		expect(await first.text()).toContain('your answer was recorded');
+		const doneA = await ended(workflow.id, a.id);
+		const late = await press(linkA, 'disapprove');
+		const latePage = await late.text();
+		expect(latePage).not.toContain('your answer was recorded');
+		expect(latePage).toContain('No action required');
+		await sleep(1_000);
+		expect(await statusOf(workflow.id, b.id)).toBe('waiting');
+
+		// B answers with its own link, the other way: only that answer is B's.
+		expect(await (await press(linkB, 'disapprove')).text()).toContain('your answer was recorded');
+		const doneB = await ended(workflow.id, b.id);
+		expect(outputOf(doneA, 'Ask the Manager')).toEqual([
+			expect.objectContaining({ body: { ...REQUEST, order: 'A-1' }, data: { approved: true } }),
+		]);
+		expect(outputOf(doneB, 'Ask the Manager')).toEqual([
+			expect.objectContaining({ body: { ...REQUEST, order: 'B-2' }, data: { approved: false } }),
+		]);
+		expect(doneB.data?.resultData.runData['Ask the Manager']).toHaveLength(1);
+		const finalA = await ended(workflow.id, a.id);
+		expect(outputOf(finalA, 'Ask the Manager')).toEqual(outputOf(doneA, 'Ask the Manager'));
+	}, 120_000);
+
+	test("two waits in one workflow: the first wait's link, pressed while the second waits, answers nothing", async () => {
+		const example = examples.workflows.refundApproval.workflow;
+		const ask = example.nodes.find((node) => node.name === 'Ask the Manager')!;
+		const hook = example.nodes.find((node) => node.name === 'Refund Requested')!;
+		const workflow: WorkflowJson = {
+			...example,
+			name: 'Send and wait: two waits',
+			nodes: [
+				{
+					...hook,
+					id: randomUUID(),
+					webhookId: randomUUID(),
+					parameters: { ...(hook.parameters as object), path: 'refund-two-waits' },
+				},
+				{ ...ask, id: randomUUID() },
+				{ ...ask, id: randomUUID(), name: 'Ask Again', position: [700, 300] },
+			],
+			connections: {
+				'Refund Requested': { main: [[{ node: 'Ask the Manager', type: 'main', index: 0 }]] },
+				'Ask the Manager': { main: [[{ node: 'Ask Again', type: 'main', index: 0 }]] },
+			},
+		};
+		const id = await n8n.upsertWorkflow(workflow);
+		await n8n.activateWorkflow(id);
+		const url = `${n8n.baseUrl}/webhook/refund-two-waits`;
+		await n8n.waitForProductionWebhook(url);
+
+		const waiting = await start({ id, url });
+		const firstLink = sentLink();
+		expect(await (await press(firstLink, 'approve')).text()).toContain('your answer was recorded');
+		// Now the execution waits at Ask Again, whose link (another node ID) was sent second.
+		for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(300)) {
+			if (standIn.acceptedSends('/api/v1/events').length === 2) break;
+		}
+		const secondLink = standIn.acceptedSends('/api/v1/events')[1].body as {
+			template_message: { liquid_values: Record<string, string> };
+		};
+		const askAgainLink = secondLink.template_message.liquid_values.approval_link;
+		expect(askAgainLink).not.toBe(firstLink);
+		for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(300)) {
+			if ((await statusOf(id, waiting.id)) === 'waiting') break;
+		}
+		expect(await statusOf(id, waiting.id)).toBe('waiting');
+
+		const replay = await press(firstLink, 'disapprove');
+		const replayPage = await replay.text();
+		expect(replayPage).not.toContain('your answer was recorded');
+		expect(replayPage).toContain('No action required');
+		await sleep(1_000);
+		expect(await statusOf(id, waiting.id)).toBe('waiting');
+
+		expect(await (await press(askAgainLink, 'approve')).text()).toContain(
+			'your answer was recorded',
+		);
+		const done = await ended(id, waiting.id);
+		expect(outputOf(done, 'Ask Again')).toEqual([
+			expect.objectContaining({ data: { approved: true } }),
+		]);
+		expect(done.data?.resultData.runData['Ask Again']).toHaveLength(1);
+	}, 120_000);
 
 	test('a send the service refuses: the execution fails instead of waiting for an answer that cannot come', async () => {
 		const workflow = { id: examples.workflows.refundApproval.id, url: examples.refundRequestUrl };
