@@ -85,7 +85,14 @@ test('a window of 429s: in flight at the service drops from 4 to 2, then climbs 
 	expect(Math.max(...peaks.slice(0, 10))).toBe(4);
 	// …then the two throttled requests come back after their second, first of all and with the
 	// limit halved once (2, not 1 and not 4); successes then earn slots back one by one…
-	expect(arrivals.slice(12, 14).map((arrival) => arrival.phone)).toEqual([phone(10), phone(11)]);
+	// (In either order: two requests that waited the same second may arrive either way round.)
+	const throttled = arrivals.slice(10, 12).map((arrival) => arrival.phone);
+	expect(
+		arrivals
+			.slice(12, 14)
+			.map((arrival) => arrival.phone)
+			.sort(),
+	).toEqual([...throttled].sort());
 	expect(Math.max(...peaks.slice(12, 14))).toBeLessThanOrEqual(2);
 	expect(Math.max(...peaks.slice(12, 17))).toBeLessThanOrEqual(3);
 	// …until 4 are in flight again. (Peaks are compared, not exact sequences: a busy machine may
