@@ -50,3 +50,13 @@ test('any event id in a Location path comes back as written', () => {
 		{ numRuns: 300 },
 	);
 });
+
+test('the event in a Location below a Base URL with a path (a gateway or proxy prefix)', () => {
+	expect(
+		sentEventId(answer({}, { location: 'https://gw.example.com/chat/api/v1/events/evt_4' })),
+	).toBe('evt_4');
+	expect(sentEventId(answer({}, { location: '/tenant-7/chat/api/v1/events/evt_5' }))).toBe('evt_5');
+	// Still only an event's path: a message under a prefix is not an event.
+	expect(sentEventId(answer({}, { location: '/chat/api/v1/messages/cmsg_1' }))).toBeUndefined();
+	expect(sentEventId(answer({}, { location: '/chat/api/v1/events/evt_6/x' }))).toBeUndefined();
+});

@@ -7,7 +7,8 @@ import type { ServiceAnswer } from '../../../shared/transport';
  * event id, so without either there is no eventId rather than a guess.
  */
 
-const EVENT_PATH = /^\/api\/v1\/events\/([^/]+)$/;
+/** The event's path at the end of the Location: a Base URL with a path (a gateway) prefixes it. */
+const EVENT_PATH = /\/api\/v1\/events\/([^/]+)$/;
 
 function eventInLocation(location: string | undefined): string | undefined {
 	if (!location) return undefined;
