@@ -27,7 +27,7 @@ export function skipItemsAlreadySentFields(displayOptions: IDisplayOptions): INo
 			default: false,
 			displayOptions,
 			description:
-				"Whether to skip items whose key an earlier run already sent. A key is recorded in n8n's database only after the service accepted the message, so running the workflow again after a failure sends only what was not sent.",
+				"Whether to skip items whose key an earlier run already sent. A key is recorded in n8n's database only after the service accepted the message, so running the workflow again after a failure sends only what the service did not accept: an item whose send may have reached the service (a timeout, a broken connection) is sent again.",
 		},
 		{
 			displayName: KEY_LABEL,
