@@ -1,13 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 
 import { startStandInService, type StandInService } from '../../sandbox/server';
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import type { RealN8n } from '../../scripts/n8n/real-n8n';
-import { BOOT_TIMEOUT_MS, E2E_OWNER, useN8n } from './setup/sharedN8n';
+import { openEditorPage, prepareChromium, signIn } from './editorBrowser';
+import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
 
 /*
  * The tool variant's panel in the real editor, as a person sees it when the node hangs under an
@@ -17,7 +16,6 @@ import { BOOT_TIMEOUT_MS, E2E_OWNER, useN8n } from './setup/sharedN8n';
  */
 
 const SCREENSHOTS = join(PROJECT_ROOT, 'test-output', 'screenshots');
-const CHROMIUM = '/usr/bin/chromium';
 const API_KEY = 'agent-tool-browser-key-2c9d';
 
 let n8n: RealN8n;
@@ -28,10 +26,7 @@ let standIn: StandInService;
 let workflowId: string;
 
 beforeAll(async () => {
-	execFileSync('bash', [join(PROJECT_ROOT, 'scripts', 'install-chromium.sh')], {
-		stdio: 'inherit',
-	});
-	mkdirSync(SCREENSHOTS, { recursive: true });
+	prepareChromium(SCREENSHOTS);
 	({ n8n, release } = await useN8n());
 	standIn = await startStandInService({ apiKey: API_KEY, port: 0 });
 	const credentialName = `Agent tool panel account ${process.pid}`;
@@ -70,12 +65,7 @@ beforeAll(async () => {
 		},
 		settings: { executionOrder: 'v1' },
 	});
-	browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-	});
-	page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-	page.setDefaultTimeout(30_000);
+	({ browser, page } = await openEditorPage());
 }, BOOT_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -100,11 +90,7 @@ async function settledText(panel: Locator, labels: string[]): Promise<string> {
 }
 
 test('the tool panel shows its fields; the template picker and the mapper load in it', async () => {
-	await page.goto(`${n8n.baseUrl}/signin`);
-	await page.locator('input[type="email"]').fill(E2E_OWNER.email);
-	await page.locator('input[type="password"]').fill(E2E_OWNER.password);
-	await page.keyboard.press('Enter');
-	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+	await signIn(page, n8n);
 
 	await page.goto(`${n8n.baseUrl}/workflow/${workflowId}/tool`);
 	const panel = page.locator('[data-test-id="ndv"]').first();

@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
@@ -10,7 +9,8 @@ import { ChatMessaging } from '../../nodes/ChatMessaging/ChatMessaging.node';
 import { startStandInService, type StandInService } from '../../sandbox/server';
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import type { RealN8n } from '../../scripts/n8n/real-n8n';
-import { BOOT_TIMEOUT_MS, E2E_OWNER, useN8n } from './setup/sharedN8n';
+import { openEditorPage, prepareChromium, signIn } from './editorBrowser';
+import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
 
 /*
  * What a person sees: Chromium signs in to the real n8n editor and opens the parameter panel of
@@ -22,7 +22,6 @@ import { BOOT_TIMEOUT_MS, E2E_OWNER, useN8n } from './setup/sharedN8n';
  */
 
 const SCREENSHOTS = join(PROJECT_ROOT, 'test-output', 'screenshots');
-const CHROMIUM = '/usr/bin/chromium';
 
 interface Panel {
 	node: string;
@@ -137,10 +136,7 @@ function renewDocsImage(screenshot: string): void {
 }
 
 beforeAll(async () => {
-	execFileSync('bash', [join(PROJECT_ROOT, 'scripts', 'install-chromium.sh')], {
-		stdio: 'inherit',
-	});
-	mkdirSync(SCREENSHOTS, { recursive: true });
+	prepareChromium(SCREENSHOTS);
 	({ n8n, release } = await useN8n());
 	workflowId = await n8n.upsertWorkflow({
 		name: `Editor panels ${process.pid}`,
@@ -199,20 +195,11 @@ beforeAll(async () => {
 		],
 		connections: { Start: { main: [[{ node: 'Send Template', type: 'main', index: 0 }]] } },
 	});
-	browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		args: [
-			'--headless',
-			'--no-sandbox',
-			'--disable-gpu',
-			'--disable-background-networking',
-			'--disable-component-update',
-			'--disable-sync',
-			'--no-first-run',
-		],
-	});
-	page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-	page.setDefaultTimeout(30_000);
+	({ browser, page } = await openEditorPage([
+		'--disable-background-networking',
+		'--disable-component-update',
+		'--disable-sync',
+	]));
 }, BOOT_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -266,16 +253,8 @@ async function panelText(nodeId: string, screenshot: string, labels: string[]): 
 	return shown;
 }
 
-async function signIn(): Promise<void> {
-	await page.goto(`${n8n.baseUrl}/signin`);
-	await page.locator('input[type="email"]').fill(E2E_OWNER.email);
-	await page.locator('input[type="password"]').fill(E2E_OWNER.password);
-	await page.keyboard.press('Enter');
-	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-}
-
 test('the editor signs the owner in', async () => {
-	await signIn();
+	await signIn(page, n8n);
 	await page.screenshot({ path: join(SCREENSHOTS, 'signed-in.png') });
 	expect(new URL(page.url()).pathname).not.toBe('/signin');
 }, 60_000);
@@ -352,7 +331,7 @@ describe('the template picker (Send Template, version 2)', () => {
 		await page.goto(`${n8n.baseUrl}/workflow/${pickerWorkflowId}/picker-send`);
 		await page.locator('[data-test-id="ndv"], input[type="email"]').first().waitFor();
 		if (new URL(page.url()).pathname.startsWith('/signin')) {
-			await signIn();
+			await signIn(page, n8n);
 			await page.goto(`${n8n.baseUrl}/workflow/${pickerWorkflowId}/picker-send`);
 		}
 		const panel = page.locator('[data-test-id="ndv"]').first();
@@ -529,7 +508,7 @@ describe('Send Template and Wait for Response (version 2)', () => {
 		await page.goto(`${n8n.baseUrl}/workflow/${askId}/ask-manager`);
 		await page.locator('[data-test-id="ndv"], input[type="email"]').first().waitFor();
 		if (new URL(page.url()).pathname.startsWith('/signin')) {
-			await signIn();
+			await signIn(page, n8n);
 			await page.goto(`${n8n.baseUrl}/workflow/${askId}/ask-manager`);
 		}
 		const panel = page.locator('[data-test-id="ndv"]').first();

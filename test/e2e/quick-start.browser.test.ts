@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 
 import { readTemplate, toListItem } from '../../nodes/ChatMessaging/methods/templates';
 import { startStandInService, type StandInService } from '../../sandbox/server';
@@ -11,7 +9,8 @@ import { API_CREDENTIAL_NAME, provisionExamples } from '../../scripts/n8n/exampl
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import type { RealN8n } from '../../scripts/n8n/real-n8n';
 import { readmeSteps, type ReadmeStep } from '../readmeSteps';
-import { BOOT_TIMEOUT_MS, E2E_OWNER, useN8n } from './setup/sharedN8n';
+import { openEditorPage, prepareChromium, signIn } from './editorBrowser';
+import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
 
 /*
  * The quick start tested as written (issue 28): Chromium follows the README's "Your first
@@ -23,7 +22,6 @@ import { BOOT_TIMEOUT_MS, E2E_OWNER, useN8n } from './setup/sharedN8n';
 
 const HEADING = 'Your first workflow';
 const SCREENSHOTS = join(PROJECT_ROOT, 'test-output', 'screenshots', 'quick-start');
-const CHROMIUM = '/usr/bin/chromium';
 const STAND_IN_API_KEY = 'quick-start-e2e-key-3c9d';
 /** What a person types into the form. */
 const PERSON = { name: 'Ada Lovelace', phone: '+14155550123' };
@@ -37,10 +35,7 @@ let page: Page;
 let standIn: StandInService;
 
 beforeAll(async () => {
-	execFileSync('bash', [join(PROJECT_ROOT, 'scripts', 'install-chromium.sh')], {
-		stdio: 'inherit',
-	});
-	mkdirSync(SCREENSHOTS, { recursive: true });
+	prepareChromium(SCREENSHOTS);
 	({ n8n, release } = await useN8n());
 	standIn = await startStandInService({
 		apiKey: STAND_IN_API_KEY,
@@ -53,12 +48,7 @@ beforeAll(async () => {
 		standInApiKey: STAND_IN_API_KEY,
 		webhookSecret: 'quick-start-e2e-webhook-secret-5e1a',
 	});
-	browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-	});
-	page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-	page.setDefaultTimeout(30_000);
+	({ browser, page } = await openEditorPage());
 }, BOOT_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -174,21 +164,13 @@ async function mapInto(step: ReadmeStep, label: string, field: string, parameter
 	expect(written).toContain(`{{ ${read} }}`);
 }
 
-async function signIn(): Promise<void> {
-	await page.goto(`${n8n.baseUrl}/signin`);
-	await page.locator('input[type="email"]').fill(E2E_OWNER.email);
-	await page.locator('input[type="password"]').fill(E2E_OWNER.password);
-	await page.keyboard.press('Enter');
-	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-}
-
 test('the README names the seven steps this test follows', () => {
 	expect(steps.map((step) => step.where)).toHaveLength(7);
 });
 
 test("following the README's first workflow in the editor sends the template with the form's values", async () => {
 	const [create, addAction, credential, phone, template, variable, run] = steps;
-	await signIn();
+	await signIn(page, n8n);
 
 	// 1. Create a workflow and add the trigger, its two fields, and Respond When.
 	// n8n refuses to run a form without its required Form Title ("Workflow execution cannot

@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 
-import { runChatMessaging } from './harness';
+import { outcomesWithContinueOnFail } from './continueOnFailOutcomes';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'adv-account-identity-key-SECRET-5d18';
@@ -84,19 +84,13 @@ const cases: Case[] = [
 ];
 
 async function runAgainst(kase: Case, id: string, answer: Record<string, unknown>) {
-	service.clearFaults();
-	service.injectFaults({ status: 200, body: answer, path: kase.path(id) });
-	const result = await runChatMessaging({
+	const outcomes = await outcomesWithContinueOnFail(service, API_KEY, {
+		faults: { status: 200, body: answer, path: kase.path(id) },
 		items: [{}],
-		parameters: kase.parameters(id) as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail: true,
+		parameters: kase.parameters(id),
 	});
-	service.clearFaults();
-	expect(result.error).toBeUndefined();
-	expect(result.output).toHaveLength(1);
-	return result.output![0].json;
+	expect(outcomes).toHaveLength(1);
+	return outcomes[0];
 }
 
 const idTail = fc.stringMatching(/^[0-9]{3,9}$/);
@@ -133,23 +127,16 @@ test.each(cases.map((kase) => [kase.name, kase] as const))(
 describe('Contact → Create Many: the answer must be a contact of the batch', () => {
 	const BATCH = ['+14155550123', '+14155550124', '+34612345678'];
 	const createMany = async (answer: unknown) => {
-		service.clearFaults();
-		service.injectFaults({ status: 201, body: answer, path: '/subscribers' });
-		const result = await runChatMessaging({
+		return await outcomesWithContinueOnFail(service, API_KEY, {
+			faults: { status: 201, body: answer, path: '/subscribers' },
 			items: BATCH.map((phone) => ({ phone })),
 			parameters: {
 				resource: 'contact',
 				operation: 'createMany',
 				contactFields: 'defineBelow',
 				phoneNumber: '={{ $json.phone }}',
-			} as never,
-			baseUrl: service.url,
-			apiKey: API_KEY,
-			continueOnFail: true,
+			},
 		});
-		service.clearFaults();
-		expect(result.error).toBeUndefined();
-		return result.output!.map((item) => item.json);
 	};
 
 	test('an answer about no contact of the batch fails every item of it', async () => {

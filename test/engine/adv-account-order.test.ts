@@ -7,6 +7,8 @@
 import fc from 'fast-check';
 
 import type { FaultSpec } from '../../sandbox/faults';
+import { agentInstructions, answerDelaysMs, requestsInParallelSetting } from './agentInstructions';
+import { outcomesWithContinueOnFail } from './continueOnFailOutcomes';
 import { runChatMessaging } from './harness';
 import { useStandInService } from '../standInFixture';
 
@@ -14,12 +16,6 @@ const API_KEY = 'adv-account-order-key-SECRET-31c7';
 const service = useStandInService({ apiKey: API_KEY });
 
 const NUMBERS = ['+14155550123', '+14155550124', '+34612345678'];
-/** The same numbers as people paste them: every form reads as the same contact. */
-const WRITTEN = [
-	['+14155550123', '00 1 415 555 0123', '+1 (415) 555-0123'],
-	['+14155550124', '0014155550124', '+1 415-555-0124'],
-	['+34612345678', '0034 612 345 678', '+34 612 34 56 78'],
-];
 const AGENTS = ['ada@example.com', 'bea@example.com', 'cy@example.com'];
 
 async function agentOf(phone: string): Promise<unknown> {
@@ -40,24 +36,14 @@ jest.setTimeout(60_000);
 test('Assign Agent in parallel: each number ends with the agent of its last item, however it is written', async () => {
 	await fc.assert(
 		fc.asyncProperty(
-			fc.array(
-				fc.record({
-					who: fc.integer({ min: 0, max: NUMBERS.length - 1 }),
-					form: fc.integer({ min: 0, max: 2 }),
-					agent: fc.constantFrom(...AGENTS),
-				}),
-				{ minLength: 2, maxLength: 6 },
-			),
-			fc.integer({ min: 2, max: 5 }),
-			fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 1, maxLength: 6 }),
+			agentInstructions(NUMBERS, AGENTS),
+			requestsInParallelSetting,
+			answerDelaysMs,
 			async (steps, requestsInParallel, delays) => {
 				service.clearFaults();
 				service.injectFaults(delays.map((delayMs): FaultSpec => ({ delayMs: delayMs + 1 })));
 				const result = await runChatMessaging({
-					items: steps.map((step) => ({
-						phone: WRITTEN[step.who][step.form],
-						agent: step.agent,
-					})),
+					items: steps.map(({ phone, agent }) => ({ phone, agent })),
 					parameters: {
 						resource: 'conversation',
 						operation: 'assignAgent',
@@ -73,7 +59,7 @@ test('Assign Agent in parallel: each number ends with the agent of its last item
 				service.clearFaults();
 				expect(result.error).toBeUndefined();
 				const last = new Map<string, string>();
-				for (const step of steps) last.set(NUMBERS[step.who], step.agent);
+				for (const step of steps) last.set(step.number, step.agent);
 				for (const [phone, agent] of last) expect(await agentOf(phone)).toBe(agent);
 			},
 		),
@@ -89,9 +75,8 @@ test('Order → Create in parallel: of two items with one Reference ID, the firs
 			fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 1, maxLength: 3 }),
 			async (requestsInParallel, delays) => {
 				const reference = `ADV-ORDER-${Date.now()}-${run++}`;
-				service.clearFaults();
-				service.injectFaults(delays.map((delayMs): FaultSpec => ({ delayMs: delayMs + 1 })));
-				const result = await runChatMessaging({
+				const [first, second] = await outcomesWithContinueOnFail(service, API_KEY, {
+					faults: delays.map((delayMs): FaultSpec => ({ delayMs: delayMs + 1 })),
 					items: [
 						{ phone: '+14155550123', amount: 1000 },
 						{ phone: '+14155550124', amount: 2000 },
@@ -106,14 +91,8 @@ test('Order → Create in parallel: of two items with one Reference ID, the firs
 						lineItemsInput: 'json',
 						lineItemsJson: '={{ [{ name: "Mug", amount: $json.amount, quantity: 1 }] }}',
 						options: { requestsInParallel },
-					} as never,
-					baseUrl: service.url,
-					apiKey: API_KEY,
-					continueOnFail: true,
+					},
 				});
-				service.clearFaults();
-				expect(result.error).toBeUndefined();
-				const [first, second] = result.output!.map((item) => item.json);
 				expect(first.error).toBeUndefined();
 				expect(first).toMatchObject({ contact: { phone_number: '+14155550123' } });
 				expect(second).toMatchObject({ outcome: 'not sent', statusCode: 422 });

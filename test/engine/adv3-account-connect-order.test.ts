@@ -13,6 +13,7 @@
 import fc from 'fast-check';
 
 import type { FaultSpec } from '../../sandbox/faults';
+import { agentInstructions, answerDelaysMs, requestsInParallelSetting } from './agentInstructions';
 import { runChatMessaging } from './harness';
 import { useStandInService } from '../standInFixture';
 
@@ -20,11 +21,6 @@ const API_KEY = 'adv3-account-connect-order-key-SECRET-8d2a';
 const service = useStandInService({ apiKey: API_KEY });
 
 const NUMBERS = ['+14155550123', '+34612345678'];
-/** The same numbers as people paste them: every form is the same contact. */
-const WRITTEN = [
-	['+14155550123', '00 1 415 555 0123', '+1 (415) 555-0123'],
-	['+34612345678', '0034 612 345 678', '+34 612 34 56 78'],
-];
 const AGENTS = ['aiflw_sales', 'aiflw_support', 'aiflw_billing'];
 
 jest.setTimeout(60_000);
@@ -32,27 +28,17 @@ jest.setTimeout(60_000);
 test('Connect Contact in parallel: the requests about one number reach the service one at a time, in input order', async () => {
 	await fc.assert(
 		fc.asyncProperty(
-			fc.array(
-				fc.record({
-					who: fc.integer({ min: 0, max: NUMBERS.length - 1 }),
-					form: fc.integer({ min: 0, max: 2 }),
-					agent: fc.constantFrom(...AGENTS),
-				}),
-				{ minLength: 2, maxLength: 6 },
-			),
-			fc.integer({ min: 2, max: 5 }),
-			fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 1, maxLength: 6 }),
+			agentInstructions(NUMBERS, AGENTS),
+			requestsInParallelSetting,
+			answerDelaysMs,
 			async (steps, requestsInParallel, delays) => {
 				// Two items about one number at least, or there is nothing to order.
-				fc.pre(new Set(steps.map((step) => step.who)).size < steps.length);
+				fc.pre(new Set(steps.map((step) => step.number)).size < steps.length);
 				service.clearRequests();
 				service.clearFaults();
 				service.injectFaults(delays.map((delayMs): FaultSpec => ({ delayMs: delayMs + 5 })));
 				const result = await runChatMessaging({
-					items: steps.map((step) => ({
-						phone: WRITTEN[step.who][step.form],
-						agent: step.agent,
-					})),
+					items: steps.map(({ phone, agent }) => ({ phone, agent })),
 					parameters: {
 						resource: 'aiAgent',
 						operation: 'connectContact',
@@ -79,7 +65,7 @@ test('Connect Contact in parallel: the requests about one number reach the servi
 					// In input order, as they arrived.
 					expect(
 						about.map((request) => (request.body as { ai_agent: { id: string } }).ai_agent.id),
-					).toEqual(steps.filter((step) => NUMBERS[step.who] === number).map((step) => step.agent));
+					).toEqual(steps.filter((step) => step.number === number).map((step) => step.agent));
 					// None arrived while another about the same number was still being handled.
 					for (const request of about.slice(1)) {
 						const earlier = about.filter((other) => other.id < request.id);

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 
-import { runChatMessaging } from './harness';
+import { outcomesWithContinueOnFail } from './continueOnFailOutcomes';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'adv3-account-consent-key-SECRET-6e4b';
@@ -80,22 +80,11 @@ test.each(ways.map((way) => [way.name, way] as const))(
 					(sent.communicationPreference !== undefined &&
 						shown.communicationPreference !== undefined &&
 						sent.communicationPreference !== shown.communicationPreference);
-				service.clearFaults();
-				service.injectFaults({ status: way.status, body: way.answer(answered), path: way.path });
-				const result = await runChatMessaging({
+				const [item] = await outcomesWithContinueOnFail(service, API_KEY, {
+					faults: { status: way.status, body: way.answer(answered), path: way.path },
 					items: [{}],
-					parameters: {
-						resource: 'contact',
-						phoneNumber: PHONE,
-						...way.parameters(sent),
-					} as never,
-					baseUrl: service.url,
-					apiKey: API_KEY,
-					continueOnFail: true,
+					parameters: { resource: 'contact', phoneNumber: PHONE, ...way.parameters(sent) },
 				});
-				service.clearFaults();
-				expect(result.error).toBeUndefined();
-				const [item] = result.output!.map((output) => output.json);
 				if (contradicts) {
 					expect(item).toMatchObject({ outcome: 'may have been sent' });
 					expect(String(item.error)).toContain(PHONE);

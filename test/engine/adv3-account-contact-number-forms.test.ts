@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 
-import { runChatMessaging } from './harness';
+import { outcomesWithContinueOnFail } from './continueOnFailOutcomes';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'adv3-account-number-forms-key-SECRET-2c9f';
@@ -100,22 +100,11 @@ test.each(cases.map((kase) => [kase.name, kase] as const))(
 				fc.constantFrom(...WRITINGS),
 				async (tail, write) => {
 					const sent = `+1415555${tail}`;
-					service.clearFaults();
-					service.injectFaults({
-						status: kase.status,
-						body: kase.answer(write(tail)),
-						path: kase.path(sent),
-					});
-					const result = await runChatMessaging({
+					const [item] = await outcomesWithContinueOnFail(service, API_KEY, {
+						faults: { status: kase.status, body: kase.answer(write(tail)), path: kase.path(sent) },
 						items: [{}],
-						parameters: { resource: 'contact', phoneNumber: sent, ...kase.parameters } as never,
-						baseUrl: service.url,
-						apiKey: API_KEY,
-						continueOnFail: true,
+						parameters: { resource: 'contact', phoneNumber: sent, ...kase.parameters },
 					});
-					service.clearFaults();
-					expect(result.error).toBeUndefined();
-					const [item] = result.output!.map((output) => output.json);
 					expect(item.error).toBeUndefined();
 					expect(item.outcome).toBeUndefined();
 					if (kase.expected) expect(item).toMatchObject(kase.expected);

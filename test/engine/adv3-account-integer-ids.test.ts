@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 
-import { runChatMessaging } from './harness';
+import { outcomesWithContinueOnFail } from './continueOnFailOutcomes';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'adv3-account-integer-ids-key-SECRET-0d5a';
@@ -78,18 +78,11 @@ test.each(cases.map((kase) => [kase.name, kase] as const))(
 	async (_name, kase) => {
 		await fc.assert(
 			fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 31 }), async (id) => {
-				service.clearFaults();
-				service.injectFaults({ status: kase.status, body: kase.answer(id), path: kase.path });
-				const result = await runChatMessaging({
+				const [item] = await outcomesWithContinueOnFail(service, API_KEY, {
+					faults: { status: kase.status, body: kase.answer(id), path: kase.path },
 					items: [{}],
-					parameters: kase.parameters as never,
-					baseUrl: service.url,
-					apiKey: API_KEY,
-					continueOnFail: true,
+					parameters: kase.parameters,
 				});
-				service.clearFaults();
-				expect(result.error).toBeUndefined();
-				const [item] = result.output!.map((output) => output.json);
 				expect(item.error).toBeUndefined();
 				expect(item.id).toBe(id);
 			}),
@@ -103,27 +96,20 @@ test('Message → Get Many: messages whose ids are integers are output, each onc
 		fc.asyncProperty(
 			fc.uniqueArray(fc.integer({ min: 1, max: 2 ** 31 }), { minLength: 1, maxLength: 6 }),
 			async (ids) => {
-				service.clearFaults();
-				service.injectFaults({
-					status: 200,
-					body: {
-						count: ids.length,
-						next: null,
-						prev: null,
-						messages: ids.map((id) => ({ id, direction: 'inbound', text: 'Hi' })),
+				const output = await outcomesWithContinueOnFail(service, API_KEY, {
+					faults: {
+						status: 200,
+						body: {
+							count: ids.length,
+							next: null,
+							prev: null,
+							messages: ids.map((id) => ({ id, direction: 'inbound', text: 'Hi' })),
+						},
+						path: '/api/v1/messages',
 					},
-					path: '/api/v1/messages',
-				});
-				const result = await runChatMessaging({
 					items: [{}],
-					parameters: { resource: 'message', operation: 'getMany', returnAll: true } as never,
-					baseUrl: service.url,
-					apiKey: API_KEY,
-					continueOnFail: true,
+					parameters: { resource: 'message', operation: 'getMany', returnAll: true },
 				});
-				service.clearFaults();
-				expect(result.error).toBeUndefined();
-				const output = result.output!.map((item) => item.json);
 				expect(output.map((item) => item.error)).not.toContainEqual(expect.anything());
 				expect(output.map((item) => item.id)).toEqual(ids);
 			},

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 
 import type { FaultSpec } from '../../sandbox/faults';
-import { runChatMessaging } from './harness';
+import { outcomesWithContinueOnFail } from './continueOnFailOutcomes';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'adv3-account-template-create-order-key-SECRET-4a8e';
@@ -28,9 +28,8 @@ test('Create in parallel: of two items with one name and language, the first is 
 			fc.constantFrom('en', 'es', 'pt_BR'),
 			async (requestsInParallel, delays, language) => {
 				const name = `adv3_order_${process.pid}_${run++}`;
-				service.clearFaults();
-				service.injectFaults(delays.map((delayMs): FaultSpec => ({ delayMs: delayMs + 1 })));
-				const result = await runChatMessaging({
+				const [first, second] = await outcomesWithContinueOnFail(service, API_KEY, {
+					faults: delays.map((delayMs): FaultSpec => ({ delayMs: delayMs + 1 })),
 					items: [
 						{ category: 'UTILITY', text: 'Your order {{order_id}} is on its way.' },
 						{ category: 'MARKETING', text: 'Big sale this week only!' },
@@ -44,14 +43,8 @@ test('Create in parallel: of two items with one name and language, the first is 
 						bodyText: '={{ $json.text }}',
 						headerType: 'none',
 						options: { requestsInParallel },
-					} as never,
-					baseUrl: service.url,
-					apiKey: API_KEY,
-					continueOnFail: true,
+					},
 				});
-				service.clearFaults();
-				expect(result.error).toBeUndefined();
-				const [first, second] = result.output!.map((item) => item.json);
 				expect(first.error).toBeUndefined();
 				expect(first).toMatchObject({ template_name: name, language, category: 'UTILITY' });
 				expect(second).toMatchObject({ outcome: 'not sent', statusCode: 422 });

@@ -8,6 +8,7 @@
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
 import { useProcessedDataStore } from './processedDataStore';
+import { REFUND_APPROVAL_ONCE_PER_ORDER } from './skipByOrderId';
 
 const API_KEY = 'adv3-wait-record-key-SECRET-17b9';
 const service = useStandInService({ apiKey: API_KEY });
@@ -17,17 +18,7 @@ jest.setTimeout(60_000);
 const sendAndWait = async () =>
 	await runChatMessaging({
 		items: [{ orderId: 'A-1', phone: '+14155551001' }],
-		parameters: {
-			resource: 'message',
-			operation: 'sendAndWait',
-			phoneNumber: '={{ $json.phone }}',
-			templateId: 'wat_7e6d5c4b3a291807',
-			templateVariablesInput: 'json',
-			templateVariablesJson: JSON.stringify({ amount: '40.00 EUR', order_number: 'A-1' }),
-			responseLinkVariable: 'approval_link',
-			skipItemsAlreadySent: true,
-			alreadySentKey: '={{ $json.orderId }}',
-		} as never,
+		parameters: REFUND_APPROVAL_ONCE_PER_ORDER as never,
 		baseUrl: service.url,
 		apiKey: API_KEY,
 	});

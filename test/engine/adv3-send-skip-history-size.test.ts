@@ -8,23 +8,19 @@ import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
 import { useProcessedDataStore } from './processedDataStore';
 import { orderUpdateSend } from './orderUpdateSend';
+import { EVENTS, SKIP_BY_ORDER_ID, orders } from './skipByOrderId';
 
 const API_KEY = 'adv3-skip-history-key-SECRET-8e03';
 const service = useStandInService({ apiKey: API_KEY });
 const store = useProcessedDataStore();
 jest.setTimeout(60_000);
 
-const EVENTS = '/api/v1/events';
-const orders = (...numbers: number[]) =>
-	numbers.map((order) => ({ orderId: `A-${order}`, phone: `+1415555${1000 + order}` }));
-
 async function send(items: object[], historySize: number) {
 	return await runChatMessaging({
 		items,
 		parameters: {
 			...orderUpdateSend(),
-			skipItemsAlreadySent: true,
-			alreadySentKey: '={{ $json.orderId }}',
+			...SKIP_BY_ORDER_ID,
 			alreadySentHistorySize: historySize,
 		} as never,
 		baseUrl: service.url,

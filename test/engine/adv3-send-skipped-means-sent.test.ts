@@ -8,18 +8,16 @@
  */
 import fc from 'fast-check';
 
-import type { FaultSpec } from '../../sandbox/faults';
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
 import { useProcessedDataStore } from './processedDataStore';
-import { orderUpdateSend } from './orderUpdateSend';
+import { orderUpdateSend, restockLaunch } from './orderUpdateSend';
+import { EVENTS, SKIP_BY_ORDER_ID, faultsOnSends } from './skipByOrderId';
 
 const API_KEY = 'adv3-skipped-means-sent-key-SECRET-40b2';
 const service = useStandInService({ apiKey: API_KEY });
 const store = useProcessedDataStore();
 jest.setTimeout(180_000);
-
-const EVENTS = '/api/v1/events';
 
 interface Order {
 	orderId: string;
@@ -34,8 +32,7 @@ async function send(
 		items,
 		parameters: {
 			...orderUpdateSend(),
-			skipItemsAlreadySent: true,
-			alreadySentKey: '={{ $json.orderId }}',
+			...SKIP_BY_ORDER_ID,
 			options: { requestsInParallel: inParallel },
 		} as never,
 		baseUrl: service.url,
@@ -94,17 +91,7 @@ describe('"skipped: already sent" only for a key the service accepted', () => {
 					{ rowId: 'row-1', phone: '+14155551002' },
 				],
 				parameters: {
-					resource: 'broadcast',
-					operation: 'launch',
-					broadcastName: 'March restock',
-					templateId: 'wat_1a2b3c4d5e6f7081',
-					templateVariablesInput: 'json',
-					templateVariablesJson: JSON.stringify({
-						first_name: 'Ada',
-						order_number: 'A-7',
-						order_status: 'back in stock',
-						order_total: '10.00',
-					}),
+					...restockLaunch({ first_name: 'Ada' }),
 					audience: 'contactsFromInput',
 					contactFields: 'defineBelow',
 					phoneNumber: '={{ $json.phone }}',
@@ -128,16 +115,9 @@ describe('"skipped: already sent" only for a key the service accepted', () => {
 	});
 
 	test('property: over runs with faults and repeated keys, every skipped item has a key the service accepted', async () => {
-		const fault = fc.constantFrom<FaultSpec | 'none'>(
-			'none',
-			'none',
-			{ status: 422, body: { message: 'Parameter Error' }, path: EVENTS },
-			{ status: 500, path: EVENTS },
-			{ reset: true, path: EVENTS },
-		);
 		const runPlan = fc.record({
 			keys: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 7 }),
-			faults: fc.array(fault, { maxLength: 6 }),
+			faults: faultsOnSends(6),
 			continueOnFail: fc.boolean(),
 			inParallel: fc.integer({ min: 1, max: 3 }),
 		});
@@ -151,10 +131,7 @@ describe('"skipped: already sent" only for a key the service accepted', () => {
 				const phonesOfKey = new Map<string, string[]>();
 				for (const plan of runs) {
 					service.clearFaults();
-					const faults = plan.faults.map((one) =>
-						one === 'none' ? { delayMs: 1, path: EVENTS } : one,
-					);
-					if (faults.length > 0) service.injectFaults(faults);
+					if (plan.faults.length > 0) service.injectFaults(plan.faults);
 					const items = plan.keys.map((key) => {
 						const phone = `+1415${String(5_000_000 + phoneCounter++).padStart(7, '0')}`;
 						const orderId = `A-${key}`;

@@ -5,9 +5,8 @@
  * refused it ("must be a whole number"). Each such field now tells the editor (numberPrecision 0),
  * and the run still refuses a decimal from an expression, naming the field.
  */
-import type { INodeProperties } from 'n8n-workflow';
-
 import { nodeProperties } from '../../nodes/ChatMessaging/actions/registry';
+import { numberFields } from '../numberFields';
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
 import { useProcessedDataStore } from './processedDataStore';
@@ -61,20 +60,6 @@ const wholeNumberFields: Array<{ name: string; label: string; parameters: object
 	},
 ];
 
-/** Every number property of the node, collections' and fixed collections' included, by name. */
-function numberProperties(properties: INodeProperties[]): INodeProperties[] {
-	return properties.flatMap((property) => {
-		if (property.type === 'number') return [property];
-		const options = (property.options ?? []) as unknown[];
-		if (property.type === 'collection') return numberProperties(options as INodeProperties[]);
-		if (property.type === 'fixedCollection')
-			return (options as Array<{ values: INodeProperties[] }>).flatMap((option) =>
-				numberProperties(option.values),
-			);
-		return [];
-	});
-}
-
 describe.each(wholeNumberFields)('$label', ({ name, label, parameters }) => {
 	test('the run takes only a whole number', async () => {
 		const result = await runChatMessaging({
@@ -89,7 +74,7 @@ describe.each(wholeNumberFields)('$label', ({ name, label, parameters }) => {
 	});
 
 	test('so the editor offers only whole numbers', () => {
-		const found = numberProperties(nodeProperties()).filter((property) => property.name === name);
+		const found = numberFields(nodeProperties()).filter((property) => property.name === name);
 		expect(found.length).toBeGreaterThan(0);
 		for (const property of found) expect(property.typeOptions?.numberPrecision).toBe(0);
 	});

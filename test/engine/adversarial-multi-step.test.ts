@@ -16,6 +16,7 @@
 import { runUpload, runWithFiles, testBytes, type TestItem } from './binaryItems';
 import { runChatMessaging } from './harness';
 import { failureOf } from './resourceRuns';
+import { springSaleWithHeaderFile } from './springSaleSend';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'adversarial-multi-step-SECRET-7c21';
@@ -199,22 +200,7 @@ describe('Media → Upload: the last step fails', () => {
 });
 
 describe('Send Template, header media from a file', () => {
-	const sendParameters = {
-		resource: 'message',
-		operation: 'sendTemplate',
-		phoneNumber: '+14155550123',
-		templateId: 'wat_3c4d5e6f70819203',
-		templateVariables: {
-			variable: [
-				{ name: 'first_name', value: 'Ada', sendAs: 'string' },
-				{ name: 'discount', value: '20%', sendAs: 'string' },
-				{ name: 'end_date', value: 'May 31', sendAs: 'string' },
-			],
-		},
-		headerMedia: 'url',
-		headerMediaSource: 'binary',
-		headerMediaBinaryField: 'data',
-	};
+	const sendParameters = springSaleWithHeaderFile('data');
 
 	test('SUSPICION RULED OUT: an upload cut off is asked once, no send; the message "not sent", the file maybe in the library', async () => {
 		service.injectFaults({ reset: true, path: MEDIAS });

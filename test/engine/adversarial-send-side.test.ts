@@ -9,6 +9,7 @@
 import { runWithFiles, testBytes, type TestItem } from './binaryItems';
 import { runChatMessaging } from './harness';
 import { autoMapped, mappedBelow, picked } from './savedParameters';
+import { springSaleWithHeaderFile } from './springSaleSend';
 import { editorContext } from './template-picker-harness';
 import { searchTemplates } from '../../nodes/ChatMessaging/methods/listSearch';
 import { getTemplateVariables } from '../../nodes/ChatMessaging/methods/resourceMapping';
@@ -18,8 +19,6 @@ const API_KEY = 'adversarial-send-SECRET-key-3e6b';
 const service = useStandInService({ apiKey: API_KEY });
 
 const ORDER_UPDATE = 'wat_1a2b3c4d5e6f7081';
-/** spring_sale: an image header and first_name, discount, end_date. */
-const SPRING_SALE = 'wat_3c4d5e6f70819203';
 const EVENTS = '/api/v1/events';
 const MEDIAS = '/api/v1/medias';
 const TEMPLATES = '/api/v1/whats_app_templates';
@@ -149,22 +148,7 @@ describe('(1) version 2 mapper: a number beyond exact integers is refused, never
  * for the upload's link: it was certainly not sent.
  */
 describe('(2) header media from a file: an upload that may have reached the service still reports the message as not sent', () => {
-	const springSale = {
-		resource: 'message',
-		operation: 'sendTemplate',
-		phoneNumber: '+14155550123',
-		templateId: SPRING_SALE,
-		templateVariables: {
-			variable: [
-				{ name: 'first_name', value: 'Ada' },
-				{ name: 'discount', value: '20%' },
-				{ name: 'end_date', value: 'May 31' },
-			],
-		},
-		headerMedia: 'url',
-		headerMediaSource: 'binary',
-		headerMediaBinaryField: 'photo',
-	};
+	const springSale = springSaleWithHeaderFile('photo');
 	const photo: TestItem = {
 		binary: { photo: { bytes: testBytes(2048, 3), fileName: 'sale.jpg', mimeType: 'image/jpeg' } },
 	};

@@ -7,6 +7,7 @@
 import { SEEDED_BROADCASTS } from '../../sandbox/service/broadcastSeeds';
 import { startStandInService, type StandInService } from '../../sandbox/server';
 import { runChatMessaging } from './harness';
+import { restockLaunch } from './orderUpdateSend';
 
 const API_KEY = 'other-success-statuses-key-SECRET-41d2';
 const services: StandInService[] = [];
@@ -47,18 +48,7 @@ async function conversationOf(service: StandInService, phone: string): Promise<s
 	return conversations.find((conversation) => conversation.phone_number === phone)!.id;
 }
 
-const LAUNCH = {
-	resource: 'broadcast',
-	operation: 'launch',
-	broadcastName: 'March restock',
-	templateId: 'wat_1a2b3c4d5e6f7081',
-	templateVariablesInput: 'json',
-	templateVariablesJson: JSON.stringify({
-		order_number: 'A-7',
-		order_status: 'back in stock',
-		order_total: '10.00',
-	}),
-};
+const LAUNCH = restockLaunch();
 
 interface Case {
 	name: string;

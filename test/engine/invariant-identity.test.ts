@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 
-import { runChatMessaging } from './harness';
+import { outcomesWithContinueOnFail } from './continueOnFailOutcomes';
 import { useStandInService } from '../standInFixture';
 
 const API_KEY = 'invariant-identity-key-SECRET-4e6d';
@@ -142,24 +142,18 @@ const cases: Case[] = [
 ];
 
 async function runAgainst(kase: Case, id: string, answer: Record<string, unknown>) {
-	service.clearFaults();
-	service.injectFaults({ status: 200, body: answer, path: kase.path(id) });
-	const result = await runChatMessaging({
+	const outcomes = await outcomesWithContinueOnFail(service, API_KEY, {
+		faults: { status: 200, body: answer, path: kase.path(id) },
 		items: [{}],
 		parameters: {
 			resource: kase.resource,
 			operation: kase.operation,
 			[kase.idParameter]: id,
 			...kase.parameters,
-		} as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail: true,
+		},
 	});
-	service.clearFaults();
-	expect(result.error).toBeUndefined();
-	expect(result.output).toHaveLength(1);
-	return result.output![0].json;
+	expect(outcomes).toHaveLength(1);
+	return outcomes[0];
 }
 
 const idTail = fc.stringMatching(/^[0-9]{4,10}$/);

@@ -7,6 +7,7 @@
 import { runWithFiles, testBytes, type TestItem } from './binaryItems';
 import { failureOf } from './resourceRuns';
 import { useStandInService } from '../standInFixture';
+import { SPRING_SALE, springSaleWithHeaderFile } from './springSaleSend';
 
 const API_KEY = 'media-header-key-SECRET-41bd';
 const service = useStandInService({ apiKey: API_KEY });
@@ -16,26 +17,10 @@ const EVENTS = '/api/v1/events';
 const JPEG = testBytes(2048, 3);
 const PDF = testBytes(3000, 4);
 
-/** spring_sale (image header) and invoice_ready (document header), as the stand-in's catalogue has them. */
-const SPRING_SALE = 'wat_3c4d5e6f70819203';
+/** invoice_ready (document header), as the stand-in's catalogue has it. */
 const INVOICE_READY = 'wat_5e6f708192031425';
 
-const springSale = {
-	resource: 'message',
-	operation: 'sendTemplate',
-	phoneNumber: '+14155550123',
-	templateId: SPRING_SALE,
-	templateVariables: {
-		variable: [
-			{ name: 'first_name', value: 'Ada', sendAs: 'string' },
-			{ name: 'discount', value: '20%', sendAs: 'string' },
-			{ name: 'end_date', value: 'May 31', sendAs: 'string' },
-		],
-	},
-	headerMedia: 'url',
-	headerMediaSource: 'binary',
-	headerMediaBinaryField: 'photo',
-};
+const springSale = springSaleWithHeaderFile('photo');
 
 const invoiceReady = {
 	...springSale,

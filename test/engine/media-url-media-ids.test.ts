@@ -12,6 +12,7 @@ import { useStandInService } from '../standInFixture';
 import { runWithFiles, testBytes } from './binaryItems';
 import { failureOf } from './resourceRuns';
 import { runChatMessaging } from './harness';
+import { springSaleSend } from './springSaleSend';
 
 const API_KEY = 'media-ids-key-SECRET-7be0';
 const sendSide = createSendSideService();
@@ -24,20 +25,6 @@ const service = useStandInService({
 	],
 });
 
-const SPRING_SALE = {
-	resource: 'message',
-	operation: 'sendTemplate',
-	phoneNumber: '+14155550123',
-	templateId: 'wat_3c4d5e6f70819203',
-	templateVariables: {
-		variable: [
-			{ name: 'first_name', value: 'Ada', sendAs: 'string' },
-			{ name: 'discount', value: '20%', sendAs: 'string' },
-			{ name: 'end_date', value: 'May 31', sendAs: 'string' },
-		],
-	},
-	headerMedia: 'url',
-};
 const paths = () => service.requests.map((request) => `${request.method} ${request.path}`);
 
 test('Media → Get Many outputs media_url as the service writes it', async () => {
@@ -57,7 +44,7 @@ test('a media://N link from Get Many, given as the header link: refused before a
 	const result = await runChatMessaging({
 		items: [{ media_url: 'media://3' }],
 		parameters: {
-			...SPRING_SALE,
+			...springSaleSend,
 			headerMediaSource: 'link',
 			headerMediaUrl: '={{ $json.media_url }}',
 		} as never,
@@ -81,7 +68,7 @@ test('a header file whose upload answers media://N: the message is not sent, and
 			},
 		],
 		parameters: {
-			...SPRING_SALE,
+			...springSaleSend,
 			headerMediaSource: 'binary',
 			headerMediaBinaryField: 'photo',
 		} as never,

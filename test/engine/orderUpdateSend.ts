@@ -27,3 +27,24 @@ export function orderUpdateSend({
 		templateVariablesJson: JSON.stringify(orderUpdateVariables(orderStatus)),
 	};
 }
+
+/**
+ * Broadcast → Launch of the same template as a restock notice, its variables as JSON; `perLaunch`
+ * adds variables every contact shares (first_name, unless each contact gives its own). Spread it and
+ * add the audience.
+ */
+export function restockLaunch(perLaunch: Record<string, string> = {}) {
+	return {
+		resource: 'broadcast',
+		operation: 'launch',
+		broadcastName: 'March restock',
+		templateId: ORDER_UPDATE_TEMPLATE,
+		templateVariablesInput: 'json',
+		templateVariablesJson: JSON.stringify({
+			...perLaunch,
+			order_number: 'A-7',
+			order_status: 'back in stock',
+			order_total: '10.00',
+		}),
+	};
+}

@@ -5,6 +5,7 @@
  */
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
+import { restockLaunch } from './orderUpdateSend';
 import { useProcessedDataStore } from './processedDataStore';
 
 const API_KEY = 'skip-already-sent-broadcast-SECRET-40c2';
@@ -19,16 +20,7 @@ async function launch(items: object[]) {
 	return await runChatMessaging({
 		items,
 		parameters: {
-			resource: 'broadcast',
-			operation: 'launch',
-			broadcastName: 'March restock',
-			templateId: 'wat_1a2b3c4d5e6f7081',
-			templateVariablesInput: 'json',
-			templateVariablesJson: JSON.stringify({
-				order_number: 'A-7',
-				order_status: 'back in stock',
-				order_total: '10.00',
-			}),
+			...restockLaunch(),
 			audience: 'contactsFromInput',
 			contactFields: 'defineBelow',
 			phoneNumber: '={{ $json.phone }}',

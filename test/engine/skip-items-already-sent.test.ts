@@ -5,29 +5,23 @@
  */
 import fc from 'fast-check';
 
-import type { FaultSpec } from '../../sandbox/faults';
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
+import { orderUpdateSend } from './orderUpdateSend';
 import { useProcessedDataStore } from './processedDataStore';
+import {
+	EVENTS,
+	REFUND_APPROVAL_ONCE_PER_ORDER,
+	SKIP_BY_ORDER_ID,
+	faultsOnSends,
+	orders,
+	phoneOf,
+} from './skipByOrderId';
 
 const API_KEY = 'skip-already-sent-key-SECRET-7e21';
 const service = useStandInService({ apiKey: API_KEY });
 const store = useProcessedDataStore();
 jest.setTimeout(120_000);
-
-const EVENTS = '/api/v1/events';
-const ORDER_UPDATE = 'wat_1a2b3c4d5e6f7081';
-const ORDER_VALUES = {
-	first_name: 'Ada',
-	order_number: 'A-7',
-	order_status: 'shipped',
-	order_total: '10.00',
-};
-
-/** Order n goes to its own number, so the stand-in's log tells the orders apart. */
-const phoneOf = (order: number) => `+1415555${String(1000 + order)}`;
-const orders = (...numbers: number[]) =>
-	numbers.map((order) => ({ orderId: `A-${order}`, phone: phoneOf(order) }));
 
 async function send(
 	items: object[],
@@ -40,13 +34,8 @@ async function send(
 	return await runChatMessaging({
 		items,
 		parameters: {
-			resource: 'message',
-			operation: 'sendTemplate',
-			phoneNumber: '={{ $json.phone }}',
-			templateId: ORDER_UPDATE,
-			templateVariablesInput: 'json',
-			templateVariablesJson: JSON.stringify(ORDER_VALUES),
-			skipItemsAlreadySent: true,
+			...orderUpdateSend(),
+			...SKIP_BY_ORDER_ID,
 			alreadySentKey: key,
 			options: { requestsInParallel: inParallel },
 		} as never,
@@ -191,17 +180,7 @@ describe('Skip Items Already Sent', () => {
 		const sendAndWait = async () =>
 			await runChatMessaging({
 				items: orders(1),
-				parameters: {
-					resource: 'message',
-					operation: 'sendAndWait',
-					phoneNumber: '={{ $json.phone }}',
-					templateId: 'wat_7e6d5c4b3a291807',
-					templateVariablesInput: 'json',
-					templateVariablesJson: JSON.stringify({ amount: '40.00 EUR', order_number: 'A-1' }),
-					responseLinkVariable: 'approval_link',
-					skipItemsAlreadySent: true,
-					alreadySentKey: '={{ $json.orderId }}',
-				} as never,
+				parameters: REFUND_APPROVAL_ONCE_PER_ORDER as never,
 				baseUrl: service.url,
 				apiKey: API_KEY,
 			});
@@ -228,16 +207,9 @@ describe('Skip Items Already Sent', () => {
 	 * accepts an order twice only if a run before had reported it "may have been sent".
 	 */
 	test('over runs with faults, no order is accepted twice unless it was reported "may have been sent"', async () => {
-		const fault = fc.constantFrom<FaultSpec | 'none'>(
-			'none',
-			'none',
-			{ status: 422, body: { message: 'Parameter Error' }, path: EVENTS },
-			{ status: 500, path: EVENTS },
-			{ reset: true, path: EVENTS },
-		);
 		const runPlan = fc.record({
 			orders: fc.uniqueArray(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 8 }),
-			faults: fc.array(fault, { maxLength: 8 }),
+			faults: faultsOnSends(8),
 			continueOnFail: fc.boolean(),
 			inParallel: fc.integer({ min: 1, max: 4 }),
 		});
@@ -248,10 +220,7 @@ describe('Skip Items Already Sent', () => {
 				const mayHaveBeenSent = new Set<string>();
 				for (const plan of runs) {
 					service.clearFaults();
-					const faults = plan.faults.map((one) =>
-						one === 'none' ? { delayMs: 1, path: EVENTS } : one,
-					);
-					if (faults.length > 0) service.injectFaults(faults);
+					if (plan.faults.length > 0) service.injectFaults(plan.faults);
 					const before = new Set(acceptedNumbers());
 					const result = await send(orders(...plan.orders), {
 						continueOnFail: plan.continueOnFail,

@@ -8,6 +8,7 @@
 import { runWithFiles, testBytes, type TestItem } from './binaryItems';
 import { failureOf } from './resourceRuns';
 import { useStandInService } from '../standInFixture';
+import { springSaleWithHeaderFile } from './springSaleSend';
 
 const API_KEY = 'stopped-uploads-key-SECRET-8e02';
 const service = useStandInService({ apiKey: API_KEY });
@@ -16,20 +17,7 @@ const MEDIAS = '/api/v1/medias';
 const EVENTS = '/api/v1/events';
 
 const springSale = {
-	resource: 'message',
-	operation: 'sendTemplate',
-	phoneNumber: '+14155550123',
-	templateId: 'wat_3c4d5e6f70819203',
-	templateVariables: {
-		variable: [
-			{ name: 'first_name', value: 'Ada', sendAs: 'string' },
-			{ name: 'discount', value: '20%', sendAs: 'string' },
-			{ name: 'end_date', value: 'May 31', sendAs: 'string' },
-		],
-	},
-	headerMedia: 'url',
-	headerMediaSource: 'binary',
-	headerMediaBinaryField: 'photo',
+	...springSaleWithHeaderFile('photo'),
 	// All three in flight at once: the first failure stops only requests not yet started.
 	options: { requestsInParallel: 3 },
 };

@@ -9,7 +9,7 @@
 import { getTemplateVariables } from '../../nodes/ChatMessaging/methods/resourceMapping';
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
-import { mappedBelow, picked } from './savedParameters';
+import { mappedBelow, picked, TEMPLATE_SENDING_OPERATIONS } from './savedParameters';
 import { editorContext } from './template-picker-harness';
 
 const API_KEY = 'template-by-id-answered-another-key';
@@ -39,49 +39,28 @@ const sends = () =>
 const messageOf = (result: { error?: unknown }) =>
 	(result.error as { message?: string } | undefined)?.message;
 
-describe.each([
-	[
-		'Send Template',
-		{ resource: 'message', operation: 'sendTemplate', phoneNumber: '+14155550123' },
-	],
-	[
-		'Connect to AI Agent',
-		{
-			resource: 'aiAgent',
-			operation: 'connectContact',
-			phoneNumber: '+14155550123',
-			aiAgentId: 'aiflw_sales',
-		},
-	],
-	[
-		'Broadcast Launch',
-		{
-			resource: 'broadcast',
-			operation: 'launch',
-			broadcastName: 'Promo',
-			audience: 'audienceId',
-			audienceId: 'aud_vip_customers',
-		},
-	],
-])('%s By ID, answered with another template', (_name, base) => {
-	test('refused before any send, naming the ID asked for and the one answered', async () => {
-		answerWithAnother();
-		const result = await runChatMessaging({
-			items: [{}],
-			parameters: {
-				...base,
-				template: picked(ASKED, 'id'),
-				templateVariablesMapped: mappedBelow({ first_name: 'Ada' }),
-			} as never,
-			baseUrl: service.url,
-			apiKey: API_KEY,
-			typeVersion: 2,
+describe.each(TEMPLATE_SENDING_OPERATIONS)(
+	'%s By ID, answered with another template',
+	(_name, base) => {
+		test('refused before any send, naming the ID asked for and the one answered', async () => {
+			answerWithAnother();
+			const result = await runChatMessaging({
+				items: [{}],
+				parameters: {
+					...base,
+					template: picked(ASKED, 'id'),
+					templateVariablesMapped: mappedBelow({ first_name: 'Ada' }),
+				} as never,
+				baseUrl: service.url,
+				apiKey: API_KEY,
+				typeVersion: 2,
+			});
+			expect(sends()).toEqual([]);
+			expect(messageOf(result)).toMatch(/^Template .*wat_promo.*wat_9f8e7d6c5b4a3921/);
+			expect(messageOf(result)).toMatch(/\[item 0\]$/);
 		});
-		expect(sends()).toEqual([]);
-		expect(messageOf(result)).toMatch(/^Template .*wat_promo.*wat_9f8e7d6c5b4a3921/);
-		expect(messageOf(result)).toMatch(/\[item 0\]$/);
-	});
-});
+	},
+);
 
 test('the mapper shows no fields of the other template, and says why', async () => {
 	answerWithAnother();

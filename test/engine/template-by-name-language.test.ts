@@ -9,7 +9,7 @@
 import { getTemplateVariables } from '../../nodes/ChatMessaging/methods/resourceMapping';
 import { useStandInService } from '../standInFixture';
 import { runChatMessaging } from './harness';
-import { mappedBelow, picked } from './savedParameters';
+import { mappedBelow, picked, TEMPLATE_SENDING_OPERATIONS } from './savedParameters';
 import { editorContext } from './template-picker-harness';
 
 const API_KEY = 'template-by-name-language-key';
@@ -18,37 +18,13 @@ const service = useStandInService({ apiKey: API_KEY });
 const ORDER_UPDATE_EN = 'wat_1a2b3c4d5e6f7081';
 const ORDER_UPDATE_ES = 'wat_2b3c4d5e6f708192';
 const EVENTS = '/api/v1/events';
-const values = { first_name: 'Ada', order_number: 'A-7', order_status: 'ready' };
-
-/** The three operations that send a template, with what each needs besides the template. */
-const operations: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
-	[
-		'Send Template',
-		{ resource: 'message', operation: 'sendTemplate', phoneNumber: '+14155550123' },
-		{ ...values, order_total: '10.00' },
-	],
-	[
-		'Connect to AI Agent',
-		{
-			resource: 'aiAgent',
-			operation: 'connectContact',
-			phoneNumber: '+14155550123',
-			aiAgentId: 'aiflw_sales',
-		},
-		{ ...values, order_total: '10.00' },
-	],
-	[
-		'Broadcast Launch',
-		{
-			resource: 'broadcast',
-			operation: 'launch',
-			broadcastName: 'Restock',
-			audience: 'audienceId',
-			audienceId: 'aud_vip_customers',
-		},
-		{ ...values, order_total: '10.00' },
-	],
-];
+/** order_update's variables in English; the es template has no order_total. */
+const variables = {
+	first_name: 'Ada',
+	order_number: 'A-7',
+	order_status: 'ready',
+	order_total: '10.00',
+};
 
 const sentTemplateIds = () =>
 	service
@@ -67,7 +43,7 @@ async function run(parameters: Record<string, unknown>, continueOnFail = false) 
 	});
 }
 
-describe.each(operations)('%s By Name', (_name, base, variables) => {
+describe.each(TEMPLATE_SENDING_OPERATIONS)('%s By Name', (_name, base) => {
 	// The es template has no order_total: each language is sent exactly its own variables.
 	const { order_total: _total, ...esVariables } = variables;
 

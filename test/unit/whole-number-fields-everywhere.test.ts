@@ -10,9 +10,8 @@
  * (order/lineItems.ts, a whole number from 1) and Template → Update's Component ID
  * (template/update.operation.ts readComponentId, a whole number from 1) took decimals in the editor.
  */
-import type { INodeProperties } from 'n8n-workflow';
-
 import { nodeProperties } from '../../nodes/ChatMessaging/actions/registry';
+import { numberFields } from '../numberFields';
 import { TRIGGER_PROPERTIES } from '../../nodes/ChatMessagingTrigger/description';
 
 /** Number fields whose run accepts only whole numbers, and the code that refuses a decimal. */
@@ -35,24 +34,7 @@ const DECIMALS_TAKEN: Record<string, string> = {
 	timestampToleranceSeconds: 'the trigger: any positive number of seconds',
 };
 
-/** Every number property, collections' and fixed collections' included. */
-function numberProperties(properties: INodeProperties[]): INodeProperties[] {
-	return properties.flatMap((property) => {
-		if (property.type === 'number') return [property];
-		const options = (property.options ?? []) as unknown[];
-		if (property.type === 'collection') return numberProperties(options as INodeProperties[]);
-		if (property.type === 'fixedCollection')
-			return (options as Array<{ values: INodeProperties[] }>).flatMap((option) =>
-				numberProperties(option.values),
-			);
-		return [];
-	});
-}
-
-const everyNumberField = [
-	...numberProperties(nodeProperties()),
-	...numberProperties(TRIGGER_PROPERTIES),
-];
+const everyNumberField = [...numberFields(nodeProperties()), ...numberFields(TRIGGER_PROPERTIES)];
 
 test('every number field is classed as whole or as taking decimals', () => {
 	const unclassed = everyNumberField

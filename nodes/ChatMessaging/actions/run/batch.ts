@@ -16,14 +16,7 @@ import {
 } from './serviceAnswers';
 import type { SkipSettings } from '../fields/skipItemsAlreadySent';
 import { readAlreadySentKey, readSkipSettings } from '../fields/skipItemsAlreadySent';
-import {
-	itemFate,
-	openSentRecord,
-	recordedAfterAcceptance,
-	settleSameKeyItems,
-	skippedAsSent,
-	withoutItemsAlreadySent,
-} from './sentRecord';
+import { itemsToSend } from './sentRecord';
 import { stoppedRunError } from './stoppedRun';
 
 interface ReadEntry<Entry> {
@@ -139,20 +132,9 @@ export async function runBatches<Entry, Body>(
 		entry: readEntry(itemIndex),
 		key: skip === undefined ? '' : readAlreadySentKey.call(this, itemIndex),
 	})).map(({ itemIndex, value }) => ({ itemIndex, ...value }));
-	const sentRecord =
-		skip === undefined
-			? undefined
-			: await openSentRecord.call(
-					this,
-					skip,
-					read.map((entry) => entry.key),
-				);
-	const { toSend: entries, sameKey } =
-		sentRecord === undefined
-			? { toSend: read, sameKey: new Map<number, number>() }
-			: withoutItemsAlreadySent(sentRecord, read, output);
+	const sending = await itemsToSend(this, skip, read, output);
 	const batches = intoBatches(
-		entries,
+		sending.toSend,
 		batchSize,
 		operation.batchKey?.bind(operation),
 		operation.subjectOf?.bind(operation),
@@ -186,16 +168,11 @@ export async function runBatches<Entry, Body>(
 					};
 				}
 				accepted.add(batchIndex);
-				if (sentRecord !== undefined) {
+				const { recordAccepted } = sending;
+				if (recordAccepted)
 					await Promise.all(
-						batch.map(async ({ itemIndex, key }) => {
-							output[itemIndex].json = {
-								...output[itemIndex].json,
-								...(await recordedAfterAcceptance(sentRecord, key)),
-							};
-						}),
+						batch.map(async ({ itemIndex, key }) => await recordAccepted(output[itemIndex], key)),
 					);
-				}
 				return undefined;
 			} catch (error) {
 				const failure = asServiceFailure(error);
@@ -225,9 +202,7 @@ export async function runBatches<Entry, Body>(
 			),
 		),
 	);
-	const notSentForSameKey = settleSameKeyItems(sameKey, output, (itemIndex) =>
-		itemFate(itemIndex, acceptedItems, failedOutcomes, output),
-	);
+	const settled = sending.settle(acceptedItems, failedOutcomes);
 	if (failed.length > 0) {
 		const failedBatches = new Set(failed.map((stop) => stop.batchIndex));
 		const { failure, batchIndex } = failed[0];
@@ -247,9 +222,9 @@ export async function runBatches<Entry, Body>(
 				...batches
 					.filter((_batch, index) => !failedBatches.has(index) && !accepted.has(index))
 					.flatMap(itemsOf),
-				...notSentForSameKey,
+				...settled.notTried,
 			],
-			skipped: sentRecord === undefined ? undefined : skippedAsSent(output),
+			skipped: settled.skipped,
 		});
 	}
 	return output;

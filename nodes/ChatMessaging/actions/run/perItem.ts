@@ -14,14 +14,7 @@ import type { OperationRun } from './operationRun';
 import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
 import { inInstructionOrder } from './lastInstructionWins';
 import { runInParallel } from './parallelRequests';
-import {
-	itemFate,
-	openSentRecord,
-	recordedAfterAcceptance,
-	settleSameKeyItems,
-	skippedAsSent,
-	withoutItemsAlreadySent,
-} from './sentRecord';
+import { itemsToSend } from './sentRecord';
 import { answerIds, promisedAnswerOrFailure } from './serviceAnswers';
 import { stoppedRunError } from './stoppedRun';
 
@@ -68,26 +61,16 @@ export async function runPerItem<Body>(
 		request: operation.prepare.call(this, itemIndex),
 		key: skip === undefined ? '' : readAlreadySentKey.call(this, itemIndex),
 	}));
-	const sentRecord =
-		skip === undefined
-			? undefined
-			: await openSentRecord.call(
-					this,
-					skip,
-					read.map(({ value }) => value.key),
-				);
-	const { toSend, sameKey } =
-		sentRecord === undefined
-			? { toSend: read, sameKey: new Map<number, number>() }
-			: withoutItemsAlreadySent(
-					sentRecord,
-					read.map(({ itemIndex, value }) => ({ itemIndex, key: value.key, value })),
-					output,
-				);
-	const prepared = toSend.map(({ itemIndex, value }) => ({
+	const sending = await itemsToSend(
+		this,
+		skip,
+		read.map(({ itemIndex, value }) => ({ itemIndex, key: value.key, request: value.request })),
+		output,
+	);
+	const prepared = sending.toSend.map(({ itemIndex, request, key }) => ({
 		itemIndex,
-		value: value.request,
-		key: value.key,
+		value: request,
+		key,
 	}));
 
 	const subjectOf = operation.subject ?? objectNamedByPath;
@@ -111,11 +94,7 @@ export async function runPerItem<Body>(
 					pairedItem: { item: itemIndex },
 				};
 				accepted.push(itemIndex);
-				if (sentRecord !== undefined)
-					output[itemIndex].json = {
-						...output[itemIndex].json,
-						...(await recordedAfterAcceptance(sentRecord, key)),
-					};
+				if (sending.recordAccepted) await sending.recordAccepted(output[itemIndex], key);
 				return undefined;
 			} catch (error) {
 				// Whatever failed, this item gets an outcome and the others' are still reported.
@@ -130,10 +109,9 @@ export async function runPerItem<Body>(
 	const failed = stops
 		.filter((stop): stop is { itemIndex: number; failure: ServiceFailure } => stop !== undefined)
 		.sort((a, b) => a.itemIndex - b.itemIndex);
-	const acceptedItems = new Set(accepted);
-	const failedOutcomes = new Map(failed.map((stop) => [stop.itemIndex, stop.failure.outcome]));
-	const notSentForSameKey = settleSameKeyItems(sameKey, output, (itemIndex) =>
-		itemFate(itemIndex, acceptedItems, failedOutcomes, output),
+	const settled = sending.settle(
+		new Set(accepted),
+		new Map(failed.map((stop) => [stop.itemIndex, stop.failure.outcome])),
 	);
 	if (failed.length > 0) {
 		const attempted = new Set([...accepted, ...failed.map((stop) => stop.itemIndex)]);
@@ -151,9 +129,9 @@ export async function runPerItem<Body>(
 				...prepared
 					.map((entry) => entry.itemIndex)
 					.filter((itemIndex) => !attempted.has(itemIndex)),
-				...notSentForSameKey,
+				...settled.notTried,
 			],
-			skipped: sentRecord === undefined ? undefined : skippedAsSent(output),
+			skipped: settled.skipped,
 		});
 	}
 	return output;

@@ -12,7 +12,7 @@ import type { SkipSettings } from '../fields/skipItemsAlreadySent';
  * list on every call without a lock, so this run's calls go one at a time.
  */
 
-export interface SentRecord {
+interface SentRecord {
 	/** Keys an earlier run recorded as sent. */
 	alreadySent: ReadonlySet<string>;
 	/** Records a key after the service accepted its message; resolves once n8n stored it. */
@@ -26,7 +26,7 @@ function unavailable(this: IExecuteFunctions, problem: string): NodeOperationErr
 	});
 }
 
-export async function openSentRecord(
+async function openSentRecord(
 	this: IExecuteFunctions,
 	settings: SkipSettings,
 	keys: string[],
@@ -100,7 +100,7 @@ export async function openSentRecord(
 }
 
 /** Recorded only now the service accepted it; a failed record leaves the message sent, and says so. */
-export async function recordedAfterAcceptance(record: SentRecord, key: string) {
+async function recordedAfterAcceptance(record: SentRecord, key: string) {
 	try {
 		await record.record(key);
 		return { alreadySentKey: key, alreadySentRecorded: true };
@@ -118,14 +118,14 @@ function messageOf(error: unknown): string {
 }
 
 /** Items of this run left out for an earlier item with the same key: item → that earlier item. */
-export type SameKeyItems = ReadonlyMap<number, number>;
+type SameKeyItems = ReadonlyMap<number, number>;
 
 /**
  * The items to send: those whose key no earlier run recorded and no earlier item of this run has.
  * Every other item comes out marked as skipped, paired with its input item; one left out for an
  * earlier item of this run says what became of that item once the run is over (settleSameKeyItems).
  */
-export function withoutItemsAlreadySent<T extends { itemIndex: number; key: string }>(
+function withoutItemsAlreadySent<T extends { itemIndex: number; key: string }>(
 	record: SentRecord,
 	entries: T[],
 	output: INodeExecutionData[],
@@ -158,10 +158,10 @@ export function withoutItemsAlreadySent<T extends { itemIndex: number; key: stri
 	return { toSend, sameKey };
 }
 
-export const SKIPPED_AS_SENT = 'skipped: already sent';
+const SKIPPED_AS_SENT = 'skipped: already sent';
 
 /** What became of an item of the run: accepted, failed (either way), or never tried. */
-export type ItemFate = 'accepted' | DeliveryOutcome | 'not tried';
+type ItemFate = 'accepted' | DeliveryOutcome | 'not tried';
 
 const FATE_IN_WORDS: Record<Exclude<ItemFate, 'accepted'>, string> = {
 	'not sent': 'was not sent (see its error)',
@@ -175,7 +175,7 @@ const FATE_IN_WORDS: Record<Exclude<ItemFate, 'accepted'>, string> = {
  * either, and it says so. Returns those items, which a stopped run counts as not tried: running
  * again sends the key once.
  */
-export function settleSameKeyItems(
+function settleSameKeyItems(
 	sameKey: SameKeyItems,
 	output: INodeExecutionData[],
 	fateOf: (itemIndex: number) => ItemFate,
@@ -199,7 +199,7 @@ export function settleSameKeyItems(
 }
 
 /** An item's fate from the runner's own records and the failure items Continue On Fail left. */
-export function itemFate(
+function itemFate(
 	itemIndex: number,
 	accepted: ReadonlySet<number>,
 	failed: ReadonlyMap<number, DeliveryOutcome>,
@@ -211,8 +211,65 @@ export function itemFate(
 }
 
 /** The items left out because a message with their key reached the service. */
-export function skippedAsSent(output: INodeExecutionData[]): number[] {
+function skippedAsSent(output: INodeExecutionData[]): number[] {
 	return output.flatMap((item, itemIndex) =>
 		item?.json.outcome === SKIPPED_AS_SENT ? [itemIndex] : [],
 	);
+}
+
+/**
+ * Skip Items Already Sent over one run of a runner that sends (perItem.ts, batch.ts), from the check
+ * before the first send to the settling after the last. A runner gets the items to send only from
+ * here, and with them the settling it owes once its sends are over: an item left out for an earlier
+ * item of the run with its key is "already sent" only if that item was accepted. The filtering and
+ * the settling are one step, and a stopped run's counts of skipped and not-tried items come only
+ * from settle(), so a runner cannot take the one without the other.
+ */
+export interface ItemsToSend<T> {
+	/** The items no earlier run and no earlier item of this run has the key of; all with the option off. */
+	toSend: T[];
+	/**
+	 * After the service accepted `item` (sent with `key`): records the key and says so in the item.
+	 * Undefined with the option off, so a run without it awaits nothing more per item.
+	 */
+	recordAccepted?: (item: INodeExecutionData, key: string) => Promise<void>;
+	/**
+	 * Once every send is over, from the runner's own records (the items accepted, and those failed,
+	 * with their outcome): settles the items left out for an earlier item with their key, and returns
+	 * what a stopped run's report counts: those items as not tried (running again sends the key
+	 * once), and the items skipped as already sent (undefined with the option off).
+	 */
+	settle(
+		accepted: ReadonlySet<number>,
+		failed: ReadonlyMap<number, DeliveryOutcome>,
+	): { notTried: number[]; skipped: number[] | undefined };
+}
+
+export async function itemsToSend<T extends { itemIndex: number; key: string }>(
+	node: IExecuteFunctions,
+	settings: SkipSettings | undefined,
+	read: T[],
+	output: INodeExecutionData[],
+): Promise<ItemsToSend<T>> {
+	if (settings === undefined)
+		return { toSend: read, settle: () => ({ notTried: [], skipped: undefined }) };
+	const record = await openSentRecord.call(
+		node,
+		settings,
+		read.map((entry) => entry.key),
+	);
+	const { toSend, sameKey } = withoutItemsAlreadySent(record, read, output);
+	return {
+		toSend,
+		async recordAccepted(item, key) {
+			item.json = { ...item.json, ...(await recordedAfterAcceptance(record, key)) };
+		},
+		settle(accepted, failed) {
+			const notTried = settleSameKeyItems(sameKey, output, (itemIndex) =>
+				itemFate(itemIndex, accepted, failed, output),
+			);
+			// Only after settling: a settled item is no longer skipped as sent.
+			return { notTried, skipped: skippedAsSent(output) };
+		},
+	};
 }
