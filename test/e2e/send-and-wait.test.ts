@@ -186,7 +186,7 @@ describe(WAITING_CASES, () => {
 			},
 		});
 		expect(sentLink()).toMatch(
-			new RegExp(`/webhook-waiting/${waiting.id}/[0-9a-f-]+\\?signature=[0-9a-f]{64}$`),
+			new RegExp(`/webhook-waiting/${waiting.id}/[0-9a-f-]+\\?wait=1&signature=[0-9a-f]{64}$`),
 		);
 
 		// Pressed twice in a row, as an impatient thumb does: the second press must not answer again.
@@ -473,6 +473,105 @@ describe(WAITING_CASES, () => {
 			expect.objectContaining({ data: { approved: true } }),
 		]);
 		expect(done.data?.resultData.runData['Ask Again']).toHaveLength(1);
+	}, 120_000);
+
+	test("one node asking twice (Loop Over Items): the first contact's link, pressed again, does not answer the second question", async () => {
+		const example = examples.workflows.refundApproval.workflow;
+		const ask = example.nodes.find((node) => node.name === 'Ask the Manager')!;
+		const hook = example.nodes.find((node) => node.name === 'Refund Requested')!;
+		const workflow: WorkflowJson = {
+			...example,
+			name: 'Send and wait: loop',
+			nodes: [
+				{
+					...hook,
+					id: randomUUID(),
+					webhookId: randomUUID(),
+					parameters: { ...(hook.parameters as object), path: 'refund-loop' },
+				},
+				{
+					id: randomUUID(),
+					name: 'Two Requests',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					position: [100, 300],
+					parameters: {
+						jsCode:
+							"const body = $input.first().json.body;\nreturn ['L-1', 'L-2'].map((order) => ({ json: { body: { ...body, order } } }));",
+					},
+				},
+				{
+					id: randomUUID(),
+					name: 'One at a Time',
+					type: 'n8n-nodes-base.splitInBatches',
+					typeVersion: 3,
+					position: [300, 300],
+					parameters: { batchSize: 1, options: {} },
+				},
+				{ ...ask, id: randomUUID() },
+			],
+			connections: {
+				'Refund Requested': { main: [[{ node: 'Two Requests', type: 'main', index: 0 }]] },
+				'Two Requests': { main: [[{ node: 'One at a Time', type: 'main', index: 0 }]] },
+				'One at a Time': { main: [[], [{ node: 'Ask the Manager', type: 'main', index: 0 }]] },
+				'Ask the Manager': { main: [[{ node: 'One at a Time', type: 'main', index: 0 }]] },
+			},
+		};
+		const id = await n8n.upsertWorkflow(workflow);
+		await n8n.activateWorkflow(id);
+		const url = `${n8n.baseUrl}/webhook/refund-loop`;
+		await n8n.waitForProductionWebhook(url);
+
+		const waiting = await start({ id, url });
+		expect(waiting.status).toBe('waiting');
+		const firstLink = sentLink();
+		expect(await (await press(firstLink, 'approve')).text()).toContain('your answer was recorded');
+		for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(300)) {
+			if (
+				standIn.acceptedSends('/api/v1/events').length === 2 &&
+				(await statusOf(id, waiting.id)) === 'waiting'
+			)
+				break;
+		}
+		expect(await statusOf(id, waiting.id)).toBe('waiting');
+		const sends = standIn.acceptedSends('/api/v1/events');
+		expect(sends).toHaveLength(2);
+		const secondLink = (
+			sends[1].body as { template_message: { liquid_values: Record<string, string> } }
+		).template_message.liquid_values.approval_link;
+
+		// The first question's link, pressed again while the second question waits.
+		expect(secondLink).not.toBe(firstLink);
+		const replay = await press(firstLink, 'disapprove');
+		const replayPage = await replay.text();
+		expect(replayPage).not.toContain('your answer was recorded');
+		expect(replayPage).toContain('No action required');
+		// Opening it shows no buttons either.
+		const opened = await (await fetch(firstLink)).text();
+		expect(opened).toContain('No action required');
+		expect(opened).not.toContain('<form');
+		// n8n signs the wait with the rest of the link: the first link made out for the second wait
+		// is refused before the node sees it.
+		const renumbered = new URL(firstLink);
+		renumbered.searchParams.set('wait', new URL(secondLink).searchParams.get('wait')!);
+		expect(renumbered.toString()).not.toBe(secondLink);
+		expect((await press(renumbered.toString(), 'disapprove')).status).toBe(401);
+		await sleep(1_000);
+		expect(await statusOf(id, waiting.id)).toBe('waiting');
+
+		expect(await (await press(secondLink, 'approve')).text()).toContain('your answer was recorded');
+		const done = await ended(id, waiting.id);
+		const runs = done.data?.resultData.runData['Ask the Manager'] ?? [];
+		expect(runs.map((run) => run.data?.main[0]?.[0]?.json)).toEqual([
+			expect.objectContaining({
+				body: expect.objectContaining({ order: 'L-1' }),
+				data: { approved: true },
+			}),
+			expect.objectContaining({
+				body: expect.objectContaining({ order: 'L-2' }),
+				data: { approved: true },
+			}),
+		]);
 	}, 120_000);
 
 	test('a send the service refuses: the execution fails instead of waiting for an answer that cannot come', async () => {

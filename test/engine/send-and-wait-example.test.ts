@@ -17,7 +17,7 @@ const service = useStandInService({ apiKey: API_KEY });
 const REFUND_APPROVAL = 'wat_7e6d5c4b3a291807';
 /** The harness's execution and node: n8n signs /webhook-waiting/<execution>/<node id>. */
 const LINK =
-	/^http:\/\/127\.0\.0\.1:5678\/webhook-waiting\/engine-test-execution\/chat\?signature=[0-9a-f]{64}$/;
+	/^http:\/\/127\.0\.0\.1:5678\/webhook-waiting\/engine-test-execution\/chat\?wait=1&signature=[0-9a-f]{64}$/;
 
 const example = JSON.parse(
 	readFileSync(join(__dirname, '../../examples/refund-approval-send-and-wait.json'), 'utf8'),

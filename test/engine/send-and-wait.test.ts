@@ -17,7 +17,7 @@ const REFUND_APPROVAL = 'wat_7e6d5c4b3a291807';
 const ORDER_UPDATE = 'wat_1a2b3c4d5e6f7081';
 /** The harness's execution and node: n8n signs /webhook-waiting/<execution>/<node id>. */
 const LINK =
-	/^http:\/\/127\.0\.0\.1:5678\/webhook-waiting\/engine-test-execution\/chat\?signature=[0-9a-f]{64}$/;
+	/^http:\/\/127\.0\.0\.1:5678\/webhook-waiting\/engine-test-execution\/chat\?wait=1&signature=[0-9a-f]{64}$/;
 
 const VERSION_2 = {
 	template: picked(REFUND_APPROVAL, 'id'),
@@ -109,7 +109,7 @@ test('Link Start in Template: the variable gets the rest of the link, for a URL 
 	const result = await run({ responseLinkStart: 'http://127.0.0.1:5678/webhook-waiting/' });
 	expect(result.error).toBeUndefined();
 	expect(sentValues().approval_link).toMatch(
-		/^engine-test-execution\/chat\?signature=[0-9a-f]{64}$/,
+		/^engine-test-execution\/chat\?wait=1&signature=[0-9a-f]{64}$/,
 	);
 });
 
@@ -209,7 +209,10 @@ describe('several input items: one message and one answer per execution, so noth
 		expect(result.error?.message).toBe(
 			'Send Template and Wait for Response takes one item, and got 2: nothing was sent',
 		);
-		expect((result.error as { description?: string }).description).toMatch(/Loop Over Items/);
+		// Loop Over Items is safe to recommend now that each pass's link answers only its own question.
+		expect((result.error as { description?: string }).description).toMatch(
+			/Loop Over Items .*each contact gets a link of their own, which answers only their question/,
+		);
 		expect(service.requests.filter((r) => r.path === '/api/v1/events')).toHaveLength(0);
 		expect(result.run.waitTill).toBeUndefined();
 	});

@@ -395,7 +395,7 @@ test("Send Template and Wait for Response: the link is the webhook processor's, 
 		.template_message.liquid_values.approval_link;
 	expect(link).toMatch(
 		new RegExp(
-			`^${cluster.webhookUrl.replace(/[.]/g, '\\.')}/webhook-waiting/${waiting.id}/[0-9a-f-]+\\?signature=[0-9a-f]{64}$`,
+			`^${cluster.webhookUrl.replace(/[.]/g, '\\.')}/webhook-waiting/${waiting.id}/[0-9a-f-]+\\?wait=1&signature=[0-9a-f]{64}$`,
 		),
 	);
 

@@ -409,7 +409,9 @@ test('Send Template and Wait for Response says in its panel that it takes one it
 			.filter((p) => p.type === 'notice')
 			.map((p) => p.displayName);
 	expect(notices('sendAndWait').filter((text) => /exactly one input item/.test(text))).toEqual([
-		expect.stringMatching(/Loop Over Items/),
+		expect.stringMatching(
+			/Loop Over Items .*each contact gets a link of their own, which answers only their question/,
+		),
 	]);
 	expect(notices('sendTemplate').some((text) => /exactly one input item/.test(text))).toBe(false);
 });

@@ -5,6 +5,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { isCurrentWait } from './currentWait';
+
 /*
  * The page behind a Send Template and Wait for Response link, served through the node's webhook
  * once n8n has checked the link's signature. Opening the link (GET) only shows the choice: link
@@ -14,6 +16,9 @@ import type {
  *
  * Once an answer is recorded the execution goes on; n8n itself then answers that link (a second
  * press, or a press after the wait ended) with its "no action required" page, before this code.
+ * n8n cannot tell this node's waits in one execution apart (it signs the same address for each), so
+ * a link for an earlier wait of this same node is answered here, with a page like n8n's, and
+ * records nothing (currentWait.ts).
  */
 
 /**
@@ -112,6 +117,12 @@ export const RECORDED_PAGE = page(
 	'<p><strong>Thank you: your answer was recorded.</strong></p><p>You can close this page.</p>',
 );
 
+/** A link for an earlier question of this node: like n8n's page for a link that no longer applies. */
+export const NO_ACTION_REQUIRED_PAGE = page(
+	'No action required',
+	'<p><strong>No action required</strong></p><p>This link is for an earlier question, which was answered or has ended. Nothing was recorded. You can close this page.</p>',
+);
+
 /** What a POST's form fields answer, or why they answer nothing. */
 export function readAnswer(
 	choices: ResponseChoices,
@@ -167,6 +178,11 @@ function sendPage(context: IWebhookFunctions, status: number, html: string): voi
 
 /** The node's webhook: the page on GET, the answer on POST (n8n checked the signature first). */
 export async function respondToLink(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	// Checked on GET too: the page of an earlier question offers no buttons that could not answer.
+	if (!isCurrentWait(this)) {
+		sendPage(this, 200, NO_ACTION_REQUIRED_PAGE);
+		return { noWebhookResponse: true };
+	}
 	const choices = readChoices(this);
 	if (this.getRequestObject().method !== 'POST') {
 		sendPage(this, 200, choicePage(choices));

@@ -215,7 +215,7 @@ const responseFields: INodeProperties[] = [
 
 const oneItemNotice: INodeProperties = {
 	displayName:
-		'This operation sends one message and waits for one answer per execution, so it takes exactly one input item; with several, it sends nothing and fails. To ask several contacts, put a Loop Over Items node (batch size 1) in front of it.',
+		'This operation sends one message and waits for its answer, so it takes exactly one input item; with several, it sends nothing and fails. To ask several contacts one after the other, put a Loop Over Items node (batch size 1) in front of it: each contact gets a link of their own, which answers only their question. Or run a sub-workflow per contact (Execute Workflow), where each wait is an execution of its own.',
 	name: 'oneItemNotice',
 	type: 'notice',
 	default: '',

@@ -14,6 +14,7 @@ import { sendAndWaitDescription } from './sendAndWait.description';
 import { prepareSendTemplate, sendTemplate } from './sendTemplate.operation';
 import { readMoment } from './messageReaders';
 import { sentEventId } from './sentEventId';
+import { WAIT_IN_LINK, nextWait } from './currentWait';
 
 /*
  * Send Template and Wait for Response: Send Template's request with the response link in one of
@@ -22,8 +23,9 @@ import { sentEventId } from './sentEventId';
  * wait limit passes.
  *
  * The link is n8n's signed resume URL: n8n checks its signature before the node sees the request,
- * for nodes whose operation is `sendAndWait` only (hence the value). On an n8n before 2.14.0 the
- * operation sends nothing (see needsNewerN8n).
+ * for nodes whose operation is `sendAndWait` only (hence the value). It also says which of this
+ * node's waits it is for, so that the node asking twice in one execution sends two links and only
+ * the current one answers (currentWait.ts). On an n8n before 2.14.0 the operation sends nothing (see needsNewerN8n).
  */
 
 /**
@@ -176,7 +178,7 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 	if (items.length !== 1) {
 		const message = `Send Template and Wait for Response takes one item, and got ${items.length}: nothing was sent`;
 		const description =
-			'It sends one message and waits for one answer per execution. To ask several contacts, put a Loop Over Items node (batch size 1) in front of it, or run a sub-workflow per contact.';
+			'It sends one message and waits for its answer. To ask several contacts one after the other, put a Loop Over Items node (batch size 1) in front of it: each contact gets a link of their own, which answers only their question. Or run a sub-workflow per contact (Execute Workflow), where each wait is an execution of its own.';
 		// Which item's contact was meant cannot be known, so none is asked; each item says why.
 		if (operationRun.continueOnFail) {
 			return items.map((_item, itemIndex) => ({
@@ -206,7 +208,7 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 		);
 	}
 
-	const link = this.getSignedResumeUrl();
+	const link = this.getSignedResumeUrl({ [WAIT_IN_LINK]: nextWait(this) });
 	const variableRaw = this.getNodeParameter('responseLinkVariable', 0, '');
 	const startRaw = this.getNodeParameter('responseLinkStart', 0, '');
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
