@@ -11,7 +11,6 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 import fc from 'fast-check';
 
@@ -106,6 +105,27 @@ const NODE_24 =
 const TYPESCRIPT_FIRST =
 	"const e = require('module').Module._extensions; const j = e['.json']; delete e['.json']; e['.json'] = j; process.argv.splice(1, 0, 'engines'); require('./test/engine/draggedFieldsEngines.ts')";
 
+/**
+ * The child's report. Node 24 with n8n's vm engine loaded sometimes dies of SIGSEGV inside
+ * process.exit, after the report is written whole (seen about once in ten runs on 2026-11-27; the
+ * same with the code before this round). Such an exit is taken with the report; any other failure,
+ * or a crash before the report's last line, fails the test with the child's stderr.
+ */
+async function runEngines(node: string, engine: string): Promise<{ stdout: string }> {
+	return await new Promise((resolve, reject) => {
+		execFile(
+			node,
+			['--require', 'ts-node/register/transpile-only', '-e', TYPESCRIPT_FIRST, engine, '100'],
+			{ cwd: PROJECT_ROOT, maxBuffer: 16 * 1024 * 1024 },
+			(error, stdout, stderr) => {
+				const reported = /^\{"engine":.*\}$/m.test(stdout.trim().split('\n').pop() ?? '');
+				if (!error || (error.signal === 'SIGSEGV' && reported)) resolve({ stdout });
+				else reject(new Error(`${error.message}\n${stderr}`));
+			},
+		);
+	});
+}
+
 describe("a dragged field read from the item is what n8n's vm and quickjs engines evaluate", () => {
 	test.each([
 		['quickjs', process.execPath],
@@ -117,11 +137,7 @@ describe("a dragged field read from the item is what n8n's vm and quickjs engine
 				throw new Error(
 					`no Node 24 at ${node}: run scripts/install-n8n.sh (the end-to-end tests do)`,
 				);
-			const { stdout } = await promisify(execFile)(
-				node,
-				['--require', 'ts-node/register/transpile-only', '-e', TYPESCRIPT_FIRST, engine, '100'],
-				{ cwd: PROJECT_ROOT, maxBuffer: 16 * 1024 * 1024 },
-			);
+			const { stdout } = await runEngines(node, engine);
 			const result = JSON.parse(stdout.trim().split('\n').pop() as string) as {
 				engine: string;
 				reads: number;
