@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import type { BroadcastAnswer, BroadcastStatus } from '../../../shared/schemas/broadcasts';
 import { broadcastStatuses, broadcastsPage } from '../../../shared/schemas/broadcasts';
 import { optionsCollection } from '../fields/requestOptions';
-import { checkStatusAsked, statusFilterField, statusFilterQuery } from '../fields/statusFilter';
+import { statusFilterField, statusFilterQuery } from '../fields/statusFilter';
+import { checkAnsweredAsFiltered } from '../run/answeredAsFiltered';
 import type { ListOperation } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
 
@@ -48,7 +49,7 @@ export const getMany: ListOperation<BroadcastsPage, BroadcastAnswer> = {
 	},
 	pages: { schema: broadcastsPage, records: (page) => page.broadcasts },
 	toOutput: (broadcast, request) => {
-		checkStatusAsked(broadcast as IDataObject, request.qs ?? {}, 'broadcast');
+		checkAnsweredAsFiltered(broadcast as IDataObject, request.qs ?? {}, ['status'], 'broadcast');
 		return broadcast as IDataObject;
 	},
 };

@@ -1,6 +1,5 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { ServiceRequestFailed } from '../../../shared/transport';
 import { InvalidParameter } from '../../../shared/validation';
 
 /*
@@ -48,22 +47,4 @@ export function statusFilterQuery<Status extends string>(
 		);
 	}
 	return { status: filters.status };
-}
-
-/**
- * A record in another status than the filter asked for says the service did not apply the filter
- * (a proxy that drops the query answers the whole list): output, a draft would pass for a sent
- * broadcast, and a workflow acting on "the sent ones" would act on it. The item fails instead; a
- * record without a status says nothing against it. `what` names the records ("broadcast").
- */
-export function checkStatusAsked(record: IDataObject, qs: IDataObject, what: string): void {
-	const asked = qs.status;
-	const answered = record.status;
-	if (typeof asked !== 'string' || typeof answered !== 'string' || answered === asked) return;
-	throw new ServiceRequestFailed({
-		outcome: 'not sent',
-		retries: 0,
-		message: `The service answered ${what} ${JSON.stringify(record.id)} in status ${JSON.stringify(answered)}, where the filter asked for ${JSON.stringify(asked)}: it did not apply the filter`,
-		description: `Nothing was changed and no ${what}s were output for this item, rather than ${what}s in other statuses. Check the Base URL of the credential (a proxy may drop the query), or run again later.`,
-	});
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow
 import type { z } from 'zod';
 
 import { listMessagesQuery, messagesPage } from '../../../shared/schemas/messages';
-import { ServiceRequestFailed } from '../../../shared/transport';
+import { checkAnsweredAsFiltered } from '../run/answeredAsFiltered';
 import {
 	checkBody,
 	normaliseBusinessPhoneNumber,
@@ -121,34 +121,20 @@ export const getMany: ListOperation<MessagesPage, HistoryMessage> = {
 	// `per` is not in the reference for this list: page by `page` alone (run/pages.ts).
 	pages: { schema: messagesPage, records: (page) => page.messages },
 	toOutput: (record, request) => {
-		checkMatchesFilters(record, request.qs ?? {});
+		checkAnsweredAsFiltered(
+			record as IDataObject,
+			request.qs ?? {},
+			FILTERED,
+			'message',
+			sameFilterValue,
+		);
 		return record as IDataObject;
 	},
 };
 
 const digits = (phone: string) => phone.replace(/\D/g, '');
 
-/**
- * A message that names another contact, conversation, business number or direction than the filter
- * asked for says the service did not apply the filter (a gateway that drops the query answers the
- * whole history): output, the messages of every contact would pass for this contact's. The item
- * fails instead; a message that leaves the field out says nothing against it.
- */
-function checkMatchesFilters(record: HistoryMessage, qs: IDataObject): void {
-	for (const field of ['phone_number', 'conversation_id', 'business_phone_number', 'direction']) {
-		const asked = qs[field];
-		const answered = (record as Record<string, unknown>)[field];
-		if (typeof asked !== 'string' || typeof answered !== 'string') continue;
-		const same = field.endsWith('phone_number')
-			? digits(answered) === digits(asked)
-			: answered === asked;
-		if (same) continue;
-		throw new ServiceRequestFailed({
-			outcome: 'not sent',
-			retries: 0,
-			message: `The service answered message ${JSON.stringify(record.id)} with ${field} ${JSON.stringify(answered)}, where the filter asked for ${JSON.stringify(asked)}: it did not apply the filter`,
-			description:
-				'Nothing was changed and no messages were output for this item, rather than messages of other contacts or conversations. Check the Base URL of the credential (a proxy may drop the query), or run again later.',
-		});
-	}
-}
+/** The fields the message filters set, numbers compared by their digits. */
+const FILTERED = ['phone_number', 'conversation_id', 'business_phone_number', 'direction'];
+const sameFilterValue = (field: string, answered: string, asked: string) =>
+	field.endsWith('phone_number') ? digits(answered) === digits(asked) : answered === asked;

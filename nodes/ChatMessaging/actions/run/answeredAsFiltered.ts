@@ -1,0 +1,33 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { ServiceRequestFailed } from '../../../shared/transport';
+
+/*
+ * A listed record that names another value than the list's filter asked for says the service did
+ * not apply the filter (a proxy or gateway that drops the query answers the whole list): output,
+ * a draft would pass for a sent broadcast, another contact's messages for this contact's. The item
+ * fails instead, with nothing output; a record that leaves the field out says nothing against it.
+ */
+
+/** Checks each filtered field of `record` against the query; `same` compares a field's two values. */
+export function checkAnsweredAsFiltered(
+	record: IDataObject,
+	qs: IDataObject,
+	fields: readonly string[],
+	what: string,
+	same: (field: string, answered: string, asked: string) => boolean = (_field, answered, asked) =>
+		answered === asked,
+): void {
+	for (const field of fields) {
+		const asked = qs[field];
+		const answered = record[field];
+		if (typeof asked !== 'string' || typeof answered !== 'string') continue;
+		if (same(field, answered, asked)) continue;
+		throw new ServiceRequestFailed({
+			outcome: 'not sent',
+			retries: 0,
+			message: `The service answered ${what} ${JSON.stringify(record.id)} with ${field} ${JSON.stringify(answered)}, where the filter asked for ${JSON.stringify(asked)}: it did not apply the filter`,
+			description: `Nothing was changed and no ${what}s were output for this item, rather than ${what}s the filter leaves out. Check the Base URL of the credential (a proxy may drop the query), or run again later.`,
+		});
+	}
+}
