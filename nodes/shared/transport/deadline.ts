@@ -41,7 +41,7 @@ export class AttemptDeadlines {
 
 	constructor(
 		readonly timeoutMs: number,
-		readonly cancelSignal: AbortSignal | undefined,
+		private readonly cancelSignal: AbortSignal | undefined,
 		private readonly now: () => number = Date.now,
 	) {
 		this.slotMs = Math.min(1000, Math.max(1, Math.floor(timeoutMs / 20)));

@@ -175,12 +175,8 @@ function requestOptions(
  * The service URL of a path, checked as serviceUrl() checks it. A run sends most requests to one
  * path (every Send Template item goes to the same endpoint), so the last answer is kept.
  */
-function knownServiceUrl(
-	client: ServiceClient,
-	perRun: ServiceClient['perRun'],
-	path: string,
-): ServiceUrl {
-	const { baseUrl } = client;
+function knownServiceUrl(client: ServiceClient, path: string): ServiceUrl {
+	const { baseUrl, perRun } = client;
 	const last = perRun?.lastUrl;
 	if (last !== undefined && last.path === path && last.baseUrl === baseUrl) return last.address;
 	const address = serviceUrl(baseUrl, path);
@@ -209,12 +205,8 @@ export async function callService(
 ): Promise<ServiceAnswer> {
 	const { policy, cancelSignal } = client;
 	const budget = client.waitBudget ?? new WaitBudget(policy.maxTotalWaitMs);
-	// A client whose policy was swapped after it was made gets deadlines of that policy's Timeout.
-	const perRun =
-		client.perRun?.deadlines.timeoutMs === policy.timeoutMs &&
-		client.perRun.deadlines.cancelSignal === cancelSignal
-			? client.perRun
-			: undefined;
+	// createServiceClient makes perRun from the same policy and cancel signal as the client.
+	const { perRun } = client;
 	const forms = perRun?.keyForms ?? keyForms(client.credentials?.data?.apiKey);
 	const deadlines = perRun?.deadlines ?? new AttemptDeadlines(policy.timeoutMs, cancelSignal);
 	const fail = (failure: ServiceFailure): never => {
@@ -225,7 +217,7 @@ export async function callService(
 	const { rawUpload } = request;
 	const address = rawUpload
 		? uploadUrl(client.baseUrl, request.path)
-		: knownServiceUrl(client, perRun, request.path);
+		: knownServiceUrl(client, request.path);
 	// An upload URL's path is its authority (a token): it is not repeated in messages.
 	const shownPath = rawUpload ? 'the upload URL the service gave' : request.path;
 	if ('refused' in address) fail(address.refused);
