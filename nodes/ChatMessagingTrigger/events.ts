@@ -82,9 +82,10 @@ function asText(value: unknown): string | null {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
+/** An id exactly as sent: trimming or re-casing it could make two objects one. */
 function asId(value: unknown): ServiceId | null {
 	if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
-	return asText(value);
+	return typeof value === 'string' && value !== '' ? value : null;
 }
 
 /**
