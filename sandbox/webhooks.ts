@@ -42,15 +42,28 @@ function identifier(prefix: string): string {
 	return `${prefix}${randomBytes(8).toString('hex')}`;
 }
 
+/** The service numbers contacts and accounts with integers (`"id": 1`). */
+function integerIdentifier(): number {
+	return randomBytes(4).readUInt32BE(0) + 1;
+}
+
+/** The stand-in's one account, numbered as the reference numbers accounts. */
+const ACCOUNT_ID = 1;
+
+/*
+ * Every body below has the fields, and the types, of the reference's own example of its kind
+ * (test/fixtures/reference/webhooks; test/unit/stand-in-webhooks-as-reference.test.ts holds them to
+ * it). `country_code` is the calling code without `+`, as in the reference's `"91"` for +91.
+ */
 function sampleContact(): JsonObject {
 	return {
-		id: identifier('ct_'),
-		account_id: 'acc_5f2c1e9a0b7d4e31',
+		id: integerIdentifier(),
+		account_id: ACCOUNT_ID,
 		name: 'Ada Lovelace',
 		phone_number: '+14155550123',
 		first_name: 'Ada',
 		last_name: 'Lovelace',
-		country_code: 'US',
+		country_code: '1',
 		language: 'en',
 		email: 'ada@example.com',
 	};
@@ -67,6 +80,8 @@ function messageDeliveryData(event: string, at: string): JsonObject {
 			updated_at: at,
 		},
 		contact: sampleContact(),
+		// `null` in every reference example; what else it can hold is not shown.
+		event: null,
 	};
 }
 
@@ -83,34 +98,41 @@ function flowExecutionData(event: string): JsonObject {
 	const finished = event === 'completed';
 	return {
 		id: identifier('fe_'),
-		status: event,
+		// The reference's flow executions say `created` whatever happened, completed included:
+		// what happened is in the type only.
+		status: 'created',
 		contact: sampleContact(),
 		flow: {
 			id: identifier('flw_'),
 			name: 'Delivery preferences',
 			status: 'published',
-			category: 'customer_support',
+			category: 'other',
 			description: 'Asks the customer when and where to deliver',
 		},
 		submission: finished
 			? [
-					{ id: identifier('sub_'), key: 'delivery_day', value: 'Saturday' },
-					{ id: identifier('sub_'), key: 'leave_at_door', value: 'yes' },
+					{ id: identifier('fr_'), key: 'delivery_day', value: 'Saturday' },
+					{ id: identifier('fr_'), key: 'leave_at_door', value: 'yes' },
 				]
 			: [],
-		responses: finished ? { delivery_day: 'Saturday', leave_at_door: 'yes' } : {},
-		account_id: 'acc_5f2c1e9a0b7d4e31',
-		context: { template_message_id: identifier('cmsg_') },
-		source: 'template_message',
+		// The reference shows `{}` before completion; its completed example is cut before these.
+		responses: {},
+		account_id: ACCOUNT_ID,
+		context: {},
+		source: {},
 	};
 }
 
-function aiExecutionData(event: string): JsonObject {
+/*
+ * The reference's AI-agent payload is the agent itself, the same whatever happened: no execution,
+ * contact or conversation. Its status is the agent's, draft or published, never the event.
+ */
+function aiExecutionData(): JsonObject {
 	return {
 		id: identifier('aiflw_'),
 		name: 'Order support agent',
-		app_type: 'ai_agent',
-		status: event,
+		app_type: 'AI App',
+		status: 'published',
 		description: 'Answers questions about orders and hands over to a human when asked',
 	};
 }
@@ -153,7 +175,7 @@ export function buildWebhookBody<K extends WebhookKind>(
 			break;
 		case 'ai_flow_execution':
 		case 'ai_agent_execution':
-			data = aiExecutionData(event);
+			data = aiExecutionData();
 			break;
 		default:
 			throw new Error(`Unknown webhook kind: ${String(kind)}`);

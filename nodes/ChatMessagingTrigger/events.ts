@@ -39,15 +39,37 @@ const KIND_BY_TYPE_PREFIX: Record<string, Exclude<EventKind, 'other'>> = {
 	ai_agent_execution: 'aiAgentExecution',
 };
 
-/** The header every output item starts with, so users map fields without digging into `body`. */
+/**
+ * A message's, an order's or an execution's id as the service sent it. Ids are strings in most
+ * examples (`cmsg_…`, `fe_…`), but an interactive message's id is an integer (`"id": 1`), so a
+ * whole number is kept as a number: turning it into text could make it read like another id.
+ */
+export type ServiceId = string | number;
+
+/** What the service's AI-agent payload lacks, said in the output so no workflow relies on it. */
+export const NOT_SENT_WITH_AI_AGENT_EVENTS = ['contact', 'conversation', 'execution id'];
+
+/**
+ * The header every output item starts with, so users map fields without digging into `body`.
+ * `status` always says what happened; the fields after it identify the object it happened to.
+ */
 export interface NormalisedEvent {
 	kind: EventKind;
 	event: string | null;
 	status: string | null;
 	contactPhone: string | null;
-	messageId?: string | null;
-	orderId?: string | null;
-	executionId?: string | null;
+	/** Delivery: the message, numbered per `messageType` (`template_message` or `message`). */
+	messageId?: ServiceId | null;
+	messageType?: string | null;
+	orderId?: ServiceId | null;
+	/** Flow executions only: the AI-agent payload carries no execution. */
+	executionId?: ServiceId | null;
+	/** AI agent events: the agent the event is about, which is all their `data` holds. */
+	agentId?: ServiceId | null;
+	agentName?: string | null;
+	/** The agent's own status (draft or published), not the event's. */
+	agentStatus?: string | null;
+	notSent?: string[];
 }
 
 function asObject(value: unknown): IDataObject | undefined {
@@ -58,6 +80,12 @@ function asObject(value: unknown): IDataObject | undefined {
 
 function asText(value: unknown): string | null {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+/** An id exactly as sent: trimming or re-casing it could make two objects one. */
+function asId(value: unknown): ServiceId | null {
+	if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
+	return typeof value === 'string' && value !== '' ? value : null;
 }
 
 /**
@@ -83,7 +111,14 @@ export function classifyWebhook(body: IDataObject): NormalisedEvent {
 			// The service's own "delivered" example is typed `message_delivery.sent` with status
 			// `delivered`: the message's status is the truth, the type suffix only a fallback.
 			const status = asText(message.status)?.toLowerCase() ?? suffix;
-			return { kind, event: status, status, contactPhone, messageId: asText(message.id) };
+			return {
+				kind,
+				event: status,
+				status,
+				contactPhone,
+				messageId: asId(message.id),
+				messageType: asText(message.type),
+			};
 		}
 		case 'order':
 			return {
@@ -91,16 +126,24 @@ export function classifyWebhook(body: IDataObject): NormalisedEvent {
 				event: suffix,
 				status: asText(data.status) ?? suffix,
 				contactPhone,
-				orderId: asText(data.id),
+				orderId: asId(data.id),
 			};
 		case 'flowExecution':
+			// `data.status` is "created" in every example the reference prints, pending, in
+			// progress and completed alike: what happened is in the type.
+			return { kind, event: suffix, status: suffix, contactPhone, executionId: asId(data.id) };
 		case 'aiAgentExecution':
+			// `data` is the agent itself (`aiflw_…`, draft or published), the same in every event
+			// of every conversation it has: no execution, contact or conversation is sent.
 			return {
 				kind,
 				event: suffix,
-				status: asText(data.status) ?? suffix,
+				status: suffix,
 				contactPhone,
-				executionId: asText(data.id),
+				agentId: asId(data.id),
+				agentName: asText(data.name),
+				agentStatus: asText(data.status),
+				notSent: [...NOT_SENT_WITH_AI_AGENT_EVENTS],
 			};
 		default:
 			return {

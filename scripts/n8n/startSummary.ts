@@ -18,13 +18,33 @@ export function parseReportTo(value: string | undefined): ReportTo {
 
 /**
  * The event the printed command sends: a delivery report the trigger example starts a run for
- * ("delivered" is one of its Delivery Statuses), so the user sees the whole example run.
+ * ("delivered" is one of its Delivery Statuses), so the user sees the whole example run. Its fields
+ * are those of the service's reference example of a delivered template message
+ * (test/fixtures/reference/webhooks), so what the user sees is what the service will send.
  */
 export const TEST_EVENT = {
 	type: 'message_delivery.delivered',
 	data: {
-		message: { id: 'cmsg_test_event', status: 'delivered' },
-		contact: { phone_number: '+14155550123', name: 'Test Contact' },
+		message: {
+			id: 'cmsg_test_event',
+			status: 'delivered',
+			type: 'template_message',
+			reason: null,
+			created_at: '2030-01-31T18:00:00.000Z',
+			updated_at: '2030-01-31T18:00:05.000Z',
+		},
+		contact: {
+			id: 1,
+			account_id: 1,
+			name: 'Test Contact',
+			phone_number: '+14155550123',
+			first_name: 'Test',
+			last_name: 'Contact',
+			country_code: '1',
+			language: null,
+			email: 'test.contact@example.com',
+		},
+		event: null,
 	},
 };
 

@@ -108,10 +108,10 @@ describe('each kind and event starts the workflow with the body and a normalised
 		expect(expectStarted(await send(h, flow)).executionId).toBe('fe_5');
 
 		const agent = buildWebhookBody('ai_flow_execution', 'analyzed', { id: 'aiflw_8' });
-		expect(expectStarted(await send(h, agent))).toMatchObject({
-			executionId: 'aiflw_8',
-			contactPhone: null,
-		});
+		const agentJson = expectStarted(await send(h, agent));
+		// The payload is the agent, not an execution (issue 34).
+		expect(agentJson).toMatchObject({ agentId: 'aiflw_8', contactPhone: null });
+		expect(agentJson).not.toHaveProperty('executionId');
 	});
 
 	it('trusts the message status over the type suffix', async () => {

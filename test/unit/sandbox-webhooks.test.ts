@@ -125,7 +125,7 @@ describe('POST /_sandbox/webhooks', () => {
 			contact: { phone_number: '+14155550123' },
 		});
 		// Merged, not replaced: the default contact's other fields stay.
-		expect(typeof posted.body.data.contact.id).toBe('string');
+		expect(typeof posted.body.data.contact.id).toBe('number');
 	});
 
 	it('signs with HMAC over the exact bytes it posts', async () => {

@@ -42,6 +42,7 @@ describe('classifyWebhook', () => {
 			status: 'delivered',
 			contactPhone: '+4915112345678',
 			messageId: 'cmsg_42',
+			messageType: 'template_message',
 		});
 	});
 
@@ -57,7 +58,7 @@ describe('classifyWebhook', () => {
 		expect(classifyWebhook(body).status).toBe('failed');
 	});
 
-	it('gives an order its id, and flows and AI agents their execution id', () => {
+	it('gives an order its id, a flow its execution id, and an AI agent event its agent', () => {
 		const order = buildWebhookBody('order', 'canceled', { id: 'wa_ord_7' });
 		expect(classifyWebhook(asData(order))).toMatchObject({
 			orderId: 'wa_ord_7',
@@ -70,10 +71,9 @@ describe('classifyWebhook', () => {
 			event: 'in_progress',
 		});
 		const agent = buildWebhookBody('ai_agent_execution', 'escalated', { id: 'aiflw_3' });
-		expect(classifyWebhook(asData(agent))).toMatchObject({
-			executionId: 'aiflw_3',
-			contactPhone: null,
-		});
+		const agentEvent = classifyWebhook(asData(agent));
+		expect(agentEvent).toMatchObject({ agentId: 'aiflw_3', contactPhone: null });
+		expect(agentEvent).not.toHaveProperty('executionId');
 	});
 
 	it('treats the old and the new AI prefix as one kind', () => {
@@ -109,6 +109,7 @@ describe('classifyWebhook', () => {
 			status: 'sent',
 			contactPhone: null,
 			messageId: null,
+			messageType: null,
 		});
 	});
 });
