@@ -97,20 +97,56 @@ export function judgeRepeat(
 		forgottenUpTo: readForgottenUpTo(memory.staticData[FORGOTTEN_UP_TO_KEY]),
 	};
 	const local = inThisProcess.get(memory.processKey) ?? { remembered: {} };
-	for (const { remembered } of [saved, local]) {
-		if (key in remembered && inWindow(remembered[key])) return 'repeat';
+	const seen = [saved, local].some(
+		({ remembered }) => key in remembered && inWindow(remembered[key]),
+	);
+	if (seen) {
+		/*
+		 * Another process's write at the same moment as ours can have put back a copy of the static
+		 * data without our newest records. Only this process's memory still has them, and it is gone
+		 * when the process restarts: write them back now, on whatever call comes next, repeats included.
+		 */
+		const dropped = Object.entries(local.remembered).some(
+			([known, timestamp]) => inWindow(timestamp) && !(known in saved.remembered),
+		);
+		if (dropped) keep(memory, merged(saved, local, inWindow, nowSeconds - toleranceSeconds));
+		return 'repeat';
 	}
-	let forgottenUpTo = Math.max(saved.forgottenUpTo ?? -Infinity, local.forgottenUpTo ?? -Infinity);
+	const forgottenUpTo = Math.max(
+		saved.forgottenUpTo ?? -Infinity,
+		local.forgottenUpTo ?? -Infinity,
+	);
 	// Not recorded: a copy must get the same answer, never "started once".
 	if (call.timestamp <= forgottenUpTo) return 'unrememberable';
 
+	const record = merged(saved, local, inWindow, nowSeconds - toleranceSeconds, [
+		key,
+		call.timestamp,
+	]);
+	keep(memory, record);
+	// Forgotten as it came (the oldest of a full memory): now at or below forgottenUpTo, as its copies.
+	return key in record.remembered ? 'first' : 'unrememberable';
+}
+
+/**
+ * Both memories' calls inside the window (and the new one), the newest MAX_REMEMBERED_CALLS of
+ * them; the newest timestamp of any forgotten early is kept while it is inside the window.
+ */
+function merged(
+	saved: Memory,
+	local: Memory,
+	inWindow: (timestamp: number) => boolean,
+	windowStart: number,
+	added?: [string, number],
+): Memory {
+	let forgottenUpTo = Math.max(saved.forgottenUpTo ?? -Infinity, local.forgottenUpTo ?? -Infinity);
 	const kept = new Map<string, number>();
 	for (const { remembered } of [saved, local]) {
 		for (const [known, timestamp] of Object.entries(remembered)) {
 			if (inWindow(timestamp)) kept.set(known, timestamp);
 		}
 	}
-	kept.set(key, call.timestamp);
+	if (added) kept.set(...added);
 	let newest = [...kept];
 	if (kept.size > MAX_REMEMBERED_CALLS) {
 		newest.sort(([, a], [, b]) => b - a);
@@ -121,12 +157,15 @@ export function judgeRepeat(
 	}
 	const record: Memory = { remembered: Object.fromEntries(newest) };
 	// Below the window the timestamp check refuses every call anyway.
-	if (forgottenUpTo >= nowSeconds - toleranceSeconds) record.forgottenUpTo = forgottenUpTo;
+	if (forgottenUpTo >= windowStart) record.forgottenUpTo = forgottenUpTo;
+	return record;
+}
+
+/** The record into the static data (n8n saves it when the trigger has answered) and this process. */
+function keep(memory: ReplayMemory, record: Memory): void {
 	// New objects, assigned: n8n marks static data as changed (to be saved) on assignment.
 	memory.staticData[STATIC_DATA_KEY] = record.remembered;
 	if (record.forgottenUpTo === undefined) delete memory.staticData[FORGOTTEN_UP_TO_KEY];
 	else memory.staticData[FORGOTTEN_UP_TO_KEY] = record.forgottenUpTo;
 	inThisProcess.set(memory.processKey, record);
-	// Forgotten as it came (the oldest of a full memory): now at or below forgottenUpTo, as its copies.
-	return key in record.remembered ? 'first' : 'unrememberable';
 }

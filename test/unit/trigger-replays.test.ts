@@ -180,3 +180,66 @@ test('with the memory full, no call inside its window starts twice, whatever ord
 		{ numRuns: 40 },
 	);
 });
+
+test('two processes writing at once may drop each other’s records; the next call a process answers, even a repeat, writes its own back, so a restart loses none', () => {
+	fc.assert(
+		fc.property(
+			fc.array(
+				fc.record({
+					processor: fc.constantFrom<'A' | 'B'>('A', 'B'),
+					call: fc.nat(12),
+					// Read before the previous step's write landed, so this write puts back an older copy.
+					readStale: fc.boolean(),
+				}),
+				{ minLength: 1, maxLength: 40 },
+			),
+			fc.nat(),
+			(steps, pick) => {
+				const keys = { A: `restart-A-${++processKeys}`, B: `restart-B-${++processKeys}` };
+				let database: IDataObject = {};
+				let before: IDataObject = {};
+				const acceptedBy = { A: new Set<number>(), B: new Set<number>() };
+				for (const { processor, call, readStale } of steps) {
+					const staticData = stored(readStale ? before : database);
+					const verdict = judgeRepeat(
+						{ staticData, processKey: keys[processor] },
+						{ signature: signature(call), timestamp: NOW },
+						TOLERANCE,
+						NOW,
+					);
+					if (verdict === 'first') acceptedBy[processor].add(call);
+					before = database;
+					database = stored(staticData);
+				}
+				const ownCalls = [...acceptedBy.A];
+				fc.pre(ownCalls.length > 0);
+				// A answers one more call, a repeat of one of its own, and its write is kept.
+				const again = ownCalls[pick % ownCalls.length];
+				const staticData = stored(database);
+				expect(
+					judgeRepeat(
+						{ staticData, processKey: keys.A },
+						{ signature: signature(again), timestamp: NOW },
+						TOLERANCE,
+						NOW,
+					),
+				).toBe('repeat');
+				database = stored(staticData);
+				// A restarts: a new process, knowing only the database.
+				const restarted = `restart-A2-${++processKeys}`;
+				for (const call of ownCalls) {
+					expect([
+						call,
+						judgeRepeat(
+							{ staticData: stored(database), processKey: restarted },
+							{ signature: signature(call), timestamp: NOW },
+							TOLERANCE,
+							NOW,
+						),
+					]).toEqual([call, 'repeat']);
+				}
+			},
+		),
+		{ numRuns: 300 },
+	);
+});
