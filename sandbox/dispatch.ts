@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
+import { keyRefusalAnswer, type KeyRefusal } from './apiKeyCheck';
 import type { ContractCheck } from './contract/openApiRequests';
 import type { ReadBody } from './http';
 import type { RecordedRequest } from './requestLog';
@@ -76,6 +77,8 @@ export interface DispatchContext {
 	keepsContract: ContractCheck;
 	/** Where the stand-in is reached, for links to its own files. */
 	baseUrl: string;
+	/** How a missing or wrong key is answered (apiKeyCheck.ts). */
+	keyRefusal: KeyRefusal;
 }
 
 /**
@@ -86,12 +89,11 @@ export function dispatch(
 	found: RouteMatch,
 	{ method, url, headers, body, authorized }: ReceivedRequest,
 	record: RecordedRequest,
-	{ keepsContract, baseUrl }: DispatchContext,
+	{ keepsContract, baseUrl, keyRefusal }: DispatchContext,
 ): RouteAnswer {
 	if ('error' in found) return found.error;
 	const { route } = found;
-	if (!authorized && route.withoutApiKey !== true)
-		return { status: 401, body: { message: 'Unauthorized' } };
+	if (!authorized && route.withoutApiKey !== true) return keyRefusalAnswer(keyRefusal);
 	if (body.tooLarge) return { status: 413, body: { message: 'Payload Too Large' } };
 	// The API's own endpoints only: a signed upload URL or a file link is the storage's.
 	const refuse = route.refusal ?? parameterError;

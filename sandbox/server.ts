@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { deliverAnswer } from './answerDelivery';
-import { apiKeyCheck } from './apiKeyCheck';
+import { apiKeyCheck, DEFAULT_KEY_REFUSAL, keyRefusalAnswer, type KeyRefusal } from './apiKeyCheck';
 import { handleControl, isControlPath } from './control';
 import { loadContractCheck } from './contract/openApiRequests';
 import { dispatch, type DispatchContext } from './dispatch';
@@ -91,6 +91,11 @@ export interface StandInService {
 	 * (successStatus.ts); an empty list gives back the stand-in's own statuses.
 	 */
 	answerSuccessWith(rules: readonly SuccessStatusRule[]): void;
+	/**
+	 * How a missing or wrong key is refused from now on (apiKeyCheck.ts): 401 or 403, with any body;
+	 * null gives back the stand-in's own `401 {"message":"Unauthorized"}`.
+	 */
+	refuseWrongKeysWith(refusal: KeyRefusal | null): void;
 	/** Sets the rate limit (a full bucket, counters from zero), or turns it off with null; throws when invalid. */
 	setRateLimit(config: RateLimitConfig | null): RateLimitState | null;
 	rateLimitState(): RateLimitState | null;
@@ -134,7 +139,12 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	const rateLimiter = new RateLimiter(options.rateLimit, options.rateLimitClock);
 	const successStatuses = new SuccessStatuses();
 	const keepsContract = await loadContractCheck();
-	const dispatchContext = (): DispatchContext => ({ keepsContract, baseUrl: service.url });
+	let keyRefusal = DEFAULT_KEY_REFUSAL;
+	const dispatchContext = (): DispatchContext => ({
+		keepsContract,
+		baseUrl: service.url,
+		keyRefusal,
+	});
 
 	async function handleServiceRequest(
 		request: IncomingMessage,
@@ -234,6 +244,10 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 		},
 		answerSuccessWith(rules) {
 			successStatuses.set(rules);
+		},
+		refuseWrongKeysWith(refusal) {
+			if (refusal !== null) keyRefusalAnswer(refusal); // throws now, not at the next request
+			keyRefusal = refusal ?? DEFAULT_KEY_REFUSAL;
 		},
 		setRateLimit(config) {
 			return rateLimiter.configure(config);

@@ -18,6 +18,7 @@ export function useStandInService(options: StandInOptions): StandInService {
 		running!.clearRequests();
 		running!.clearFaults();
 		running!.answerSuccessWith([]);
+		running!.refuseWrongKeysWith(null);
 	});
 	return new Proxy({} as StandInService, {
 		get(_target, property) {

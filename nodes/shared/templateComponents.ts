@@ -45,9 +45,20 @@ export interface Placeholder {
 	example?: string;
 }
 
-/** Liquid variable names: a letter or underscore, then letters, digits and underscores. */
-const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * A variable's name, as Liquid reads one: a letter or _, then letters, digits, _ and - (Liquid's
+ * lexer takes hyphens, so `{{promo-code}}` is one variable), and a final ? if any. Letters of any
+ * script count: a template the service approved with `{{prénom}}` can only be filled by that key,
+ * so reading it as malformed would make the template unsendable. A name does not end in -: a - just
+ * before }} is Liquid's whitespace control (`{{ name -}}`), read off before the name.
+ */
+const NAME_PATTERN = /^[\p{L}_](?:[\p{L}\p{M}\p{N}_-]*[\p{L}\p{M}\p{N}_])?\??$/u;
 const KINDS: readonly ComponentKind[] = ['header', 'body', 'footer', 'buttons'];
+
+/** Whether a template placeholder may carry this name (NAME_PATTERN), e.g. Send and Wait's link variable. */
+export function isVariableName(name: string): boolean {
+	return NAME_PATTERN.test(name);
+}
 const MEDIA_TYPES: readonly HeaderMediaType[] = ['image', 'video', 'document'];
 const SHOWN_LENGTH = 40;
 
@@ -65,13 +76,15 @@ function isSpace(char: string): boolean {
  * The inside of one `{{…}}`: a name, optionally `| example: '…'` (or "…"). Returns the placeholder,
  * or the reason it is malformed.
  */
-function readPlaceholder(inner: string): Placeholder | { problem: string } {
+function readPlaceholder(placeholder: string): Placeholder | { problem: string } {
+	// `{{-` and `-}}` are Liquid's whitespace control: they trim the text around, not the name.
+	const inner = placeholder.replace(/^-/, '').replace(/-$/, '');
 	const bar = inner.indexOf('|');
 	const name = (bar === -1 ? inner : inner.slice(0, bar)).trim();
 	if (name === '') return { problem: 'has no variable name' };
 	if (!NAME_PATTERN.test(name)) {
 		return {
-			problem: `has the name ${shown(name)}: names are letters, digits and _, starting with a letter or _`,
+			problem: `has the name ${shown(name)}: names are letters, digits, _ and -, starting with a letter or _`,
 		};
 	}
 	if (bar === -1) return { name };

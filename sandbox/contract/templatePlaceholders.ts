@@ -4,8 +4,13 @@
  * give each of them a value, and a media header asks for `header_media` besides.
  */
 
-/** A clean placeholder. The pattern has no nested repetition, so it cannot backtrack badly. */
-const PLACEHOLDER = /\{\{\s*([A-Za-z_]\w*)\s*(?:\|\s*example\s*:\s*(?:'[^']*'|"[^"]*")\s*)?\}\}/g;
+/**
+ * A clean placeholder. A name is read as Liquid reads one: a letter (of any script) or _, then
+ * letters, digits, _ and -, and a final ? if any; `{{-` and `-}}` trim whitespace and are not part
+ * of it. The pattern has no nested repetition, so it cannot backtrack badly.
+ */
+const PLACEHOLDER =
+	/\{\{-?\s*([\p{L}_](?:[\p{L}\p{M}\p{N}_-]*[\p{L}\p{M}\p{N}_])?\??)\s*(?:\|\s*example\s*:\s*(?:'[^']*'|"[^"]*")\s*)?-?\}\}/gu;
 const MEDIA_HEADER = new Set(['image', 'video', 'document']);
 
 /** Names in the text, in order; repeats included. */

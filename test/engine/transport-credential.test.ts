@@ -2,7 +2,7 @@
  * The credential's Test button, run as n8n runs it (see transport-credential-tester.ts). Issue
  * 24.2: it said "Connection successful" for anything that answered (a website's 404 page, a proxy's
  * 502, n8n's own editor) with any key. Success now means the service answered an authenticated
- * read in its documented shape; a 401 with the service's body means a wrong key; anything else
+ * read in its documented shape; a 401 or 403 means a wrong key, as for the runs; anything else
  * says the Base URL does not answer as the service, and what did answer.
  */
 import http from 'node:http';
@@ -74,7 +74,7 @@ describe('the service itself', () => {
 	it('a wrong key: the service says 401 Unauthorized, and the test says the key is wrong', async () => {
 		const outcome = await testCredential({ apiKey: 'not-the-key', baseUrl: service.url });
 		expect(outcome).toMatchObject({ status: 'Error' });
-		expect(outcome.message).toMatch(/rejected this API key \(401 Unauthorized\)/);
+		expect(outcome.message).toMatch(/rejected this API key: .* got 401 Unauthorized/);
 	});
 
 	it('a Base URL with /api/v1: what answered, and the hint', async () => {
@@ -108,16 +108,6 @@ describe('something else answering at the Base URL, with any key', () => {
 			{ status: 200, headers: { 'Content-Type': 'application/json' }, body: '{"results":[]}' },
 			/got 200 OK \(application\/json\), not the template list/,
 		],
-		[
-			'a proxy asking for its own login (401, not the service)',
-			{ ...html(401, 'Authorization Required'), headers: { 'WWW-Authenticate': 'Basic' } },
-			/got 401 Unauthorized \(no content type\)/,
-		],
-		[
-			'a 401 in JSON that is not the service',
-			{ status: 401, headers: { 'Content-Type': 'application/json' }, body: '{"error":"login"}' },
-			/got 401 Unauthorized \(application\/json\), saying "login"/,
-		],
 	])('%s: not successful, says what answered', async (_label, given, what) => {
 		answer = given;
 		const outcome = await testCredential({ apiKey: API_KEY, baseUrl: otherUrl });
@@ -127,6 +117,33 @@ describe('something else answering at the Base URL, with any key', () => {
 		expect(outcome.message).not.toContain(API_KEY);
 		expect(seen).toEqual([{ method: 'GET', path: CREDENTIAL_TEST_PATH, authorization: API_KEY }]);
 	});
+
+	// Issue 34.4: a 401 or 403 is a refused key for the runs, whatever its body, so the Test reads it
+	// so too; what answered is named, and the Base URL is named as the other thing to check.
+	it.each<[string, Answer, RegExp]>([
+		[
+			'a proxy asking for its own login (401 with a page)',
+			{ ...html(401, 'Authorization Required'), headers: { 'WWW-Authenticate': 'Basic' } },
+			/got 401 Unauthorized \(no content type\)/,
+		],
+		[
+			'a 401 in JSON with another body',
+			{ status: 401, headers: { 'Content-Type': 'application/json' }, body: '{"error":"login"}' },
+			/got 401 Unauthorized \(application\/json\), saying "login"/,
+		],
+	])(
+		'%s: not successful, read as a refused key, says what answered',
+		async (_label, given, what) => {
+			answer = given;
+			const outcome = await testCredential({ apiKey: API_KEY, baseUrl: otherUrl });
+			expect(outcome.status).toBe('Error');
+			expect(outcome.message).toMatch(/rejected this API key/);
+			expect(outcome.message).toMatch(/check that the Base URL/);
+			expect(outcome.message).toMatch(what);
+			expect(outcome.message).not.toContain(API_KEY);
+			expect(seen).toEqual([{ method: 'GET', path: CREDENTIAL_TEST_PATH, authorization: API_KEY }]);
+		},
+	);
 
 	it('a JSON API answering [] to any request: not successful, since it did not refuse a read with a made-up key', async () => {
 		answer = { status: 200, headers: { 'Content-Type': 'application/json' }, body: '[]' };
@@ -146,7 +163,7 @@ describe('something else answering at the Base URL, with any key', () => {
 		]);
 	});
 
-	it('an account with no templates: successful when the read with a made-up key gets the service 401', async () => {
+	it('an account with no templates: successful when the read with a made-up key is refused', async () => {
 		const json = { 'Content-Type': 'application/json' };
 		answer = (authorization) =>
 			authorization === API_KEY
@@ -161,7 +178,7 @@ describe('something else answering at the Base URL, with any key', () => {
 		});
 	});
 
-	it('for any answer but the template list or the service 401: never successful, never the key', async () => {
+	it('for any answer but the template list or a refusal: never successful, never the key', async () => {
 		const statuses = fc.oneof(
 			fc.integer({ min: 200, max: 299 }),
 			fc.integer({ min: 400, max: 599 }),

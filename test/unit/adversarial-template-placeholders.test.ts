@@ -142,12 +142,12 @@ describe('suspicions ruled out', () => {
 		expect(read.problems.length).toBeGreaterThan(0);
 	});
 
-	test('SUSPICION RULED OUT: unicode, hyphens, dots and empty names are reported, not guessed', () => {
+	test('hyphens and letters of any script are names, as Liquid reads them; dots and empty names are reported, not guessed (issue 34.6)', () => {
 		const read = findPlaceholders(
 			'{{prénom}} {{order-id}} {{a.b}} {{}} {{ | example: "x"}} {{{a}}}',
 		);
-		expect(read.placeholders).toEqual([]);
-		expect(read.problems).toHaveLength(6);
+		expect(read.placeholders).toEqual([{ name: 'prénom' }, { name: 'order-id' }]);
+		expect(read.problems).toHaveLength(4);
 	});
 
 	test('SUSPICION RULED OUT: one name in header, body and button is one variable, first example kept', () => {

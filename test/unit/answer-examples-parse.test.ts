@@ -48,7 +48,11 @@ const readers: Record<string, Record<string, Record<string, z.ZodTypeAny>>> = {
 	pauseTemplate: { '200': { template: templateAnswer } },
 	submitTemplate: { '200': { template: templateAnswer } },
 	listMedia: { '200': { reference: mediaPage } },
-	createOrder: { '201': { order: orderAnswer } },
+	createOrder: {
+		'200': { order: orderAnswer },
+		'201': { order: orderAnswer },
+		'202': { order: orderAnswer },
+	},
 	getOrder: { '200': { order: orderAnswer } },
 };
 

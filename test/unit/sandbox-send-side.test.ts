@@ -78,7 +78,7 @@ describe('the seeded template catalogue', () => {
 		for (const { t, problems } of parsed)
 			if (t.id !== LEGACY_MALFORMED) expect(problems).toEqual([]);
 		expect(parsed.find((p) => p.t.id === LEGACY_MALFORMED)!.problems).toEqual([
-			'body: "{{promo code}}" has the name "promo code": names are letters, digits and _, starting with a letter or _',
+			'body: "{{promo code}}" has the name "promo code": names are letters, digits, _ and -, starting with a letter or _',
 		]);
 		const variables = parsed.flatMap((p) => p.variables);
 		expect(variables.some((v) => v.example !== undefined)).toBe(true);

@@ -23,9 +23,9 @@ import { readTemplateListBody } from './templates';
  * can only compare one JSON field to a value, and passes everything else: a website's 404 page,
  * a proxy's 502, n8n's own editor answered "Connection successful" with any key. Here success
  * means the service itself answered an authenticated read in its documented shape: the template
- * list (docs/openapi.yaml), read as the runs read it. A 401 with the service's own body
- * means a wrong key; anything else says the Base URL does not answer as the service, and what did
- * answer. The key goes only to the Base URL's origin: the address is built and judged as every
+ * list (docs/openapi.yaml), read as the runs read it. A 401 or 403, whatever its body, is a refused
+ * key, as the runs read it (refusesTheKey); anything else says the Base URL does not answer as the
+ * service, and what did answer. The key goes only to the Base URL's origin: the address is built and judged as every
  * request's is, and no redirect is followed.
  *
  * n8n runs a node's test function (named by `testedBy` on the node's credentials entry) only
@@ -75,6 +75,23 @@ function whatAnswered(response: FullResponse): string {
 	return `${response.statusCode}${statusText} (${mediaType || 'no content type'})`;
 }
 
+/** `, saying "…"`: the answer's own words when it is JSON that has some; a page is not quoted. */
+function saying(body: unknown, bodyIsJson: boolean): string {
+	const said = bodyIsJson ? serviceMessage(body) : undefined;
+	return said ? `, saying "${said.slice(0, 200)}"` : '';
+}
+
+/**
+ * A refused key, read as the runs read it (describeStatusFailure in nodes/shared/transport: any 401
+ * or 403, whatever the body). The interface document shows no error but 422; the reference's one
+ * example is `401 {"message":"Unauthorized"}`, and a service, its gateway or a later version may say
+ * it otherwise or answer 403. Holding the Test to one body blamed the Base URL for a right key and a
+ * wrong one alike, while every run called the same answer a refused key.
+ */
+function refusesTheKey(statusCode: number): boolean {
+	return statusCode === 401 || statusCode === 403;
+}
+
 function judgeAnswer(response: FullResponse): INodeCredentialTestResult {
 	const { statusCode } = response;
 	const { body, bodyIsJson } = parseServiceBody(response.body);
@@ -86,9 +103,9 @@ function judgeAnswer(response: FullResponse): INodeCredentialTestResult {
 			message: `Connection successful: the Chat Messaging API accepted this key and listed the account's templates (${count}).`,
 		};
 	}
-	if (statusCode === 401 && bodyIsJson && serviceMessage(body) === 'Unauthorized') {
+	if (refusesTheKey(statusCode)) {
 		return failed(
-			'The service rejected this API key (401 Unauthorized). Copy the key again from the service, without "Bearer".',
+			`The Base URL rejected this API key: GET ${CREDENTIAL_TEST_PATH} got ${whatAnswered(response)}${saying(body, bodyIsJson)}, and runs with this credential stop the same way. Copy the key again from the service, without "Bearer". If the key is right, check that the Base URL is the API host of the same account. ${BASE_URL_HINT}`,
 		);
 	}
 	if (statusCode >= 300 && statusCode < 400) {
@@ -102,12 +119,10 @@ function judgeAnswer(response: FullResponse): INodeCredentialTestResult {
 			`The Base URL answers with a redirect (${statusCode})${where}, which is not followed, so the key was not sent on. Correct the Base URL to the address the service really answers at (often https:// instead of http://, or another host), without /api/v1.`,
 		);
 	}
-	const said = bodyIsJson ? serviceMessage(body) : undefined;
-	const saying = said ? `, saying "${said.slice(0, 200)}"` : '';
 	const notTheList =
 		statusCode >= 200 && statusCode < 300 ? ', not the template list the service answers' : '';
 	return failed(
-		`The Base URL does not answer as the Chat Messaging API: GET ${CREDENTIAL_TEST_PATH} got ${whatAnswered(response)}${saying}${notTheList}. ${BASE_URL_HINT} If it is right, the service may be unavailable: try again later.`,
+		`The Base URL does not answer as the Chat Messaging API: GET ${CREDENTIAL_TEST_PATH} got ${whatAnswered(response)}${saying(body, bodyIsJson)}${notTheList}. ${BASE_URL_HINT} If it is right, the service may be unavailable: try again later.`,
 	);
 }
 
@@ -202,19 +217,22 @@ export async function chatMessagingApiTest(
  * a cache, a mock or a mirror hands the same templates to every request, and a mock made from the
  * contract or a gateway that checks only that an Authorization header is there refuses a read
  * without a key yet lists templates for any key at all. The service refuses a key it does not
- * know with its own 401 body ("Key missing or wrong", docs/openapi.yaml), so a list counts only
- * when the same read with a made-up key (a fixed text, nothing secret and nothing of the key) is
- * refused that way.
+ * know ("Key missing or wrong", docs/openapi.yaml), so a list counts only when the same read with a
+ * made-up key (a fixed text, nothing secret and nothing of the key) is refused. What tells the
+ * service from something else answering is that pair: the list for this key, and a refusal (401 or
+ * 403, read as the runs read it, whatever the body says) for another. The refusal's body is not
+ * evidence: the reference shows one example of it, and a host that lists templates for every key
+ * never refuses, whatever body it would use.
  */
 function judgeMadeUpKeyRead(
 	response: FullResponse,
 	withKey: INodeCredentialTestResult,
 ): INodeCredentialTestResult {
 	const { body, bodyIsJson } = parseServiceBody(response.body);
-	if (response.statusCode === 401 && bodyIsJson && serviceMessage(body) === 'Unauthorized') {
+	if (refusesTheKey(response.statusCode)) {
 		return {
 			status: 'OK',
-			message: `${withKey.message.replace(/\.$/, '')}, and refused the same read with a made-up key.`,
+			message: `${withKey.message.replace(/\.$/, '')}, and refused the same read with a made-up key (${response.statusCode}).`,
 		};
 	}
 	const keyedList = /\((\d+) templates?\)/.exec(withKey.message)?.[1];
@@ -224,6 +242,6 @@ function judgeMadeUpKeyRead(
 			? ' (a list again: the key was never checked, so the answer says nothing about it)'
 			: '';
 	return failed(
-		`The Base URL does not answer as the Chat Messaging API: GET ${CREDENTIAL_TEST_PATH} answered ${listed} with this key, and ${whatAnswered(response)} with a made-up key${sameList}, where the service refuses with 401 Unauthorized. ${BASE_URL_HINT}`,
+		`The Base URL does not answer as the Chat Messaging API: GET ${CREDENTIAL_TEST_PATH} answered ${listed} with this key, and ${whatAnswered(response)} with a made-up key${sameList}, where the service refuses a key it does not know (401 or 403). ${BASE_URL_HINT}`,
 	);
 }

@@ -259,8 +259,15 @@ export function checkAgainstTemplate(
 			`header media has a file name, but the template ${name} has ${media === 'image' ? 'an' : 'a'} ${media} header: only document headers take one, so give the link alone`,
 		);
 	}
+	// A placeholder the parser could not read may be the very variable given: the mapper then sends
+	// the user to the manual fields, so what they give there goes to the service, which reads its own
+	// template, rather than being refused here as "not in the template".
+	const unread = variables.problems.length > 0;
 	const unknown = Object.keys(values).find(
-		(key) => !wanted.includes(key) && !(key === HEADER_MEDIA_FIELD && media !== undefined),
+		(key) =>
+			!wanted.includes(key) &&
+			!(key === HEADER_MEDIA_FIELD && media !== undefined) &&
+			!(unread && key !== HEADER_MEDIA_FIELD),
 	);
 	if (unknown === HEADER_MEDIA_FIELD) {
 		throw new InvalidParameter(
@@ -270,14 +277,9 @@ export function checkAgainstTemplate(
 	}
 	if (unknown !== undefined) {
 		const has = wanted.length ? `its variables are ${wanted.join(', ')}` : 'it has no variables';
-		// A placeholder the parser could not read may be this very variable: say so, rather than
-		// send the user looking for a rename that never happened.
-		const unread = variables.problems.length
-			? `; the template also has placeholders that could not be read (${variables.problems.slice(0, 3).join('; ')}), so check it at the service`
-			: '';
 		throw new InvalidParameter(
 			label,
-			`variable "${unknown}" is not in the template ${name} (${has}): was it renamed?${unread}`,
+			`variable "${unknown}" is not in the template ${name} (${has}): was it renamed?`,
 		);
 	}
 }

@@ -256,7 +256,7 @@ export function mapperNotice(
 		notes.push(`The template is ${template.status}: the service sends only approved templates.`);
 	if (read.problems.length > 0) {
 		notes.push(
-			`Some placeholders of the template are malformed and are not listed (${read.problems.join('; ')}). Fix the template, or fill the variables with the manual fields.`,
+			`Some placeholders of the template could not be read and are not listed (${read.problems.join('; ')}). Fix the template, or give those variables with Specify Template Variables: Using Fields Below or Using JSON: the run sends them as given, and the service checks them against its template.`,
 		);
 	}
 	if (read.variables.length === 0 && read.problems.length === 0) {

@@ -3,6 +3,7 @@ import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
 import type { SendTemplateBody } from '../../../shared/schemas';
+import { isVariableName } from '../../../shared/templateComponents';
 import { InvalidParameter } from '../../../shared/validation';
 import type { TemplateSendOperation } from '../../methods/templateSend';
 import { perItemWithTemplates } from '../../methods/templateSend';
@@ -133,10 +134,10 @@ function readLinkVariable(raw: unknown): string {
 			'is empty: give the name of the template variable that receives the link',
 		);
 	}
-	if (!VARIABLE_NAME.test(name) || name === 'header_media') {
+	if (!(isVariableName(name) || VARIABLE_NAME.test(name)) || name === 'header_media') {
 		throw new InvalidParameter(
 			RESPONSE_LINK_VARIABLE,
-			`"${name}" is not a template variable's name (letters, digits and _ only, like approval_link)`,
+			`"${name}" is not a template variable's name (letters, digits, _ and -, like approval_link)`,
 		);
 	}
 	return name;
