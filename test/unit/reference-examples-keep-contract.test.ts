@@ -27,7 +27,18 @@ const byFile = new Map(fixtures);
 function problemsOf(contract: OpenApiContract, file: string, fixture: ReferenceExample): string[] {
 	const example = firstPlaceholderNumber(fixture.example);
 	const { operation, method, path, status } = fixture;
-	if (fixture.kind === 'webhook') return contract.webhookProblems(operation!, example);
+	if (fixture.kind === 'webhook') {
+		if (operation !== null) return contract.webhookProblems(operation, example);
+		// No operation named: one of the contract's webhooks must take the payload.
+		const webhooks = Object.values((contract.document as { webhooks?: object }).webhooks ?? {});
+		const ids = webhooks.flatMap((item) =>
+			Object.values(item as Record<string, { operationId?: string }>).map(
+				(each) => each.operationId!,
+			),
+		);
+		const tried = ids.map((id) => contract.webhookProblems(id, example));
+		return tried.some((problems) => problems.length === 0) ? [] : tried.flat();
+	}
 	if (isRequestSide(fixture)) {
 		if (method === 'GET') {
 			return contract.requestProblems({
