@@ -168,12 +168,14 @@ export function createCommandEndpoints(
 }
 
 function createContactsAnswer(body: unknown, effects: CommandEffects): RouteAnswer {
-	if (Array.isArray(body) && body.length > MAX_CONTACTS_PER_CALL) {
+	// The older reference posts one contact object here too ("Create a contact on Peach").
+	const contacts = (Array.isArray(body) ? body : [body]) as ContactBody[];
+	if (contacts.length > MAX_CONTACTS_PER_CALL) {
 		return { status: 413, body: { message: 'Payload Too Large' } };
 	}
 	// Kept, so Contact → Get reads back what was created. The spec shows a single contact object
 	// as the answer, whatever the batch size: the first one as kept (a contact that existed keeps
 	// its other details and merges its metadata), never a contact the service does not hold.
-	const [first] = effects.keepContacts(body as ContactBody[]);
+	const [first] = effects.keepContacts(contacts);
 	return { status: 201, body: first };
 }

@@ -30,6 +30,8 @@ export interface OpenApiContract {
 	requestProblems(request: WireRequest): string[];
 	/** What is wrong with an answer to an operation; empty when the document promises it. */
 	answerProblems(operationId: string, status: number, body: unknown): string[];
+	/** What is wrong with a webhook body (`webhooks:` section, by operationId); empty when it fits. */
+	webhookProblems(operationId: string, body: unknown): string[];
 }
 
 export function readContractDocument(): Document {
@@ -71,6 +73,28 @@ function integersAsWritten(document: Document): Document {
 	return copy as Document;
 }
 
+/**
+ * openapi-backend reads only `paths`. The `webhooks:` section's bodies are held to their schemas by
+ * the same library: each webhook becomes, in a document of its own, an operation whose 200 answer
+ * is the webhook's body, so `validateResponse` checks it with the document's components.
+ */
+function webhooksAsAnswers(document: Document): Document {
+	const paths: Record<string, unknown> = {};
+	for (const [name, item] of Object.entries<any>((document as any).webhooks ?? {})) {
+		for (const [method, operation] of Object.entries<any>(item)) {
+			const content = operation?.requestBody?.content;
+			if (!content) continue;
+			paths[`/webhooks/${name}`] = {
+				[method]: {
+					operationId: operation.operationId,
+					responses: { '200': { description: 'the webhook body', content } },
+				},
+			};
+		}
+	}
+	return { ...(document as any), paths, webhooks: undefined } as Document;
+}
+
 let loaded: Promise<OpenApiContract> | undefined;
 
 /** Loaded once per test file: compiling every schema takes about a second. */
@@ -94,6 +118,16 @@ async function build(): Promise<OpenApiContract> {
 		},
 	});
 	await api.init();
+	const webhookApi = new OpenAPIBackend({
+		definition: webhooksAsAnswers(document),
+		quick: true,
+		ajvOpts: { discriminator: true, allErrors: true },
+		customizeAjv: (ajv) => {
+			addFormats(ajv);
+			return ajv;
+		},
+	});
+	await webhookApi.init();
 
 	const operationOf = (request: WireRequest) =>
 		api.matchOperation({
@@ -143,6 +177,12 @@ async function build(): Promise<OpenApiContract> {
 			}
 			if (!('application/json' in answer.content)) return [];
 			const result = api.validateResponse(body, operation, status);
+			return result.valid ? [] : describe(result.errors ?? []);
+		},
+		webhookProblems(operationId, body) {
+			const operation = webhookApi.getOperation(operationId);
+			if (!operation) return [`${operationId}: no such webhook`];
+			const result = webhookApi.validateResponse(body, operation, 200);
 			return result.valid ? [] : describe(result.errors ?? []);
 		},
 	};

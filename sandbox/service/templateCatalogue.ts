@@ -10,9 +10,11 @@ import { DAY, iso } from './clock';
  * so tests and example workflows can name them.
  */
 
-/** A component as created, with the id the template holds it under. */
+/** A component as created, with the id the template holds it under, and always a value and index. */
 export interface TemplateComponent extends NewComponent {
 	id: number;
+	value: string;
+	index: number;
 }
 
 export interface Template {

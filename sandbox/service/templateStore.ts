@@ -103,10 +103,12 @@ export function createTemplateStore(now: Clock, timings: Timings) {
 				category,
 				status: 'draft',
 				whats_app_business_account_id: BUSINESS_ACCOUNT_ID,
-				// The service keeps a value without its surrounding spaces.
-				components: components_attributes.map((c) => ({
+				// The service keeps a value without its surrounding spaces. The reference's header image
+				// comes without value or index: kept empty, at its place in the list (assumption).
+				components: components_attributes.map((c, position) => ({
 					...c,
-					value: c.value.trim(),
+					value: (c.value ?? '').trim(),
+					index: c.index ?? position,
 					id: ++nextComponentId,
 				})),
 				created_at: iso(now()),

@@ -122,6 +122,22 @@ describe('Upload: faults', () => {
 		expect(message).toMatch(/is not a valid image/);
 	});
 
+	test("Direct: the reference's refusal, field maps inside an object, is quoted field by field", async () => {
+		// As the newer reference's "About uploaded media" writes it (test/fixtures/reference/media/).
+		service.injectFaults({
+			status: 422,
+			body: {
+				status: 'failed',
+				reason: { blob: { byte_size: ['is too large (max 5242880 bytes for image/png)'] } },
+			},
+			path: `${MEDIAS}/direct_uploads`,
+		});
+		const { message } = failure(await uploadRun([good], { uploadMethod: 'direct' }));
+		expect(message).toMatch(/422/);
+		expect(message).toContain('blob.byte_size: is too large (max 5242880 bytes for image/png)');
+		expect(message).not.toContain('[object Object]');
+	});
+
 	test.each([
 		[
 			'over plain http',

@@ -144,7 +144,12 @@ const bodies: Array<[string, z.ZodTypeAny, Json]> = [
 		conversations.closeConversationBody,
 		resolve({ $ref: '#/components/schemas/CloseConversationCommand' }),
 	],
-	['createContacts', subscribers.createContactsBody, requestBody('createContacts')],
+	[
+		'createContacts',
+		subscribers.createContactsBody,
+		// The document takes one contact or an array of them; the node sends the array.
+		requestBody('createContacts').oneOf.map(resolve).find((shape: Json) => shape.type === 'array'),
+	],
 	[
 		'upsertContacts (one)',
 		contacts.upsertContact,

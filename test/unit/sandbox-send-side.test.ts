@@ -160,6 +160,17 @@ describe('templates', () => {
 		index: 0,
 	};
 
+	it('takes a name as the reference writes one ("New Promotion"), capitals and spaces', () => {
+		const { call } = sendSide();
+		const created = call(
+			'POST',
+			'/api/v1/whats_app_templates',
+			newTemplate([bodyPart], 'Back In Stock'),
+		);
+		expect(created.status).toBe(201);
+		expect(created.body.template_name).toBe('Back In Stock');
+	});
+
 	it('creates a draft, and refuses a bad one naming the field', () => {
 		const { call } = sendSide();
 		const created = call('POST', '/api/v1/whats_app_templates', newTemplate([bodyPart]));
@@ -181,7 +192,6 @@ describe('templates', () => {
 				newTemplate([{ ...bodyPart, value: 'Hi {{first name}}' }], 'y'),
 				'whats_app_template.components_attributes[0].value',
 			],
-			[newTemplate([bodyPart], 'Back In Stock'), 'whats_app_template.template_name'],
 			[newTemplate([bodyPart]), 'whats_app_template.template_name'], // taken in en
 			[{ ...newTemplate([bodyPart], 'z'), extra: 1 }, '(body)'],
 		];

@@ -284,13 +284,17 @@ describe('POST /subscribers', () => {
 		expect(Object.keys(answer.body.errors)).toEqual(['[3].phone_number']);
 	});
 
-	it.each([
-		['an empty batch', []],
-		['a single object instead of an array', contacts[0]],
-	])('answers 422 for %s', async (_case, body) => {
-		const answer = await call('/subscribers', body);
+	it('answers 422 for an empty batch', async () => {
+		const answer = await call('/subscribers', []);
 		expect(answer.status).toBe(422);
 		expect(answer.body.code).toBe('invalid_parameters');
+	});
+
+	it('takes one contact object too, as the older reference\'s "Create a contact on Peach" sends it', async () => {
+		const answer = await call('/subscribers', contacts[1]);
+		expect(answer.status).toBe(201);
+		expect(answer.body).toMatchObject(contacts[1]);
+		expect(service.acceptedSends('/subscribers')).toHaveLength(1);
 	});
 
 	it('answers 413 for more than 1000 contacts in one call, and takes exactly 1000', async () => {

@@ -38,6 +38,8 @@ export const contact = z
 		name: z.string().optional(),
 		email: email.optional(),
 		phone_number: phoneNumber,
+		/** The newer reference's contact names it; no operation of the node sets it (docs/assumptions.md). */
+		language: z.string().optional(),
 		metadata: contactMetadata.optional(),
 	})
 	.strict();

@@ -44,6 +44,14 @@ export const orderItem = z
 	});
 export type OrderItem = z.infer<typeof orderItem>;
 
+/**
+ * A charge the older reference lets the sender state (`tax`, `shipping`, `discount`). The node
+ * states none: the service works the totals out from the items (docs/assumptions.md).
+ */
+const orderCharge = z
+	.object({ value: minorUnits.optional(), description: z.string().optional() })
+	.strict();
+
 /** "Now" is passed in so the expiration is checked at the moment of sending; a test pins it. */
 export function createOrderBodyAt(now: () => number = Date.now) {
 	return z
@@ -77,6 +85,12 @@ export function createOrderBodyAt(now: () => number = Date.now) {
 				})
 				.strict()
 				.optional(),
+			currency: z.enum(['INR']).optional(),
+			subtotal: minorUnits.optional(),
+			tax: orderCharge.optional(),
+			shipping: orderCharge.optional(),
+			discount: orderCharge.optional(),
+			total_amount: minorUnits.optional(),
 		})
 		.strict();
 }

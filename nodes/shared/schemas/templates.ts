@@ -81,9 +81,16 @@ const componentFields = {
 	index: z.number().int('must be a whole number').min(0, 'must be 0 or more'),
 };
 
-/** One component of a new template. */
+/**
+ * One component of a new template. The reference's header image carries no value and no index;
+ * the node's Create always sends both, so these are optional only as the contract is.
+ */
 export const templateComponentAttributes = z
-	.object(componentFields)
+	.object({
+		...componentFields,
+		value: componentFields.value.optional(),
+		index: componentFields.index.optional(),
+	})
 	.strict()
 	.superRefine(checkComponent);
 
@@ -115,6 +122,9 @@ export const createTemplateBody = z
 					.string()
 					.regex(TEMPLATE_LANGUAGE_PATTERN, 'must be a language code such as en, es or pt_BR'),
 				category,
+				/** Named by the older reference; the node sends neither (docs/assumptions.md). */
+				purpose: z.string().optional(),
+				whats_app_business_account_id: z.number().int().optional(),
 				components_attributes: z
 					.array(templateComponentAttributes)
 					.min(1, 'must hold at least a body component')
@@ -175,6 +185,8 @@ export const updateTemplateBody = z
 		whats_app_template: z
 			.object({
 				template_name: templateName.optional(),
+				/** Named by the older reference; the node does not send it (docs/assumptions.md). */
+				folder: z.string().optional(),
 				category: category.optional(),
 				components_attributes: z.array(templateComponentChange).min(1).optional(),
 			})

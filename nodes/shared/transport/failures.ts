@@ -82,6 +82,26 @@ export function networkErrorCode(error: unknown): string | undefined {
 	return libraryCode;
 }
 
+/**
+ * `field: messages` for each field of a field → messages map. The media endpoints nest one map in
+ * another (`{"blob": {"byte_size": ["is too large …"]}}`, the newer reference): named by their path.
+ */
+function fieldMessagesOf(fields: Record<string, unknown>, prefix = '', depth = 0): string[] {
+	return Object.entries(fields).flatMap(([field, messages]) => {
+		const name = `${prefix}${field}`;
+		if (messages !== null && typeof messages === 'object' && !Array.isArray(messages) && depth < 3)
+			return fieldMessagesOf(messages as Record<string, unknown>, `${name}.`, depth + 1);
+		const text = Array.isArray(messages)
+			? messages
+					.map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry)))
+					.join('; ')
+			: typeof messages === 'object'
+				? JSON.stringify(messages)
+				: String(messages);
+		return [`${name}: ${text}`];
+	});
+}
+
 /** The service's own words: its `message`, `error` or a field → messages map (`errors`, `fields`, `reason`), whatever it sent. */
 export function serviceMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
@@ -100,12 +120,7 @@ export function serviceMessage(body: unknown): string | undefined {
 		record.fields ??
 		(record.reason !== null && typeof record.reason === 'object' ? record.reason : undefined);
 	if (fields && typeof fields === 'object' && !Array.isArray(fields)) {
-		const fieldMessages = Object.entries(fields as Record<string, unknown>).map(
-			([field, messages]) => {
-				const text = Array.isArray(messages) ? messages.join('; ') : String(messages);
-				return `${field}: ${text}`;
-			},
-		);
+		const fieldMessages = fieldMessagesOf(fields as Record<string, unknown>);
 		if (fieldMessages.length) parts.push(fieldMessages.join(' | '));
 	} else if (Array.isArray(fields)) {
 		parts.push(

@@ -19,8 +19,9 @@ export type TemplateCategory = 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
 export interface NewComponent {
 	component_type: 'header' | 'body' | 'footer' | 'buttons';
 	data_type: 'text' | 'image' | 'video' | 'document';
-	value: string;
-	index: number;
+	/** The reference's header image is sent without value and index (docs/openapi.yaml, TemplateComponent). */
+	value?: string;
+	index?: number;
 	sub_type?: string;
 }
 
