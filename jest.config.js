@@ -31,6 +31,18 @@ module.exports = {
 			globalSetup: '<rootDir>/test/e2e/setup/globalSetup.ts',
 			globalTeardown: '<rootDir>/test/e2e/setup/globalTeardown.ts',
 		},
+		// `npm start` driven as a process, stopped at each step with each signal, with a real n8n
+		// (several boots, minutes): `npm run test:start` only, which sets JEST_START_PROJECT=1.
+		...(process.env.JEST_START_PROJECT === '1'
+			? [
+					{
+						displayName: 'start',
+						testMatch: ['<rootDir>/test/start/**/*.test.ts'],
+						transform,
+						testEnvironment: 'node',
+					},
+				]
+			: []),
 		// n8n in queue mode (Postgres, Redis, main, worker, webhook processor): `npm run test:queue`
 		// only, which sets JEST_QUEUE_PROJECT=1; a plain `npx jest` or `npm test` leaves it out.
 		...(process.env.JEST_QUEUE_PROJECT === '1'

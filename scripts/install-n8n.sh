@@ -34,9 +34,13 @@ fi
 # sqlite3 from building. Each npm call below says which scripts it wants.
 unset npm_config_ignore_scripts NPM_CONFIG_IGNORE_SCRIPTS
 
-# One installer at a time: `npm start` and `npm test` may race on a fresh machine.
+# One installer at a time: `npm start` and `npm test` may race on a fresh machine. The wait says
+# what it waits for, and is bounded.
 exec 9>"$CACHE_ROOT/.install.lock"
-flock 9
+if ! flock -n 9; then
+  say "another install into $CACHE_ROOT is running (npm start or npm test of a clone on this machine): waiting for it to finish (up to 30 minutes)"
+  flock -w 1800 9 || { say "the other install did not finish within 30 minutes; stop it, or move this one with CHAT_MESSAGING_CACHE"; exit 1; }
+fi
 
 NODE_BIN_DIR="$NODE_HOME/node_modules/node/bin"
 node_is_ready() { "$NODE_BIN_DIR/node" --version 2>/dev/null | grep -q "^v$NODE_MAJOR\."; }
@@ -75,6 +79,12 @@ if [ -f "$N8N_HOME/.complete" ] && ! sqlite_is_ready; then
 fi
 
 if [ ! -f "$N8N_HOME/.complete" ]; then
+  # A folder without the marker is an install that was stopped part-way (Ctrl-C, a closed terminal).
+  if [ -d "$N8N_HOME" ]; then
+    say "an earlier install of n8n $N8N_VERSION did not finish (interrupted?): starting it over"
+  fi
+  # Stopped now, the next run starts over: say so on the way out.
+  trap 'say "the n8n install was interrupted: the next run starts it over"; exit 130' INT TERM HUP
   say "installing n8n $N8N_VERSION into $N8N_HOME (about 4-5 minutes and 2.5 GB, once)"
   rm -rf "$N8N_HOME"; mkdir -p "$N8N_HOME"
   cat > "$N8N_HOME/package.json" <<JSON
@@ -99,6 +109,7 @@ JSON
       --loglevel=http >&8 2>&8)
   build_sqlite
   touch "$N8N_HOME/.complete"
+  trap - INT TERM HUP
   say "n8n $N8N_VERSION installed${INSTALL_LOG:+ (npm output: $INSTALL_LOG)}"
 fi
 echo "N8N_HOME=$N8N_HOME"

@@ -1,27 +1,59 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+	closeSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
-import { startStandInService, type StandInService } from '../sandbox/server';
+import type { StandInService } from '../sandbox/server';
 import { bootN8nWithPackage } from './n8n/boot';
-import { pointStandInAtTrigger, provisionExamples } from './n8n/examples';
+import {
+	endAllStarted,
+	endStarted,
+	isRunning,
+	ownProcessGroups,
+	runningProcesses,
+	spawnStarted,
+} from './n8n/childProcesses';
+import {
+	EXAMPLE_FILES,
+	pointStandInAtTrigger,
+	provisionExamples,
+	type ExampleName,
+} from './n8n/examples';
 import { PROJECT_ROOT } from './n8n/install';
 import { newLocalSecrets, reportToOrExit, stopOnSignals } from './n8n/localRun';
+import { commandOf, portsInUse } from './n8n/ports';
 import type { RealN8n } from './n8n/real-n8n';
 import { startSummary } from './n8n/startSummary';
 
 /*
- * `npm start` (after start.sh built the package): the stand-in service and a real n8n with this
+ * `npm start` (start.sh checked that `npm install` ran): the checks that need nothing started (one
+ * `npm start` per project, the ports free), the build, the stand-in service and a real n8n with this
  * package installed the user's way, an owner account, credentials pointing at the stand-in and the
  * examples imported, the trigger example active. Everything lives in .n8n-local/ (git-ignored), so a
  * second run signs in to the same owner and updates the same credentials and workflows.
  * REPORT_TO=test sends the stand-in's delivery reports to the trigger's test URL, so they show in
  * the editor while it listens; the default, production, lists them under Executions.
+ *
+ * Every process started on the way is ended on every way out (Ctrl-C, a closed terminal, SIGTERM,
+ * a failure), at whatever step (scripts/n8n/childProcesses.ts).
  */
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
+const BROKER_PORT = Number(process.env.N8N_RUNNERS_BROKER_PORT ?? N8N_PORT + 1001);
 const STAND_IN_PORT = Number(process.env.SANDBOX_PORT ?? 5680);
-const LOCAL_FOLDER = join(PROJECT_ROOT, '.n8n-local');
+// Another folder than .n8n-local/: the start script's own tests, which must not touch a person's.
+const LOCAL_FOLDER = process.env.CHAT_MESSAGING_LOCAL_FOLDER ?? join(PROJECT_ROOT, '.n8n-local');
 const STATE_FILE = join(LOCAL_FOLDER, 'start-state.json');
+/** This `npm start`'s pid while it runs: a second one of the same project says so and stops. */
+const RUNNING_FILE = join(LOCAL_FOLDER, 'start.pid');
+/** n8n's pid while it runs: found alive by a later start, it was left by one that was killed. */
+const N8N_PID_FILE = join(LOCAL_FOLDER, 'n8n.pid');
 const OWNER_EMAIL = 'owner@example.com';
 
 interface LocalState {
@@ -29,41 +61,185 @@ interface LocalState {
 	apiKey?: string;
 	standInApiKey: string;
 	webhookSecret: string;
+	/** Each example as last imported, to tell a person's edits from the example as shipped. */
+	examples?: Partial<Record<ExampleName, string>>;
 }
 
 const say = (line: string) => console.log(`[start] ${line}`);
 
+/** A failure whose message is the whole story: printed without a stack. */
+class StartRefused extends Error {}
+
 /** Secrets made once and kept, so a second run reuses the owner, credential and trigger secret. */
 function loadState(): LocalState {
-	mkdirSync(LOCAL_FOLDER, { recursive: true });
 	if (existsSync(STATE_FILE)) return JSON.parse(readFileSync(STATE_FILE, 'utf8')) as LocalState;
 	const state: LocalState = newLocalSecrets();
 	writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
 	return state;
 }
 
+function saveState(state: LocalState) {
+	writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
+}
+
+function readPidFile(file: string): { pid: number; port?: number } | undefined {
+	try {
+		const content = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown; port?: unknown };
+		if (typeof content.pid !== 'number') return undefined;
+		return { pid: content.pid, port: typeof content.port === 'number' ? content.port : undefined };
+	} catch {
+		return undefined;
+	}
+}
+
+/** A recorded pid still running the program it was recorded for (not a reused pid). */
+function stillRunning(file: string, looksLike: RegExp): { pid: number; port?: number } | undefined {
+	const recorded = readPidFile(file);
+	if (!recorded || recorded.pid === process.pid || !isRunning(recorded.pid)) return undefined;
+	return looksLike.test(commandOf(recorded.pid) ?? '') ? recorded : undefined;
+}
+
+/**
+ * One `npm start` per project: a second one would fight the first over the ports and the database.
+ * An n8n left behind by a start that was killed outright (SIGKILL leaves no chance to stop it)
+ * belongs to this project's data: it is stopped, saying so.
+ */
+async function claimThisProject(): Promise<void> {
+	const other = stillRunning(RUNNING_FILE, /start\.ts/);
+	if (other) {
+		throw new StartRefused(
+			`npm start is already running for this project (pid ${other.pid}${other.port ? `, editor http://127.0.0.1:${other.port}` : ''}). ` +
+				`Use that one, or stop it first: Ctrl-C in its terminal, or kill ${other.pid}`,
+		);
+	}
+	writeFileSync(RUNNING_FILE, JSON.stringify({ pid: process.pid, port: N8N_PORT }));
+	const leftOver = stillRunning(N8N_PID_FILE, /n8n/);
+	if (leftOver) {
+		say(
+			`an n8n left running by an earlier npm start (pid ${leftOver.pid}) still uses this project's data: stopping it`,
+		);
+		await endLeftOver(leftOver.pid);
+	}
+	rmSync(N8N_PID_FILE, { force: true });
+}
+
+/** Ends a process group this run did not start itself: SIGTERM, 15 s, SIGKILL, 5 s. */
+async function endLeftOver(pid: number): Promise<void> {
+	const kill = (signal: NodeJS.Signals) => {
+		try {
+			process.kill(-pid, signal);
+		} catch {
+			try {
+				process.kill(pid, signal);
+			} catch {
+				// Gone.
+			}
+		}
+	};
+	const gone = async (ms: number) => {
+		for (const end = Date.now() + ms; Date.now() < end; ) {
+			if (!isRunning(pid)) return true;
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
+		return !isRunning(pid);
+	};
+	kill('SIGTERM');
+	say(`waiting for the left-over n8n (pid ${pid}) to stop (up to 15 s, then it is killed)`);
+	if (await gone(15_000)) return;
+	kill('SIGKILL');
+	if (!(await gone(5_000)))
+		throw new StartRefused(
+			`the left-over n8n (pid ${pid}) does not end; end it with kill -9 ${pid}`,
+		);
+}
+
+/** Every port is checked before anything starts, so none fails later as a bare EADDRINUSE. */
+async function checkPorts(): Promise<void> {
+	const problems = await portsInUse([
+		{ port: N8N_PORT, purpose: "n8n's editor and API", variable: 'N8N_PORT' },
+		{ port: BROKER_PORT, purpose: "n8n's task runner broker", variable: 'N8N_RUNNERS_BROKER_PORT' },
+		{ port: STAND_IN_PORT, purpose: 'the stand-in service', variable: 'SANDBOX_PORT' },
+	]);
+	if (problems.length > 0) throw new StartRefused(problems.join('\n'));
+}
+
+/** `npm run build`, its output in a log; measured at 40-50 s on a two-core machine. */
+async function build(): Promise<void> {
+	if (process.env.CHAT_MESSAGING_SKIP_BUILD === '1') {
+		say('not building (CHAT_MESSAGING_SKIP_BUILD=1): using dist/ as it is');
+		return;
+	}
+	const logFile = join(LOCAL_FOLDER, 'build.log');
+	say(`building the package (about 40-50 s; output in ${logFile})`);
+	const started = Date.now();
+	const log = openSync(logFile, 'w');
+	const child = spawnStarted('the build', 'npm', ['run', '--silent', 'build'], {
+		cwd: PROJECT_ROOT,
+		stdio: ['ignore', log, log],
+	});
+	closeSync(log);
+	const limitMs = 10 * 60_000;
+	const timer = setTimeout(() => {
+		const running = runningProcesses().find((p) => p.child === child);
+		if (running) void endStarted(running, 5_000, say);
+	}, limitMs);
+	const code = await new Promise<number | null>((resolve) => {
+		child.once('exit', (exitCode) => resolve(exitCode));
+		child.once('error', () => resolve(null));
+	});
+	clearTimeout(timer);
+	if (code !== 0) {
+		const tail = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-40).join('\n');
+		throw new StartRefused(`the build failed (${logFile}):\n${tail}`);
+	}
+	say(`built in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
 async function main(): Promise<void> {
 	const reportTo = reportToOrExit();
-	const state = loadState();
+	mkdirSync(LOCAL_FOLDER, { recursive: true });
+	ownProcessGroups();
 	let standIn: StandInService | undefined;
 	let n8n: RealN8n | undefined;
-	const { stop } = stopOnSignals(async () => {
-		say('stopping n8n and the stand-in service');
+	let claimed = false;
+	const { stop } = stopOnSignals(async (cause) => {
+		const what = runningProcesses().map((p) => `${p.name} (pid ${p.child.pid})`);
+		if (standIn) what.push('the stand-in service');
+		const why =
+			cause === 'parent-ended' ? 'npm, which ran this, has ended: ' : cause ? `${cause}: ` : '';
+		say(`${why}stopping ${what.length > 0 ? what.join(', ') : 'nothing (nothing had started)'}`);
+		// n8n first, from its own handle, then whatever else is still running (a build, an install).
 		await n8n?.stop();
+		await endAllStarted(say);
 		await standIn?.close();
+		if (claimed) rmSync(RUNNING_FILE, { force: true });
+		say('stopped');
 	});
 
 	try {
+		await claimThisProject();
+		claimed = true;
+		await checkPorts();
+		await build();
+		const state = loadState();
+		// Loaded only now: the stand-in reads the whole contract, seconds that the checks above,
+		// which refuse before anything starts, need not wait for.
+		const { startStandInService } = await import('../sandbox/server');
 		standIn = await startStandInService({
 			apiKey: state.standInApiKey,
 			port: STAND_IN_PORT,
 			refuseUnknownTemplates: true,
+		}).catch((error: NodeJS.ErrnoException) => {
+			if (error.code !== 'EADDRINUSE') throw error;
+			throw new StartRefused(
+				`port ${STAND_IN_PORT} (the stand-in service) was taken while the package was built. Stop that program, or choose another port: SANDBOX_PORT=<free port> npm start`,
+			);
 		});
 		say(`stand-in service on ${standIn.url}`);
 		n8n = await bootN8nWithPackage({
 			userFolder: join(LOCAL_FOLDER, 'n8n'),
 			port: N8N_PORT,
-			brokerPort: N8N_PORT + 1001,
+			brokerPort: BROKER_PORT,
 			owner: {
 				email: OWNER_EMAIL,
 				password: state.password,
@@ -73,16 +249,26 @@ async function main(): Promise<void> {
 			previousApiKey: state.apiKey,
 			say,
 			installLog: join(LOCAL_FOLDER, 'install.log'),
+			pidFile: N8N_PID_FILE,
 		});
 		state.apiKey = n8n.session.apiKey;
-		writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
+		saveState(state);
 
 		say('creating credentials and importing the example workflows');
 		const examples = await provisionExamples(n8n, {
 			standInUrl: standIn.url,
 			standInApiKey: state.standInApiKey,
 			webhookSecret: state.webhookSecret,
+			keepEditsSince: state.examples ?? {},
 		});
+		state.examples = examples.fingerprints;
+		saveState(state);
+		for (const name of examples.kept) {
+			say(
+				`kept your edits to "${examples.workflows[name].workflow.name}" (it differs from what npm start last imported); ` +
+					`to get examples/${EXAMPLE_FILES[name]} as shipped, rename or delete that workflow in n8n and run npm start again`,
+			);
+		}
 		// Every template the stand-in accepts is followed by delivery reports to the trigger example,
 		// with its secret; so is a webhook asked of the stand-in's control API without url or auth.
 		pointStandInAtTrigger(standIn, examples, state.webhookSecret, reportTo);
@@ -97,7 +283,6 @@ async function main(): Promise<void> {
 				refundRequestUrl: examples.refundRequestUrl,
 				standInUrl: standIn.url,
 				standInApiKey: state.standInApiKey,
-				standInEndpoints: standIn.endpoints,
 				n8nLogFile: n8n.options.logFile,
 				triggerWorkflowName: examples.workflows.deliveryStatusBranch.workflow.name,
 				productionUrl: examples.triggerUrl,
@@ -107,7 +292,8 @@ async function main(): Promise<void> {
 			}),
 		);
 	} catch (error) {
-		console.error(error instanceof Error ? error.message : error);
+		if (error instanceof StartRefused) say(error.message);
+		else console.error(error instanceof Error ? error.message : error);
 		await stop(1);
 	}
 }

@@ -7,6 +7,13 @@
 # only the files a test imports), then every jest project, with jest's JSON report kept for CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Before `npm install` the build fails with a bare "sh: tsc: not found": say what to do instead.
+for tool in tsc jest; do
+  if [ ! -x "node_modules/.bin/$tool" ]; then
+    echo "[test] this project's dependencies are not installed (no node_modules/.bin/$tool): run npm install first, then npm test" >&2
+    exit 1
+  fi
+done
 npm run --silent build
 npm run --silent lint
 npm run --silent lint:n8n-node

@@ -15,6 +15,8 @@ export interface BootOptions {
 	say?: (line: string) => void;
 	/** Where npm's output goes while n8n is installed (first run); streamed to stderr when absent. */
 	installLog?: string;
+	/** Where n8n's pid is kept while it runs (RealN8n's StartOptions.pidFile). */
+	pidFile?: string;
 }
 
 /**
@@ -32,13 +34,18 @@ export async function bootN8nWithPackage(options: BootOptions): Promise<RealN8n>
 		process.env.CHAT_MESSAGING_TARBALL ??
 		(await packPackage(join(options.userFolder, 'package-tarball')));
 	await installPackageTheUsersWay(installation, options.userFolder, tarball);
-	say(`starting n8n on port ${options.port} (about 20-40 s)`);
+	const readyTimeoutMs = 180_000;
+	say(
+		`starting n8n on port ${options.port} (about 20-40 s; waiting up to ${readyTimeoutMs / 60_000} minutes for it to answer)`,
+	);
 	const n8n = await RealN8n.start({
 		installation,
 		userFolder: options.userFolder,
 		port: options.port,
 		brokerPort: options.brokerPort,
 		logFile: join(options.userFolder, 'n8n.log'),
+		readyTimeoutMs,
+		pidFile: options.pidFile,
 	});
 	try {
 		await n8n.signInOwner(options.owner);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -84,6 +85,31 @@ export interface ProvisionOptions {
 	standInUrl: string;
 	standInApiKey: string;
 	webhookSecret: string;
+	/**
+	 * `npm start`: keep a person's edits. The fingerprint of each example as last imported (by
+	 * example name); an example n8n holds with another fingerprint, or with none recorded, was
+	 * changed since (or predates the record) and is left as it is. Absent: every example is replaced.
+	 */
+	keepEditsSince?: Partial<Record<ExampleName, string>>;
+}
+
+/** JSON with object keys sorted, so the same content always gives the same text. */
+function stableJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+	if (value && typeof value === 'object')
+		return `{${Object.keys(value)
+			.sort()
+			.map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`)
+			.join(',')}}`;
+	return JSON.stringify(value) ?? 'null';
+}
+
+/** What a person edits in a workflow (its nodes and connections), as one hash. */
+export function workflowFingerprint(workflow: Pick<WorkflowJson, 'nodes' | 'connections'>): string {
+	const nodes = [...workflow.nodes].sort((a, b) => a.name.localeCompare(b.name));
+	return createHash('sha256')
+		.update(stableJson({ nodes, connections: workflow.connections }))
+		.digest('hex');
 }
 
 export interface ProvisionedExamples {
@@ -99,6 +125,10 @@ export interface ProvisionedExamples {
 	formUrl: string;
 	/** The refund example's webhook: a POST with {order, amount, reason, manager_phone} asks the manager. */
 	refundRequestUrl: string;
+	/** Examples left as the person had edited them (only with keepEditsSince). */
+	kept: ExampleName[];
+	/** The fingerprint of each example as n8n holds it now, to pass as keepEditsSince next time. */
+	fingerprints: Partial<Record<ExampleName, string>>;
 }
 
 /**
@@ -129,21 +159,51 @@ export async function provisionExamples(
 	const refs = { chatMessagingApi: api, chatMessagingWebhookApi: webhook };
 
 	const workflows = {} as ProvisionedExamples['workflows'];
-	for (const name of Object.keys(EXAMPLE_FILES) as ExampleName[]) {
+	const kept: ExampleName[] = [];
+	const names = Object.keys(EXAMPLE_FILES) as ExampleName[];
+	for (const name of names) {
 		const workflow = bindCredentials(loadExample(name), refs);
+		if (options.keepEditsSince) {
+			const existing = await n8n.findWorkflow(workflow.name);
+			if (existing && workflowFingerprint(existing) !== options.keepEditsSince[name]) {
+				kept.push(name);
+				workflows[name] = { id: existing.id, workflow: existing };
+				continue;
+			}
+		}
 		workflows[name] = { id: await n8n.upsertWorkflow(workflow), workflow };
 	}
 
+	// An edited example may no longer activate (a node removed, a path changed): that is the
+	// person's to fix in the editor, and it must not stop the start.
+	const tolerant = async (name: ExampleName, step: () => Promise<unknown>): Promise<void> => {
+		if (kept.includes(name)) await step().catch(() => undefined);
+		else await step();
+	};
 	const triggerUrl = triggerProductionUrl(webhookBaseUrl, workflows.deliveryStatusBranch.workflow);
 	const testUrl = triggerTestUrl(n8n.baseUrl, workflows.deliveryStatusBranch.workflow);
 	const formUrl = formProductionUrl(webhookBaseUrl, workflows.formToSendTemplate.workflow);
-	await n8n.activateWorkflow(workflows.deliveryStatusBranch.id);
-	await n8n.activateWorkflow(workflows.formToSendTemplate.id);
-	await n8n.activateWorkflow(workflows.refundApproval.id);
-	await n8n.waitForProductionWebhook(triggerUrl);
-	await n8n.waitForProductionWebhook(formUrl, 'get');
 	const refundRequestUrl = `${webhookBaseUrl}/webhook/refund-request`;
-	await n8n.waitForProductionWebhook(refundRequestUrl);
+	const active: Array<[ExampleName, () => Promise<unknown>]> = [
+		['deliveryStatusBranch', () => n8n.waitForProductionWebhook(triggerUrl)],
+		['formToSendTemplate', () => n8n.waitForProductionWebhook(formUrl, 'get')],
+		['refundApproval', () => n8n.waitForProductionWebhook(refundRequestUrl)],
+	];
+	for (const [name] of active) await tolerant(name, () => n8n.activateWorkflow(workflows[name].id));
+	for (const [name, registered] of active) await tolerant(name, registered);
+
+	const fingerprints: ProvisionedExamples['fingerprints'] = {};
+	if (options.keepEditsSince) {
+		for (const name of names) {
+			// A kept example keeps the record it had, so it stays kept until the person lets it go.
+			if (kept.includes(name)) {
+				fingerprints[name] = options.keepEditsSince[name];
+				continue;
+			}
+			const now = await n8n.findWorkflow(workflows[name].workflow.name);
+			if (now) fingerprints[name] = workflowFingerprint(now);
+		}
+	}
 	return {
 		credentials: { api, webhook },
 		workflows,
@@ -151,6 +211,8 @@ export async function provisionExamples(
 		triggerTestUrl: testUrl,
 		formUrl,
 		refundRequestUrl,
+		kept,
+		fingerprints,
 	};
 }
 

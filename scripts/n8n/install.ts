@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+
+import { endStarted, runningProcesses, spawnStarted } from './childProcesses';
 
 /** The project root: scripts/n8n/ is two levels down. */
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
@@ -20,27 +21,48 @@ interface RunOptions {
 	env?: NodeJS.ProcessEnv;
 	/** Stream the command's stderr to ours: the first n8n install takes minutes and must show progress. */
 	showProgress?: boolean;
+	/** What a person would call it, in messages about waiting for it: "npm pack". */
+	name?: string;
+	/** How long it may take before it is ended and the run fails, saying so (default 10 minutes). */
+	timeoutMs?: number;
 }
 
 /** Runs a command to completion and returns its stdout; fails with its stderr's tail. */
 export function run(command: string, args: string[], options: RunOptions = {}): Promise<string> {
+	const name = options.name ?? `${command} ${args.join(' ')}`;
+	const timeoutMs = options.timeoutMs ?? 10 * 60_000;
 	return new Promise((resolvePromise, reject) => {
-		const child = spawn(command, args, {
+		const child = spawnStarted(name, command, args, {
 			cwd: options.cwd ?? PROJECT_ROOT,
 			env: options.env ?? process.env,
 			stdio: ['ignore', 'pipe', options.showProgress ? 'inherit' : 'pipe'],
 		});
 		let stdout = '';
 		let stderr = '';
+		let timedOut = false;
+		// Bounded: a hung npm must not hold the whole start without a word.
+		const timer = setTimeout(() => {
+			timedOut = true;
+			const started = runningProcesses().find((p) => p.child === child);
+			if (started) void endStarted(started, 5_000, () => undefined);
+		}, timeoutMs);
+		timer.unref();
 		child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 		child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		child.on('error', reject);
-		child.on('close', (code) => {
-			if (code === 0) resolvePromise(stdout);
-			else {
-				const tail = (stderr || stdout).split('\n').slice(-30).join('\n');
-				reject(new Error(`${command} ${args.join(' ')} exited with ${code}\n${tail}`));
-			}
+		child.on('error', (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			if (code === 0) return resolvePromise(stdout);
+			const tail = (stderr || stdout).split('\n').slice(-30).join('\n');
+			const how = timedOut
+				? `did not finish within ${Math.round(timeoutMs / 60_000)} minutes and was ended`
+				: signal
+					? `was ended by ${signal}`
+					: `exited with ${code}`;
+			reject(new Error(`${name} ${how}\n${tail}`));
 		});
 	});
 }
@@ -59,6 +81,9 @@ export async function ensureN8nInstalled(
 	const out = await run('bash', [join(PROJECT_ROOT, 'scripts', 'install-n8n.sh')], {
 		showProgress: true,
 		env,
+		name: 'the n8n install',
+		// A cold install takes about 6 minutes; a loaded machine or a slow registry, several times that.
+		timeoutMs: 45 * 60_000,
 	});
 	const value = (key: string) => {
 		const line = out.split('\n').find((l) => l.startsWith(`${key}=`));
@@ -99,7 +124,10 @@ export async function packPackage(destination: string): Promise<string> {
 		throw new Error('dist/ is missing: run `npm run build` first');
 	}
 	mkdirSync(destination, { recursive: true });
-	const out = await run('npm', ['pack', '--json', '--pack-destination', destination]);
+	const out = await run('npm', ['pack', '--json', '--pack-destination', destination], {
+		name: 'npm pack',
+		timeoutMs: 3 * 60_000,
+	});
 	const [packed] = JSON.parse(out) as Array<{ filename: string }>;
 	return join(destination, packed.filename);
 }
@@ -135,7 +163,12 @@ export async function installPackageTheUsersWay(
 			'--no-fund',
 			'--loglevel=error',
 		],
-		{ cwd: nodesFolder, env: userEnvironment(installation) },
+		{
+			cwd: nodesFolder,
+			env: userEnvironment(installation),
+			name: "npm install of the package into n8n's nodes folder",
+			timeoutMs: 5 * 60_000,
+		},
 	);
 	return join(nodesFolder, 'node_modules', 'n8n-nodes-chat-messaging');
 }

@@ -31,22 +31,39 @@ export function reportToOrExit(): ReportTo {
 	}
 }
 
+/** The signals that end a local run: Ctrl-C, `kill`, and the terminal closing. */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /**
- * Stops everything once, on Ctrl-C, SIGTERM or a failed start, then exits with the code given.
- * `stopAll` is asked at stop time, so it stops whatever had started by then.
+ * Stops everything once, on Ctrl-C, SIGTERM, SIGHUP (the terminal closed) or a failed start, then
+ * exits with the code given; also when the parent (npm) ended without passing a signal on. `stopAll`
+ * is asked at stop time, so it stops whatever had started by then; it is told the cause.
  */
-export function stopOnSignals(stopAll: () => Promise<void>): {
-	stop: (code: number) => Promise<void>;
+export type StopCause = NodeJS.Signals | 'parent-ended';
+
+export function stopOnSignals(stopAll: (cause?: StopCause) => Promise<void>): {
+	stop: (code: number, cause?: StopCause) => Promise<void>;
 	stopping: () => boolean;
 } {
 	let stopping = false;
-	const stop = async (code: number) => {
+	const stop = async (code: number, cause?: StopCause) => {
 		if (stopping) return;
 		stopping = true;
-		await stopAll();
-		process.exit(code);
+		try {
+			await stopAll(cause);
+		} finally {
+			process.exit(code);
+		}
 	};
-	process.on('SIGINT', () => void stop(0));
-	process.on('SIGTERM', () => void stop(0));
+	// A closed terminal makes every write fail (EIO, EPIPE): that must not end this process before
+	// it has stopped what it started.
+	for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+	for (const signal of STOP_SIGNALS) process.on(signal, () => void stop(0, signal));
+	// `kill <pid of npm>` ends npm and its shell without passing the signal on: this process is then
+	// handed to another parent, and takes that as its signal to stop (issue 39, point 1).
+	const parent = process.ppid;
+	setInterval(() => {
+		if (process.ppid !== parent) void stop(0, 'parent-ended');
+	}, 500).unref();
 	return { stop, stopping: () => stopping };
 }

@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 
+import { spawnStarted } from './childProcesses';
 import { userEnvironment, type N8nInstallation } from './install';
+import { listenerPid } from './ports';
 
 /*
  * A real n8n process and the handful of its HTTP endpoints a person would use through the editor
@@ -28,6 +30,8 @@ export interface StartOptions {
 	/** Where n8n's own log lines go. */
 	logFile: string;
 	readyTimeoutMs?: number;
+	/** Where n8n's pid is kept while it runs, so a later start can find an n8n left behind. */
+	pidFile?: string;
 }
 
 export interface WorkflowJson {
@@ -109,7 +113,7 @@ export async function freePort(): Promise<number> {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** What every n8n this project starts shares: loopback only, no calls home, no nagging. */
-function n8nEnvironment(options: Omit<StartOptions, 'logFile' | 'readyTimeoutMs'>) {
+function n8nEnvironment(options: Omit<StartOptions, 'logFile' | 'readyTimeoutMs' | 'pidFile'>) {
 	return userEnvironment(options.installation, {
 		N8N_USER_FOLDER: options.userFolder,
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
@@ -128,6 +132,28 @@ function n8nEnvironment(options: Omit<StartOptions, 'logFile' | 'readyTimeoutMs'
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 		DB_SQLITE_POOL_SIZE: '2',
 	});
+}
+
+/** The process group of a running process (Linux /proc), or undefined. */
+function processGroupOf(pid: number): number | undefined {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+	} catch {
+		return undefined;
+	}
+}
+
+/** What answers on the port is not the n8n this project started: nothing may be sent to it. */
+export class NotThisN8n extends Error {
+	constructor(
+		readonly port: number,
+		why: string,
+	) {
+		super(
+			`The n8n answering on port ${port} is not the one this project started (${why}); nothing was sent to it. Stop the other n8n, or choose another port: N8N_PORT=<free port> npm start`,
+		);
+	}
 }
 
 export class HttpError extends Error {
@@ -174,19 +200,28 @@ export class RealN8n {
 		return `http://127.0.0.1:${this.options.port}`;
 	}
 
-	/** Starts `n8n start` and resolves once it answers /healthz/readiness. */
+	/**
+	 * Starts `n8n start` and resolves once it answers /healthz/readiness and is proven to be the n8n
+	 * it started (see answersAsThisN8n); nothing else is sent to it before that.
+	 */
 	static async start(options: StartOptions): Promise<RealN8n> {
 		mkdirSync(options.userFolder, { recursive: true });
 		mkdirSync(dirname(options.logFile), { recursive: true });
-		const log = createWriteStream(options.logFile, { flags: 'a' });
+		// n8n writes straight to the log file, never through a pipe to this process: an n8n whose
+		// reader had gone once spun at full CPU on its broken stdout (issue 39, point 1).
+		const log = openSync(options.logFile, 'a');
 		// Its own process group, so stop() also ends the task runner n8n spawns.
-		const child = spawn(options.installation.n8nBin, ['start'], {
+		const child = spawnStarted('n8n', options.installation.n8nBin, ['start'], {
 			env: n8nEnvironment(options),
-			stdio: ['ignore', 'pipe', 'pipe'],
-			detached: true,
+			stdio: ['ignore', log, log],
+			ownGroup: true,
 		});
-		child.stdout?.pipe(log);
-		child.stderr?.pipe(log);
+		closeSync(log);
+		const pidFile = options.pidFile;
+		if (pidFile && child.pid !== undefined) {
+			writeFileSync(pidFile, JSON.stringify({ pid: child.pid, port: options.port }));
+			child.once('exit', () => rmSync(pidFile, { force: true }));
+		}
 		const n8n = new RealN8n(options, child);
 		try {
 			await n8n.waitUntilReady(options.readyTimeoutMs ?? 120_000);
@@ -197,25 +232,69 @@ export class RealN8n {
 		return n8n;
 	}
 
+	/** The last lines of n8n's log, where it says why it stopped (a port in use, say). */
+	private logTail(): string {
+		try {
+			const lines = readFileSync(this.options.logFile, 'utf8').trimEnd().split('\n');
+			return lines
+				.slice(-6)
+				.map((line) => `  | ${line}`)
+				.join('\n');
+		} catch {
+			return '';
+		}
+	}
+
 	private async waitUntilReady(timeoutMs: number) {
 		const deadline = Date.now() + timeoutMs;
+		// Each request bounded too: an n8n that accepts connections but never answers (a hung one on
+		// this port) once held a start for five minutes before "fetch failed".
+		const answers = async (path: string) =>
+			(await fetch(`${this.baseUrl}${path}`, { signal: AbortSignal.timeout(5_000) })).ok;
 		while (Date.now() < deadline) {
 			if (this.exited) {
-				throw new Error(`n8n exited while starting; see ${this.options.logFile}`);
+				throw new Error(
+					`n8n exited while starting (port ${this.options.port}); the end of ${this.options.logFile}:\n${this.logTail()}`,
+				);
 			}
 			try {
-				const response = await fetch(`${this.baseUrl}/healthz/readiness`);
 				// n8n 1.x answers readiness before its REST routes exist: wait for those too.
-				if (response.ok && (await fetch(`${this.baseUrl}/rest/settings`)).ok) return;
-			} catch {
+				if ((await answers('/healthz/readiness')) && (await answers('/rest/settings'))) {
+					await this.checkItIsThisN8n();
+					return;
+				}
+			} catch (error) {
+				if (error instanceof NotThisN8n) throw error;
 				// Not listening yet.
 			}
 			await sleep(500);
 		}
-		throw new Error(`n8n was not ready within ${timeoutMs} ms; see ${this.options.logFile}`);
+		throw new Error(
+			`n8n did not answer on port ${this.options.port} within ${Math.round(timeoutMs / 1000)} s; the end of ${this.options.logFile}:\n${this.logTail()}`,
+		);
 	}
 
-	/** Ends n8n and its task runner; waits for the process to go so its ports are free again. */
+	/**
+	 * What answers on the port must be the n8n this object started: still running, and the process
+	 * listening on the port (when the system lets this user see it, see ports.ts) is it or one of its
+	 * process group. Another n8n on the port (in Docker, say) would otherwise be given an owner
+	 * account and credentials.
+	 */
+	private async checkItIsThisN8n(): Promise<void> {
+		// The port answered, but the n8n started here may have died of "port in use" meanwhile.
+		await sleep(200);
+		if (this.exited) throw new NotThisN8n(this.options.port, 'the n8n started here has exited');
+		const ours = this.child?.pid;
+		const listener = listenerPid(this.options.port);
+		if (ours === undefined || listener === undefined || listener === ours) return;
+		if (processGroupOf(listener) === ours) return;
+		throw new NotThisN8n(
+			this.options.port,
+			`pid ${listener} listens there, not the n8n started here (pid ${ours})`,
+		);
+	}
+
+	/** Ends n8n and its task runner; waits (at most 20 s) for the process to go so its ports are free. */
 	async stop(): Promise<void> {
 		const child = this.child;
 		if (this.exited || child?.pid === undefined) return;
@@ -229,7 +308,7 @@ export class RealN8n {
 		};
 		signal('SIGTERM');
 		const timer = setTimeout(() => signal('SIGKILL'), 15_000);
-		await gone;
+		await Promise.race([gone, sleep(20_000)]);
 		clearTimeout(timer);
 	}
 
@@ -405,6 +484,17 @@ export class RealN8n {
 				throw error;
 			return await send({ ...data, allowedHttpRequestDomains: 'all' });
 		}
+	}
+
+	/** The workflow of that name, as n8n holds it now (nodes and connections included), if any. */
+	async findWorkflow(
+		name: string,
+	): Promise<(WorkflowJson & { id: string; active: boolean }) | undefined> {
+		const found = await this.api<{ data: Array<WorkflowJson & { id: string; active: boolean }> }>(
+			'GET',
+			`/workflows?name=${encodeURIComponent(name)}&excludePinnedData=true`,
+		);
+		return found.data.find((w) => w.name === name);
 	}
 
 	/** Imports the workflow, replacing the one of the same name, and returns its id. */

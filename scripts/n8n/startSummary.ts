@@ -59,8 +59,6 @@ export interface StartInfo {
 	refundRequestUrl?: string;
 	standInUrl: string;
 	standInApiKey: string;
-	/** `METHOD /pattern` of every service endpoint the stand-in answers (StandInService.endpoints). */
-	standInEndpoints?: readonly string[];
 	n8nLogFile: string;
 	triggerWorkflowName: string;
 	productionUrl: string;
@@ -104,16 +102,6 @@ export function startCommands(info: StartInfo): StartCommands {
 		}),
 		switchReports: curlPost(`${info.standInUrl}/_sandbox/config`, { deliveryWebhookUrl: other }),
 	};
-}
-
-/** The stand-in's endpoints, one a line, under the URL they are relative to. */
-function endpointLines(endpoints: readonly string[] = []): string[] {
-	if (endpoints.length === 0) return [];
-	const [first, ...rest] = endpoints;
-	return [
-		`  Stand-in answers:  ${first}`,
-		...rest.map((endpoint) => `                     ${endpoint}`),
-	];
 }
 
 /** Where the reports go, and where the user will see the runs they start. */
@@ -162,7 +150,8 @@ function refundLines(info: StartInfo): string[] {
 
 /*
  * The order is what a newcomer needs first: how to sign in, where, which workflow to open and what to
- * do there, all on the first screen; the trigger's details next; the stand-in's endpoints last.
+ * do there, all on the first screen; the trigger's details next; where the stand-in's endpoints
+ * are described last (one line).
  */
 export function startSummary(info: StartInfo): string {
 	const commands = startCommands(info);
@@ -208,7 +197,8 @@ export function startSummary(info: StartInfo): string {
 		'',
 		...refundLines(info),
 		`  Stand-in service:  ${info.standInUrl}   (API key ${info.standInApiKey})`,
-		...endpointLines(info.standInEndpoints),
+		// One line, not the thirty endpoints: they pushed the next commands off the screen (issue 36).
+		'  Its endpoints:     listed in sandbox/README.md ("Service endpoints") and docs/openapi.yaml',
 		`  Request log:       ${info.standInUrl}/_sandbox/requests`,
 		`  n8n log:           ${info.n8nLogFile}`,
 		'',

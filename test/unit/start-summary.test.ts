@@ -66,7 +66,6 @@ function info(overrides: Partial<StartInfo> = {}): StartInfo {
 		formUrl: 'http://127.0.0.1:5678/form/chat-messaging-signup',
 		firstExampleUrl: 'http://127.0.0.1:5678/workflow/wf-form-1',
 		standInUrl: standIn.url,
-		standInEndpoints: ['POST /api/v1/events', 'POST /subscribers'],
 		standInApiKey: 'local-key',
 		n8nLogFile: '/tmp/n8n.log',
 		triggerWorkflowName: 'Chat Messaging: branch on message delivery status',
@@ -103,10 +102,20 @@ describe('the printed summary', () => {
 		expect(lines[at('First example:')]).toContain('http://127.0.0.1:5678/workflow/wf-form-1');
 		// All of it on the first screen: before the trigger, the stand-in and its endpoints.
 		expect(order[3]).toBeLessThan(12);
-		for (const later of ['Trigger example:', 'Stand-in service:', 'Stand-in answers:'])
+		for (const later of ['Trigger example:', 'Stand-in service:', 'Its endpoints:'])
 			expect(at(later)).toBeGreaterThan(order[3]);
-		// The stand-in's endpoint list comes after the test-event steps, not between login and trigger.
-		expect(at('Stand-in answers:')).toBeGreaterThan(at('Send a test event:'));
+		// Where the stand-in's endpoints are described comes after the test-event steps.
+		expect(at('Its endpoints:')).toBeGreaterThan(at('Send a test event:'));
+	});
+
+	it('says where the stand-in endpoints are described instead of listing them (issue 36 point 12)', () => {
+		const lines = startSummary(info()).split('\n');
+		// The thirty endpoints took a third of the summary and pushed the next commands off screen:
+		// no line of the summary is an endpoint any more, and the pointer is one line.
+		expect(lines.filter((line) => /^\s+(GET|POST|PUT|PATCH|DELETE) \//.test(line))).toEqual([]);
+		expect(lines.find((line) => line.includes('Its endpoints:'))).toContain('sandbox/README.md');
+		// The whole summary, refund commands included, fits a 60-line terminal.
+		expect(lines.length).toBeLessThanOrEqual(60);
 	});
 
 	it('prints the secret, both trigger URLs and the test-event command for the test URL', () => {
