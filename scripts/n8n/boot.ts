@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 
-import { ensureN8nInstalled, installPackageTheUsersWay, packPackage } from './install';
+import {
+	ensureN8nInstalled,
+	installPackageTheUsersWay,
+	linkPackageIntoN8n,
+	packPackage,
+} from './install';
 import { RealN8n, type Owner } from './real-n8n';
 
 export interface BootOptions {
@@ -24,16 +29,27 @@ export interface BootOptions {
  * time only), `npm pack` of dist/, `npm install` of the tarball in the user folder, `n8n start`,
  * the owner account and a public-API key. dist/ must be built.
  */
-export async function bootN8nWithPackage(options: BootOptions): Promise<RealN8n> {
+export async function bootN8nWithPackage(given: BootOptions): Promise<RealN8n> {
+	const linking = process.env.CHAT_MESSAGING_LINK_PACKAGE === '1';
+	// n8n watches the whole linked clone for changes: its own database and log inside the clone
+	// (.n8n-local/) would set off a reload at every write. So npm run dev keeps them outside.
+	const devFolder = process.env.CHAT_MESSAGING_DEV_N8N_FOLDER;
+	const options = linking && devFolder ? { ...given, userFolder: devFolder } : given;
 	const say = options.say ?? (() => undefined);
 	say('checking the n8n install (the first run installs it: about 6 minutes; later runs: instant)');
 	const installation = await ensureN8nInstalled({ logFile: options.installLog });
-	say('packing the package and installing it into n8n the way users do (about 20 s)');
-	// npm run test:compat packs once and tests the same tarball on every n8n version.
-	const tarball =
-		process.env.CHAT_MESSAGING_TARBALL ??
-		(await packPackage(join(options.userFolder, 'package-tarball')));
-	await installPackageTheUsersWay(installation, options.userFolder, tarball);
+	if (linking) {
+		// npm run dev (scripts/dev.sh): n8n loads this clone's dist/, rebuilt on save.
+		say('linking this clone into n8n, as `n8n-node dev` does');
+		linkPackageIntoN8n(options.userFolder);
+	} else {
+		say('packing the package and installing it into n8n the way users do (about 20 s)');
+		// npm run test:compat packs once and tests the same tarball on every n8n version.
+		const tarball =
+			process.env.CHAT_MESSAGING_TARBALL ??
+			(await packPackage(join(options.userFolder, 'package-tarball')));
+		await installPackageTheUsersWay(installation, options.userFolder, tarball);
+	}
 	const readyTimeoutMs = 180_000;
 	say(
 		`starting n8n on port ${options.port} (about 20-40 s; waiting up to ${readyTimeoutMs / 60_000} minutes for it to answer)`,

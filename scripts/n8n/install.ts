@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 import { endStarted, runningProcesses, spawnStarted } from './childProcesses';
 
@@ -116,6 +116,21 @@ export function userEnvironment(
 		env[key] = value;
 	}
 	return { ...env, PATH: installation.path, ...extra };
+}
+
+/**
+ * `npm run dev`, as n8n's own `n8n-node dev` does: this clone itself, linked where n8n looks for
+ * installed community packages (`<user folder>/.n8n/nodes/node_modules`), so n8n loads dist/ as
+ * the compiler leaves it and, with N8N_DEV_RELOAD, reloads it on change. It replaces an installed
+ * copy, and installPackageTheUsersWay replaces the link again (`npm start`). The package's
+ * `require`s resolve in this clone's node_modules, not n8n's, unlike a user's install.
+ */
+export function linkPackageIntoN8n(userFolder: string): string {
+	const installed = join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-chat-messaging');
+	mkdirSync(dirname(installed), { recursive: true });
+	rmSync(installed, { recursive: true, force: true });
+	symlinkSync(PROJECT_ROOT, installed, 'dir');
+	return installed;
 }
 
 /** Packs the built package exactly as `npm publish` would; dist/ must be built already. */

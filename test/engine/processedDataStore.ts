@@ -15,8 +15,24 @@ import type {
 	IDeduplicationOutput,
 } from 'n8n-workflow';
 
+/** One call to the store, as a cut point sees it: what it adds (a check records what it finds new) or removes. */
+export interface StoreCall {
+	kind: 'add' | 'remove';
+	items: string[];
+	/** The call's number since the store was last cleared, from 1. */
+	number: number;
+}
+
 export class MemoryProcessedData implements IDataDeduplicator {
 	private readonly lists = new Map<string, string[]>();
+	/**
+	 * A worker killed at a moment of the run: from the first call this says yes to, that call and
+	 * every later one throws and keeps nothing, as the dead worker's writes never reach the database.
+	 */
+	stopsAt: ((call: StoreCall) => boolean) | undefined;
+	/** Called once, at the cut: a test stops the run there (its execution cancelled), as the kill does. */
+	onStop: (() => void) | undefined;
+	private stopped = false;
 	/** Makes the next calls throw, as a database that cannot be reached. */
 	failing: 'never' | 'check' | 'record' = 'never';
 	calls = 0;
@@ -43,6 +59,7 @@ export class MemoryProcessedData implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		this.calls++;
+		this.stopIfDue('add', items);
 		if (options.mode !== 'entries') throw new Error('only mode entries is kept here');
 		// The check records nothing when it fails; a write that fails records nothing either.
 		if (this.failing === 'check' || (this.failing === 'record' && options.maxEntries))
@@ -70,6 +87,7 @@ export class MemoryProcessedData implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 	): Promise<void> {
 		this.calls++;
+		this.stopIfDue('remove', items);
 		const place = this.place(scope, contextData);
 		const list = await this.read(place);
 		if (list === undefined) return;
@@ -78,6 +96,21 @@ export class MemoryProcessedData implements IDataDeduplicator {
 			if (index !== -1) list.splice(index, 1);
 		}
 		this.lists.set(place, list);
+	}
+
+	private stopIfDue(kind: StoreCall['kind'], items: DeduplicationItemTypes[]): void {
+		if (!this.stopped && this.stopsAt?.({ kind, items: items.map(String), number: this.calls })) {
+			this.stopped = true;
+			this.onStop?.();
+		}
+		if (this.stopped) throw new Error('the worker was killed: n8n never wrote this');
+	}
+
+	/** A new worker takes over after the cut: what was written before it is all there is. */
+	restart(): void {
+		this.stopped = false;
+		this.stopsAt = undefined;
+		this.onStop = undefined;
 	}
 
 	async clearAllProcessedItems(
@@ -110,6 +143,7 @@ export class MemoryProcessedData implements IDataDeduplicator {
 		this.failing = 'never';
 		this.calls = 0;
 		this.roundTripMs = 0;
+		this.restart();
 	}
 }
 

@@ -75,6 +75,14 @@ test('one worker lost (SIGKILL) mid-send: the other keeps working, and the re-ru
 	});
 }, 1_200_000);
 
+test('one worker lost (SIGKILL) mid-send with Items That May Have Been Sent: Hold Back: the re-run sends no message twice, and lists every item held back as "may have been sent"', async () => {
+	await workerLostMidSend(
+		scaled,
+		{ killed: 800, other: 800, killAfter: 150, requestsPerSecond: 40 },
+		'holdBack',
+	);
+}, 1_200_000);
+
 test('Send Template and Wait for Response through nginx: previews on either webhook processor record nothing, each press resumes its execution on a worker, one message per request', async () => {
 	await sendAndWaitThroughTheBalancer(scaled, 6);
 }, 600_000);

@@ -46,7 +46,7 @@ function bulkSendWorkflow(
 	name: string,
 	path: string,
 	credential: Scaled['credential'],
-	skipItemsAlreadySent: boolean,
+	skip: SkipOption,
 ): WorkflowJson {
 	const makeItems = [
 		'const { count, prefix } = $input.first().json.body;',
@@ -86,8 +86,14 @@ function bulkSendWorkflow(
 					templateVariablesInput: 'fields',
 					templateVariables: { variable: [{ name: 'first_name', value: '={{ $json.ref }}' }] },
 					additionalFields: { contactName: '={{ $json.ref }}' },
-					...(skipItemsAlreadySent
-						? { skipItemsAlreadySent: true, alreadySentKey: '={{ $json.ref }}' }
+					...(skip.skipItemsAlreadySent === true
+						? {
+								skipItemsAlreadySent: true,
+								alreadySentKey: '={{ $json.ref }}',
+								...(skip.itemsThatMayHaveBeenSent === undefined
+									? {}
+									: { itemsThatMayHaveBeenSent: skip.itemsThatMayHaveBeenSent }),
+							}
 						: {}),
 					options: {
 						requestsInParallel: REQUESTS_IN_PARALLEL,
@@ -118,16 +124,20 @@ export interface BulkSend {
 	start(count: number, prefix: string): Promise<void>;
 }
 
+/** Skip Items Already Sent, keyed by each item's ref, and what it does with items that may have been sent. */
+export interface SkipOption {
+	skipItemsAlreadySent?: boolean;
+	itemsThatMayHaveBeenSent?: 'sendAgain' | 'holdBack';
+}
+
 export async function activeBulkSend(
 	scaled: Scaled,
 	name: string,
-	options: { skipItemsAlreadySent?: boolean } = {},
+	options: SkipOption = {},
 ): Promise<BulkSend> {
 	const path = `scaled-${randomBytes(6).toString('hex')}`;
 	const { main } = scaled.cluster;
-	const id = await main.upsertWorkflow(
-		bulkSendWorkflow(name, path, scaled.credential, options.skipItemsAlreadySent === true),
-	);
+	const id = await main.upsertWorkflow(bulkSendWorkflow(name, path, scaled.credential, options));
 	await main.activateWorkflow(id);
 	await waitForEveryProcessor(scaled, path);
 	return {

@@ -17,6 +17,11 @@ const MAX_KEY_LENGTH = 512;
 
 export type SentRecordScope = 'workflow' | 'node';
 
+export const MAY_HAVE_BEEN_SENT = 'itemsThatMayHaveBeenSent';
+const MAY_HAVE_BEEN_SENT_LABEL = 'Items That May Have Been Sent';
+/** What a run does with an item an earlier run may have sent: Send Again or Hold Back. */
+export type MayHaveBeenSent = 'sendAgain' | 'holdBack';
+
 export function skipItemsAlreadySentFields(displayOptions: IDisplayOptions): INodeProperties[] {
 	const whenOn = { show: { ...displayOptions.show, [SKIP_ITEMS_ALREADY_SENT]: [true] } };
 	return [
@@ -27,7 +32,7 @@ export function skipItemsAlreadySentFields(displayOptions: IDisplayOptions): INo
 			default: false,
 			displayOptions,
 			description:
-				"Whether to skip items whose key an earlier run already sent. A key is recorded in n8n's database only after the service accepted the message, so running the workflow again after a failure sends only what the service did not accept: an item whose send may have reached the service (a timeout, a broken connection) is sent again.",
+				"Whether to skip items whose key an earlier run already sent. A key is recorded in n8n's database only after the service accepted the message, so running the workflow again after a failure sends only what the service did not accept. An item whose send may have reached the service (a timeout, a broken connection, n8n stopped between the service's answer and its record) is sent again or held back, as Items That May Have Been Sent says.",
 		},
 		{
 			displayName: KEY_LABEL,
@@ -39,6 +44,31 @@ export function skipItemsAlreadySentFields(displayOptions: IDisplayOptions): INo
 			displayOptions: whenOn,
 			description:
 				'What makes an item the same item next time: an order ID, a row ID. Items with the same key are sent once.',
+		},
+		{
+			displayName: 'Items That May Have Been Sent',
+			name: MAY_HAVE_BEEN_SENT,
+			type: 'options',
+			// Send Again, as before this choice existed: n8n saves only the parameters that differ from
+			// their default, so a new default would change every saved workflow that uses the option.
+			default: 'sendAgain',
+			displayOptions: whenOn,
+			description:
+				'What a later run does with an item whose send an earlier run began but never saw answered (a timeout, a broken connection, n8n stopped before recording the answer): the service may have accepted it',
+			options: [
+				{
+					name: 'Send Again',
+					value: 'sendAgain',
+					description:
+						'Send it: a message the service did accept arrives twice, but none is left unsent',
+				},
+				{
+					name: 'Hold Back',
+					value: 'holdBack',
+					description:
+						'Don\'t send it: it comes out marked "held: may have been sent", to check with Message → Get Many Statuses. Costs one more write to n8n\'s database per message.',
+				},
+			],
 		},
 		{
 			displayName: 'Keys Kept Per',
@@ -75,6 +105,7 @@ export function skipItemsAlreadySentFields(displayOptions: IDisplayOptions): INo
 export interface SkipSettings {
 	scope: SentRecordScope;
 	historySize: number;
+	mayHaveBeenSent: MayHaveBeenSent;
 }
 
 /** The run's settings (read from item 0), or undefined when the option is off. */
@@ -97,7 +128,19 @@ export function readSkipSettings(this: IExecuteFunctions): SkipSettings | undefi
 			`must be a whole number of at least 1, not ${JSON.stringify(historySize)}`,
 		);
 	}
-	return { scope, historySize };
+	const mayHaveBeenSent = readRunSetting(
+		this,
+		MAY_HAVE_BEEN_SENT,
+		MAY_HAVE_BEEN_SENT_LABEL,
+		'sendAgain',
+	);
+	if (mayHaveBeenSent !== 'sendAgain' && mayHaveBeenSent !== 'holdBack') {
+		throw new InvalidParameter(
+			MAY_HAVE_BEEN_SENT_LABEL,
+			`must be Send Again or Hold Back, not ${String(mayHaveBeenSent)}`,
+		);
+	}
+	return { scope, historySize, mayHaveBeenSent };
 }
 
 /** One item's key, as text; an empty or missing key is refused, since it cannot tell items apart. */

@@ -151,6 +151,8 @@ export async function runBatches<Entry, Body>(
 		inInstructionOrder(subjects, async (batch, batchIndex, sharedClient) => {
 			const info: BatchInfo = { number: batchIndex + 1, size: batch.length };
 			try {
+				const { beforeSend } = sending;
+				if (beforeSend) await Promise.all(batch.map(async ({ key }) => await beforeSend(key)));
 				const entries = batch.map((read) => read.entry);
 				const request = operation.request(entries);
 				const answer = promisedAnswerOrFailure(
@@ -202,7 +204,7 @@ export async function runBatches<Entry, Body>(
 			),
 		),
 	);
-	const settled = sending.settle(acceptedItems, failedOutcomes);
+	const settled = await sending.settle(acceptedItems, failedOutcomes);
 	if (failed.length > 0) {
 		const failedBatches = new Set(failed.map((stop) => stop.batchIndex));
 		const { failure, batchIndex } = failed[0];
@@ -225,6 +227,7 @@ export async function runBatches<Entry, Body>(
 				...settled.notTried,
 			],
 			skipped: settled.skipped,
+			heldBack: settled.heldBack,
 		});
 	}
 	return output;

@@ -85,6 +85,7 @@ export async function runPerItem<Body>(
 		run.client,
 		inInstructionOrder(subjects, async ({ itemIndex, value: request, key }, _index, client) => {
 			try {
+				if (sending.beforeSend) await sending.beforeSend(key);
 				const sent = operation.send
 					? await operation.send.call(this, client, request, itemIndex)
 					: await callService.call(this, client, request);
@@ -109,7 +110,7 @@ export async function runPerItem<Body>(
 	const failed = stops
 		.filter((stop): stop is { itemIndex: number; failure: ServiceFailure } => stop !== undefined)
 		.sort((a, b) => a.itemIndex - b.itemIndex);
-	const settled = sending.settle(
+	const settled = await sending.settle(
 		new Set(accepted),
 		new Map(failed.map((stop) => [stop.itemIndex, stop.failure.outcome])),
 	);
@@ -132,6 +133,7 @@ export async function runPerItem<Body>(
 				...settled.notTried,
 			],
 			skipped: settled.skipped,
+			heldBack: settled.heldBack,
 		});
 	}
 	return output;

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { DeliveryOutcome } from '../../../shared/transport';
+import { ServiceRequestFailed } from '../../../shared/transport';
 import type { SkipSettings } from '../fields/skipItemsAlreadySent';
 
 /*
@@ -10,13 +11,32 @@ import type { SkipSettings } from '../fields/skipItemsAlreadySent';
  * not seen. The check therefore records and at once removes the keys it found new, so a key is
  * kept only once the service accepted its message (record below). The store rewrites its whole
  * list on every call without a lock, so this run's calls go one at a time.
+ *
+ * With Items That May Have Been Sent: Hold Back, a key is also marked in the store as being sent
+ * before its request leaves, and the mark is dropped once the key is recorded sent or the send
+ * surely failed. A mark an earlier run left behind is a send whose end nobody saw: n8n stopped
+ * (a worker killed) between the service's answer and the record, or the answer never came.
  */
+
+/**
+ * The mark of a key whose send is under way. Keys are trimmed (readAlreadySentKey), so no key
+ * begins with a space: a mark can never be taken for a key, nor a key for a mark.
+ */
+export const sendingMark = (key: string) => ` sending ${key}`;
 
 interface SentRecord {
 	/** Keys an earlier run recorded as sent. */
 	alreadySent: ReadonlySet<string>;
-	/** Records a key after the service accepted its message; resolves once n8n stored it. */
+	/** Hold Back: keys an earlier run marked as being sent and never settled; empty with Send Again. */
+	mayHaveBeenSent: ReadonlySet<string>;
+	/** Hold Back, before the request leaves: marks the key as being sent, once n8n stored the mark. */
+	markSending(key: string): Promise<void>;
+	/** Records a key after the service accepted its message (dropping its mark); resolves once n8n stored it. */
 	record(key: string): Promise<void>;
+	/** Drops the marks of keys whose send surely failed, so a later run sends them. */
+	unmark(keys: string[]): Promise<void>;
+	/** Once the run's writes are over: keeps only the newest History Size entries (Hold Back). */
+	trim(): Promise<void>;
 }
 
 /** The store could not be used before anything was sent: the run stops, having sent nothing. */
@@ -32,75 +52,137 @@ async function openSentRecord(
 	keys: string[],
 ): Promise<SentRecord> {
 	const { scope, historySize } = settings;
+	const holdBack = settings.mayHaveBeenSent === 'holdBack';
 	const unique = [...new Set(keys)];
+	const marks = unique.map(sendingMark);
 	let found: { new: unknown[]; processed: unknown[] };
 	try {
 		// No maxEntries here: a check must not push older keys out of the history.
-		found = await this.helpers.checkProcessedAndRecord(unique, scope, { mode: 'entries' });
+		found = await this.helpers.checkProcessedAndRecord([...unique, ...marks], scope, {
+			mode: 'entries',
+		});
 	} catch (error) {
 		throw unavailable.call(
 			this,
 			`n8n's record of items already sent could not be read (${messageOf(error)})`,
 		);
 	}
+	const processed = new Set(found.processed.map(String));
+	// A mark says the send's end was never seen, also beside a key: the kill may have come between
+	// the key's record and the mark's removal, or between the check and its undo.
+	const uncertain = new Set(unique.filter((key) => processed.has(sendingMark(key))));
+	// With Send Again they are sent, as the user chose: their key and mark go with the check's undo,
+	// so a send of theirs that fails now is not taken for sent later.
+	const released = holdBack ? [] : [...uncertain].flatMap((key) => [key, sendingMark(key)]);
 	try {
-		if (found.new.length > 0)
-			await this.helpers.removeProcessed(found.new as string[], scope, { mode: 'entries' });
+		const undone = [...(found.new as string[]), ...released];
+		if (undone.length > 0) await this.helpers.removeProcessed(undone, scope, { mode: 'entries' });
 	} catch (error) {
+		// The check recorded each new key with its mark: a later run takes them for "may have been
+		// sent", never for sent.
 		throw unavailable.call(
 			this,
-			`n8n's record of items already sent was read, but the keys checked could not be unmarked (${messageOf(error)}); they may now count as sent: ${
-				scope === 'workflow'
-					? 'clear them with a Remove Duplicates node (Clear Deduplication History, context Workflow) before running again'
-					: 'run these items once more with Skip Items Already Sent off (a Remove Duplicates node cannot clear the keys this node keeps)'
-			}`,
+			`n8n's record of items already sent was read, but the check could not be undone (${messageOf(error)}): a later run takes these items as "may have been sent" (held back with Items That May Have Been Sent: Hold Back, sent with Send Again)`,
 		);
 	}
 
-	if (found.new.length > historySize) {
+	const newKeys =
+		found.new.filter((entry) => !String(entry).startsWith(' ')).length + released.length / 2;
+	if (newKeys > historySize) {
 		// n8n keeps only the newest History Size keys: some this run records would be forgotten
 		// before it ends, though reported recorded, and the next run would send them again.
 		throw new NodeOperationError(
 			this.getNode(),
-			`Skip Items Already Sent: History Size is ${historySize}, fewer keys than this run would send (${found.new.length})`,
+			`Skip Items Already Sent: History Size is ${historySize}, fewer keys than this run would send (${newKeys})`,
 			{
-				description: `Nothing was sent. n8n keeps only the newest ${historySize} keys, so ${found.new.length - historySize} of the keys this run records would be forgotten before it ends, and a later run would send those messages again. Raise History Size to at least ${found.new.length} (more, to remember earlier runs too).`,
+				description: `Nothing was sent. n8n keeps only the newest ${historySize} keys, so ${newKeys - historySize} of the keys this run records would be forgotten before it ends, and a later run would send those messages again. Raise History Size to at least ${newKeys} (more, to remember earlier runs too).`,
 			},
 		);
 	}
 
-	// Keys accepted while a write is under way wait for the next write, which takes them all.
-	let waiting: Array<{ key: string; done: (error?: unknown) => void }> = [];
+	// Entries waiting while a write is under way go with the next write, which takes them all:
+	// first what is added (keys, marks), then the marks dropped, so a key is recorded sent before
+	// its mark goes. With Hold Back nothing is trimmed before the run ends (trim): a trim drops the
+	// oldest entries, and a mark still under way may be older than the keys recorded after it.
+	const { helpers } = this;
+	type Waiting = { add?: string; remove?: string; done: (error?: unknown) => void };
+	let waiting: Waiting[] = [];
 	let writing: Promise<void> = Promise.resolve();
 	const writeWaiting = async () => {
 		const batch = waiting;
 		waiting = [];
 		if (batch.length === 0) return;
-		try {
-			await this.helpers.checkProcessedAndRecord(
-				batch.map((entry) => entry.key),
-				scope,
-				{ mode: 'entries', maxEntries: historySize },
-			);
-			for (const entry of batch) entry.done();
-		} catch (error) {
-			for (const entry of batch) entry.done(error);
+		const adding = batch.filter((entry) => entry.add !== undefined);
+		let added = true;
+		if (adding.length > 0) {
+			try {
+				await this.helpers.checkProcessedAndRecord(
+					adding.map((entry) => entry.add!),
+					scope,
+					holdBack ? { mode: 'entries' } : { mode: 'entries', maxEntries: historySize },
+				);
+			} catch (error) {
+				added = false;
+				for (const entry of adding) entry.done(error);
+			}
+		}
+		// A key not recorded keeps its mark: a later run holds its item back rather than send it again.
+		const removing = batch.filter(
+			(entry) => entry.remove !== undefined && (added || entry.add === undefined),
+		);
+		let removeError: unknown;
+		if (removing.length > 0) {
+			try {
+				await this.helpers.removeProcessed(
+					removing.map((entry) => entry.remove!),
+					scope,
+					{ mode: 'entries' },
+				);
+			} catch (error) {
+				removeError = error ?? new Error('the marks could not be dropped');
+			}
+		}
+		for (const entry of batch) {
+			if (entry.add !== undefined && !added) continue;
+			// A key recorded sent counts as sent whatever its leftover mark says.
+			entry.done(entry.add === undefined ? removeError : undefined);
 		}
 	};
-	return {
-		alreadySent: new Set(found.processed.map(String)),
-		async record(key: string) {
-			const stored = new Promise<void>((resolve, reject) => {
-				waiting.push({ key, done: (error) => (error === undefined ? resolve() : reject(error)) });
+	const write = async (entry: Omit<Waiting, 'done'>) => {
+		const stored = new Promise<void>((resolve, reject) => {
+			waiting.push({
+				...entry,
+				done: (error) => (error === undefined ? resolve() : reject(error)),
 			});
-			writing = writing.then(writeWaiting);
-			await stored;
+		});
+		writing = writing.then(writeWaiting);
+		await stored;
+	};
+	return {
+		alreadySent: new Set(unique.filter((key) => processed.has(key) && !uncertain.has(key))),
+		mayHaveBeenSent: holdBack ? uncertain : new Set(),
+		markSending: async (key) => await write({ add: sendingMark(key) }),
+		record: async (key) =>
+			await write(holdBack ? { add: key, remove: sendingMark(key) } : { add: key }),
+		async unmark(keys) {
+			await Promise.all(keys.map(async (key) => await write({ remove: sendingMark(key) })));
+		},
+		async trim() {
+			if (!holdBack) return;
+			const trimmed = writing.then(async () => {
+				await helpers.checkProcessedAndRecord([], scope, {
+					mode: 'entries',
+					maxEntries: historySize,
+				});
+			});
+			writing = trimmed.catch(() => undefined);
+			await trimmed;
 		},
 	};
 }
 
 /** Recorded only now the service accepted it; a failed record leaves the message sent, and says so. */
-async function recordedAfterAcceptance(record: SentRecord, key: string) {
+async function recordedAfterAcceptance(record: SentRecord, key: string, holdBack: boolean) {
 	try {
 		await record.record(key);
 		return { alreadySentKey: key, alreadySentRecorded: true };
@@ -108,9 +190,20 @@ async function recordedAfterAcceptance(record: SentRecord, key: string) {
 		return {
 			alreadySentKey: key,
 			alreadySentRecorded: false,
-			alreadySentRecordError: `The message was sent, but n8n could not record its key (${error instanceof Error ? error.message : String(error)}): a later run would send it again`,
+			alreadySentRecordError: `The message was sent, but n8n could not record its key (${error instanceof Error ? error.message : String(error)}): ${holdBack ? 'a later run holds it back as "may have been sent"' : 'a later run would send it again'}`,
 		};
 	}
+}
+
+/** Hold Back could not mark the key before the send: the request does not leave. */
+function notMarked(key: string, error: unknown): ServiceRequestFailed {
+	return new ServiceRequestFailed({
+		outcome: 'not sent',
+		retries: 0,
+		message: `Skip Items Already Sent: n8n could not note that the item with key "${key}" is being sent (${messageOf(error)})`,
+		description:
+			'Nothing was sent for this item: with Items That May Have Been Sent set to Hold Back, a message is sent only once n8n has noted it, so that a run cut short cannot send it twice.',
+	});
 }
 
 function messageOf(error: unknown): string {
@@ -135,6 +228,10 @@ function withoutItemsAlreadySent<T extends { itemIndex: number; key: string }>(
 	const toSend: T[] = [];
 	for (const entry of entries) {
 		const { itemIndex, key } = entry;
+		if (record.mayHaveBeenSent.has(key)) {
+			output[itemIndex] = heldBackItem(itemIndex, key);
+			continue;
+		}
 		const earlier = firstWithKey.get(key);
 		if (record.alreadySent.has(key) || earlier !== undefined) {
 			output[itemIndex] = {
@@ -159,6 +256,27 @@ function withoutItemsAlreadySent<T extends { itemIndex: number; key: string }>(
 }
 
 const SKIPPED_AS_SENT = 'skipped: already sent';
+export const HELD_BACK = 'held: may have been sent';
+
+/**
+ * Hold Back: an item an earlier run began to send and never saw settled. Not an error (nothing
+ * failed in this run), so no `error` field: its `outcome` says what it is, `toCheck` how to find
+ * out whether the service has it.
+ */
+function heldBackItem(itemIndex: number, key: string): INodeExecutionData {
+	return {
+		json: {
+			skipped: true,
+			outcome: HELD_BACK,
+			alreadySentKey: key,
+			reason:
+				'An earlier run began sending an item with this key and never learned whether the service accepted it (a timeout, a broken connection, or n8n stopped before recording the answer), so it was held back rather than sent twice',
+			toCheck:
+				"Look for a message to this item's number with Message → Get Many Statuses (Updated Since: before that earlier run). If there is none, run this item again with Items That May Have Been Sent set to Send Again.",
+		},
+		pairedItem: { item: itemIndex },
+	};
+}
 
 /** What became of an item of the run: accepted, failed (either way), or never tried. */
 type ItemFate = 'accepted' | DeliveryOutcome | 'not tried';
@@ -210,11 +328,9 @@ function itemFate(
 	return outcome === 'not sent' || outcome === 'may have been sent' ? outcome : 'not tried';
 }
 
-/** The items left out because a message with their key reached the service. */
-function skippedAsSent(output: INodeExecutionData[]): number[] {
-	return output.flatMap((item, itemIndex) =>
-		item?.json.outcome === SKIPPED_AS_SENT ? [itemIndex] : [],
-	);
+/** The items of the output whose outcome is this one. */
+function itemsWithOutcome(output: INodeExecutionData[], outcome: string): number[] {
+	return output.flatMap((item, itemIndex) => (item?.json.outcome === outcome ? [itemIndex] : []));
 }
 
 /**
@@ -229,6 +345,11 @@ export interface ItemsToSend<T> {
 	/** The items no earlier run and no earlier item of this run has the key of; all with the option off. */
 	toSend: T[];
 	/**
+	 * Hold Back: awaited before an item's request leaves; throws a "not sent" failure when n8n could
+	 * not note the send. Undefined otherwise, so a run without it awaits nothing more per item.
+	 */
+	beforeSend?: (key: string) => Promise<void>;
+	/**
 	 * After the service accepted `item` (sent with `key`): records the key and says so in the item.
 	 * Undefined with the option off, so a run without it awaits nothing more per item.
 	 */
@@ -237,12 +358,12 @@ export interface ItemsToSend<T> {
 	 * Once every send is over, from the runner's own records (the items accepted, and those failed,
 	 * with their outcome): settles the items left out for an earlier item with their key, and returns
 	 * what a stopped run's report counts: those items as not tried (running again sends the key
-	 * once), and the items skipped as already sent (undefined with the option off).
+	 * once), the items skipped as already sent and those held back (undefined with the option off).
 	 */
 	settle(
 		accepted: ReadonlySet<number>,
 		failed: ReadonlyMap<number, DeliveryOutcome>,
-	): { notTried: number[]; skipped: number[] | undefined };
+	): Promise<{ notTried: number[]; skipped: number[] | undefined; heldBack: number[] | undefined }>;
 }
 
 export async function itemsToSend<T extends { itemIndex: number; key: string }>(
@@ -252,7 +373,11 @@ export async function itemsToSend<T extends { itemIndex: number; key: string }>(
 	output: INodeExecutionData[],
 ): Promise<ItemsToSend<T>> {
 	if (settings === undefined)
-		return { toSend: read, settle: () => ({ notTried: [], skipped: undefined }) };
+		return {
+			toSend: read,
+			settle: async () => ({ notTried: [], skipped: undefined, heldBack: undefined }),
+		};
+	const holdBack = settings.mayHaveBeenSent === 'holdBack';
 	const record = await openSentRecord.call(
 		node,
 		settings,
@@ -261,15 +386,34 @@ export async function itemsToSend<T extends { itemIndex: number; key: string }>(
 	const { toSend, sameKey } = withoutItemsAlreadySent(record, read, output);
 	return {
 		toSend,
+		beforeSend: holdBack
+			? async (key) => {
+					try {
+						await record.markSending(key);
+					} catch (error) {
+						throw notMarked(key, error);
+					}
+				}
+			: undefined,
 		async recordAccepted(item, key) {
-			item.json = { ...item.json, ...(await recordedAfterAcceptance(record, key)) };
+			item.json = { ...item.json, ...(await recordedAfterAcceptance(record, key, holdBack)) };
 		},
-		settle(accepted, failed) {
-			const notTried = settleSameKeyItems(sameKey, output, (itemIndex) =>
-				itemFate(itemIndex, accepted, failed, output),
-			);
+		async settle(accepted, failed) {
+			const fateOf = (itemIndex: number) => itemFate(itemIndex, accepted, failed, output);
+			const notTried = settleSameKeyItems(sameKey, output, fateOf);
+			if (holdBack) {
+				// A send that surely failed leaves nothing at the service: its mark goes, and a later run
+				// sends it. A mark that cannot be dropped only holds the item back next time, to check.
+				const notSent = toSend.filter(({ itemIndex }) => fateOf(itemIndex) === 'not sent');
+				await record.unmark(notSent.map(({ key }) => key)).catch(() => undefined);
+				await record.trim().catch(() => undefined);
+			}
 			// Only after settling: a settled item is no longer skipped as sent.
-			return { notTried, skipped: skippedAsSent(output) };
+			return {
+				notTried,
+				skipped: itemsWithOutcome(output, SKIPPED_AS_SENT),
+				heldBack: itemsWithOutcome(output, HELD_BACK),
+			};
 		},
 	};
 }

@@ -34,6 +34,8 @@ export interface StoppedRun {
 	neverAttempted: number[];
 	/** Left out by Skip Items Already Sent: an earlier run (or item) sent them. */
 	skipped?: number[];
+	/** Held back by Skip Items Already Sent (Hold Back): an earlier run may have sent them. */
+	heldBack?: number[];
 }
 
 /**
@@ -46,6 +48,7 @@ export function stoppedRunError(node: INode, stop: StoppedRun): Error {
 		stop.accepted.length === 0 &&
 		stop.neverAttempted.length === 0 &&
 		(stop.skipped ?? []).length === 0 &&
+		(stop.heldBack ?? []).length === 0 &&
 		stop.failedRequests === 1 &&
 		stop.failed.length === 1
 	) {
@@ -75,6 +78,11 @@ export function stoppedRunError(node: INode, stop: StoppedRun): Error {
 		...(stop.skipped === undefined
 			? []
 			: [`Skipped as already sent: ${countedList(stop.skipped)}.`]),
+		...((stop.heldBack ?? []).length === 0
+			? []
+			: [
+					`Held back as may have been sent by an earlier run: ${countedList(stop.heldBack!)}; check them with Message → Get Many Statuses.`,
+				]),
 		advice,
 		...leftAtService(stop),
 		`About item ${stop.itemIndex}${stop.request ? ` (${stop.request})` : ''}: ${aboutTheFailure}`,
@@ -105,8 +113,13 @@ function everyItemsFate(stop: StoppedRun, failedByOutcome: Map<DeliveryOutcome, 
 	const counted = (count: number, fate: string, indexes: number[]) =>
 		count === 0 ? `0 ${fate}` : `${count} ${fate} (${itemList(indexes)})`;
 	const skipped = stop.skipped ?? [];
+	const heldBack = stop.heldBack ?? [];
 	const total =
-		stop.accepted.length + stop.failed.length + stop.neverAttempted.length + skipped.length;
+		stop.accepted.length +
+		stop.failed.length +
+		stop.neverAttempted.length +
+		skipped.length +
+		heldBack.length;
 	const fates = [
 		counted(stop.accepted.length, 'accepted', stop.accepted),
 		...(['not sent', 'may have been sent'] as DeliveryOutcome[])
@@ -117,6 +130,9 @@ function everyItemsFate(stop: StoppedRun, failedByOutcome: Map<DeliveryOutcome, 
 			}),
 		counted(stop.neverAttempted.length, 'not tried', stop.neverAttempted),
 		...(skipped.length === 0 ? [] : [counted(skipped.length, 'skipped as already sent', skipped)]),
+		...(heldBack.length === 0
+			? []
+			: [counted(heldBack.length, 'held back as may have been sent', heldBack)]),
 	];
 	return `Of ${total} items: ${fates.join(', ')}`;
 }
