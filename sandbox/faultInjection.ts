@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { dispatch, type DispatchContext } from './dispatch';
 import { faultAnswer, type Fault, type MeanwhileRequest } from './faults';
 import { queryOf, type RecordedRequest, type RequestLog } from './requestLog';
-import { matchRoute, type Route } from './service/routes';
+import { matchRoute, type Route, type RouteAnswer } from './service/routes';
 
 /*
  * How a queued fault (faults.ts) changes the handling of the request it matched: a wait first, an
@@ -51,6 +51,18 @@ export function answerInPlaceOfService(
 		'content-length': String(Buffer.byteLength(answer.payload)),
 	});
 	response.end(answer.payload);
+}
+
+/**
+ * An `answer` fault's answer in place of the service's own, once the request passed every check and
+ * was accepted: the status and body as told, the service's headers kept (a Location, a message id).
+ * A request the service refused keeps its refusal, so the client still learns it broke the contract.
+ */
+export function answerAsTold(fault: Fault | undefined, served: RouteAnswer): RouteAnswer {
+	if (fault?.answer === undefined || served.status < 200 || served.status > 299) return served;
+	const { bytes: _bytes, body: _body, headers = {}, ...kept } = served;
+	const { 'content-type': _type, ...otherHeaders } = headers;
+	return { ...kept, headers: otherHeaders, status: fault.answer.status, body: fault.answer.body };
 }
 
 /** Another client's request, carried out at once with the right key and logged as `meanwhile`. */
