@@ -54,12 +54,23 @@ export function answerInPlaceOfService(
 }
 
 /**
- * An `answer` fault's answer in place of the service's own, once the request passed every check and
- * was accepted: the status and body as told, the service's headers kept (a Location, a message id).
- * A request the service refused keeps its refusal, so the client still learns it broke the contract.
+ * An `answer` fault's answer in place of the service's own, once the request passed every check
+ * (route, key, size, body form, docs/openapi.yaml and what it says in words): the status and body
+ * as told, the service's headers kept (a Location, a message id). Whatever the endpoint itself
+ * answered (an object it does not hold, say) is replaced, as the service would answer otherwise. A
+ * refused request keeps its refusal, so the client still learns that it broke the contract.
  */
-export function answerAsTold(fault: Fault | undefined, served: RouteAnswer): RouteAnswer {
-	if (fault?.answer === undefined || served.status < 200 || served.status > 299) return served;
+export function answerAsTold(
+	fault: Fault | undefined,
+	served: RouteAnswer,
+	record: RecordedRequest,
+): RouteAnswer {
+	if (
+		fault?.answer === undefined ||
+		record.keptContract !== true ||
+		record.contractViolation !== undefined
+	)
+		return served;
 	const { bytes: _bytes, body: _body, headers = {}, ...kept } = served;
 	const { 'content-type': _type, ...otherHeaders } = headers;
 	return { ...kept, headers: otherHeaders, status: fault.answer.status, body: fault.answer.body };

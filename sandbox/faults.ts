@@ -36,8 +36,8 @@ const faultSpec = z
 		 */
 		meanwhile: z.array(meanwhileRequest).min(1).optional(),
 		/**
-		 * Processes the request with every check, and when the service accepts it (a 2xx) answers
-		 * this in place of its own answer: an answer the contract allows that the stand-in never
+		 * Processes the request with every check, and when it keeps the contract answers this in
+		 * place of the endpoint's own answer: an answer the contract allows that the stand-in never
 		 * gives (test/engine/answersFromContract.ts generates them). A refusal of the request stands.
 		 */
 		answer: z

@@ -197,10 +197,11 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			record,
 			dispatchContext(),
 		);
-		const answer = answerAsTold(fault, {
-			...served,
-			status: successStatuses.statusFor(method, path, served.status),
-		});
+		const answer = answerAsTold(
+			fault,
+			{ ...served, status: successStatuses.statusFor(method, path, served.status) },
+			record,
+		);
 		record.status = answer.status;
 		for (const other of fault?.meanwhile ?? [])
 			serveMeanwhile(other, table.routes, log, dispatchContext());

@@ -341,6 +341,15 @@ describe('answer as told', () => {
 		expect(await (await sendMessage()).json()).toEqual(told.body);
 	});
 
+	it('answers as told about an object the stand-in does not hold: only the checks refuse', async () => {
+		service.injectFaults({ path: '/api/v1/orders/wa_ord_unknown', answer: told });
+		const answered = await fetch(`${service.url}/api/v1/orders/wa_ord_unknown`, {
+			headers: { authorization: service.apiKey },
+		});
+		expect(answered.status).toBe(201);
+		expect(await answered.json()).toEqual(told.body);
+	});
+
 	it('refuses an answer with status, reset or drip (they answer without it)', () => {
 		for (const other of [{ status: 200 }, { reset: true }, { drip: true }]) {
 			expect(() => service.injectFaults({ answer: told, ...other })).toThrow(/answer/);
