@@ -91,3 +91,41 @@ test('the phone number is compared as a number, however the service writes it', 
 	]);
 	expect(output.map((item) => item.id)).toEqual(['msg_1']);
 });
+
+// Found by answers-the-contract-allows.property.test.ts: a record naming its conversation or phone
+// number as a JSON number (the contract leaves their type open) passed whatever it named.
+test('a conversation or phone number written as a JSON number is compared as the number it names', async () => {
+	service.clearFaults();
+	const asked = await runFiltered({ conversationId: '42' }, [{ id: 'msg_1', conversation_id: 42 }]);
+	expect(asked.map((item) => item.id)).toEqual(['msg_1']);
+	const another = await runFiltered({ conversationId: '42' }, [
+		{ id: 'msg_1', conversation_id: 7 },
+	]);
+	expect(another).toEqual([
+		expect.objectContaining({ outcome: 'not sent', error: expect.stringMatching(/filter/) }),
+	]);
+	const otherPhone = await listWith('phone_number', [{ id: 'msg_1', phone_number: 14155550123 }]);
+	expect(otherPhone).toEqual([
+		expect.objectContaining({ outcome: 'not sent', error: expect.stringMatching(/filter/) }),
+	]);
+	const samePhone = await listWith('phone_number', [{ id: 'msg_1', phone_number: 442079460018 }]);
+	expect(samePhone.map((item) => item.id)).toEqual(['msg_1']);
+});
+
+async function runFiltered(filters: object, messages: object[]) {
+	service.clearFaults();
+	service.injectFaults({
+		status: 200,
+		body: { count: messages.length, next: null, prev: null, messages },
+		path: '/api/v1/messages',
+	});
+	const result = await runChatMessaging({
+		items: [{}],
+		parameters: { resource: 'message', operation: 'getMany', returnAll: true, filters } as never,
+		baseUrl: service.url,
+		apiKey: API_KEY,
+		continueOnFail: true,
+	});
+	expect(result.error).toBeUndefined();
+	return result.output!.map((item) => item.json);
+}

@@ -107,6 +107,24 @@ describe('an answer that is not what the spec promises is an error, never re-sen
 		expect(service.requests).toHaveLength(1);
 	});
 
+	// Found by answers-the-contract-allows.property.test.ts: `"error": []` next to a success, which
+	// the contract allows (an extra field), failed the item as "may have been sent".
+	test.each([[[]], [{}], [null], ['']])(
+		'Assign Agent: 200 whose error reports nothing (%j) is the success it says',
+		async (error) => {
+			service.injectFaults({
+				status: 200,
+				body: { status: 'success', event_id: 'evt_1', error },
+				path: EVENTS,
+			});
+			const result = await run('assignAgent');
+
+			expect(result.error).toBeUndefined();
+			expect(result.output).toHaveLength(1);
+			expect(result.output![0].json).toMatchObject({ event_id: 'evt_1' });
+		},
+	);
+
 	test("with Continue On Fail the item carries the error, the outcome and the service's answer", async () => {
 		service.injectFaults({ status: 200, body: { status: 'error' }, path: EVENTS });
 		const result = await run('connectContact', { continueOnFail: true, items: [{}, {}] });

@@ -6,7 +6,8 @@ import { ServiceRequestFailed } from '../../../shared/transport';
  * A listed record that names another value than the list's filter asked for says the service did
  * not apply the filter (a proxy or gateway that drops the query answers the whole list): output,
  * a draft would pass for a sent broadcast, another contact's messages for this contact's. The item
- * fails instead, with nothing output; a record that leaves the field out says nothing against it.
+ * fails instead, with nothing output; a record that leaves the field out says nothing against it. A
+ * number names the value it is written as (42 is conversation "42").
  */
 
 /** Checks each filtered field of `record` against the query; `same` compares a field's two values. */
@@ -20,7 +21,10 @@ export function checkAnsweredAsFiltered(
 ): void {
 	for (const field of fields) {
 		const asked = qs[field];
-		const answered = record[field];
+		// A number is compared as the text it is written as: a service may write an id or a phone
+		// number as a JSON number, and another conversation's 42 must not pass for this one's.
+		const value = record[field];
+		const answered = typeof value === 'number' ? String(value) : value;
 		if (typeof asked !== 'string' || typeof answered !== 'string') continue;
 		if (same(field, answered, asked)) continue;
 		throw new ServiceRequestFailed({

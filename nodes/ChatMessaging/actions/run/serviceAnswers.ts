@@ -24,10 +24,12 @@ function failureSign(fields: Record<string, unknown>): string | undefined {
 		return `it reports status "${fields.status}"`;
 	}
 	if (fields.success === false) return 'it reports success: false';
+	// An error that says nothing (null, empty text, an empty list or object) reports none: services
+	// write `"error": []` or `{}` next to a success as readily as `"error": null`.
 	const { error } = fields;
 	if (
 		(typeof error === 'string' && error.trim() !== '') ||
-		(error !== null && typeof error === 'object')
+		(error !== null && typeof error === 'object' && Object.keys(error).length > 0)
 	) {
 		return 'it reports an error';
 	}
