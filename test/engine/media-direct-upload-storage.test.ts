@@ -21,7 +21,9 @@ import { accountSidePart } from '../../sandbox/serviceParts';
 import { runUpload, testBytes } from './binaryItems';
 
 const API_KEY = 'direct-storage-key-SECRET-3e1c';
-const STORAGE_HOST = 'uploads.storage-bucket.test';
+// A public-looking name (a presigned URL names a public host; .test is refused as never public),
+// resolved to this machine by the lookup below for this test only.
+const STORAGE_HOST = 'uploads.storage-bucket.example.com';
 
 let service: StandInService;
 let storage: Server;

@@ -6,7 +6,12 @@
  */
 import fc from 'fast-check';
 
-import { privateHostReason, uploadUrl } from '../../nodes/shared/transport/serviceUrl';
+import {
+	notAPublicName,
+	privateHostReason,
+	uploadHeadersProblem,
+	uploadUrl,
+} from '../../nodes/shared/transport/serviceUrl';
 
 const BASE = 'https://api.example-chat.com';
 
@@ -37,7 +42,7 @@ describe('uploadUrl', () => {
 			'https://api.example-chat.com:8443/uploads/abc',
 			'https://api.example-chat.com:8443/uploads/abc',
 		],
-		['//storage.example/uploads', 'https://storage.example/uploads'],
+		['//storage.example.com/uploads', 'https://storage.example.com/uploads'],
 	])('a presigned https URL on another, public host is taken: %s', (given, expected) => {
 		expect(uploadUrl(BASE, given)).toEqual({ url: expected });
 	});
@@ -163,5 +168,81 @@ describe('uploadUrl', () => {
 		]) {
 			expect(privateHostReason(host)).toBeUndefined();
 		}
+	});
+});
+
+describe('issue 35: an upload host other than the credential’s is a public DNS name', () => {
+	test.each([
+		['https://vault/u', /a name of one label/],
+		['https://minio:9000/u', /a name of one label/],
+		['https://minio.storage.svc/u', /kept for local networks/],
+		['https://nas.lan/u', /kept for local networks/],
+		['https://files.corp/u', /kept for local networks/],
+		['https://wiki.intranet/u', /kept for local networks/],
+		['https://router.home.arpa/u', /a local name/],
+		['https://uploads.test/u', /kept for local networks/],
+		['https://2130706433/u', /this machine/],
+		['https://8.8.8.8/u', /an IP address, not a public name/],
+		['https://[2001:4860::8888]/u', /an IP address, not a public name/],
+	])('%s is refused, nothing sent', (given, reason) => {
+		expect(uploadUrl(BASE, given)).toEqual({
+			refused: expect.objectContaining({
+				outcome: 'not sent',
+				message: expect.stringMatching(reason),
+			}),
+		});
+	});
+
+	test('a public name is taken', () => {
+		expect(notAPublicName('bucket.s3.eu-west-1.amazonaws.com')).toBeUndefined();
+		expect(notAPublicName('storage.googleapis.com.')).toBeUndefined();
+	});
+});
+
+describe('issue 35: the headers a direct upload may carry', () => {
+	test('what an upload needs, and the storage services’ signing headers, are taken', () => {
+		expect(
+			uploadHeadersProblem(
+				{
+					'Content-Type': 'image/png',
+					'content-md5': 'bWQ1',
+					'Content-Disposition': 'inline; filename="a.png"',
+					'Content-Length': '12',
+					'x-amz-acl': 'private',
+					'X-Goog-Meta-Owner': 'ada',
+					'x-ms-blob-type': 'BlockBlob',
+				},
+				12,
+			),
+		).toBeUndefined();
+	});
+
+	test('property: any other header, a Content-Length other than the file’s, or a value of several lines is refused', () => {
+		const allowed =
+			/^(content-type|content-md5|content-disposition|cache-control|content-length|x-amz-.+|x-goog-.+|x-ms-.+)$/i;
+		const otherName = fc
+			.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,20}$/)
+			.filter((name) => !allowed.test(name));
+		const hostile = fc.oneof(
+			fc.tuple(otherName, fc.string()).map(([name, value]) => ({ [name]: value })),
+			fc
+				.nat(1000)
+				.filter((length) => length !== 12)
+				.map((length) => ({ 'Content-Length': String(length) })),
+			fc.tuple(fc.string(), fc.constantFrom('\r', '\n', '\0'), fc.string()).map(([a, bad, b]) => ({
+				'Content-Type': `${a}${bad}${b}`,
+			})),
+		);
+		fc.assert(
+			fc.property(hostile, (headers) => {
+				expect(uploadHeadersProblem({ 'Content-Type': 'image/png', ...headers }, 12)).toEqual(
+					expect.any(String),
+				);
+				expect(uploadUrl(BASE, '/uploads/abc', { headers, byteCount: 12 })).toEqual({
+					refused: expect.objectContaining({ outcome: 'not sent' }),
+				});
+			}),
+			{ numRuns: 300 },
+		);
 	});
 });

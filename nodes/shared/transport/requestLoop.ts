@@ -216,7 +216,10 @@ export async function callService(
 	};
 	const { rawUpload } = request;
 	const address = rawUpload
-		? uploadUrl(client.baseUrl, request.path)
+		? uploadUrl(client.baseUrl, request.path, {
+				headers: rawUpload.headers,
+				byteCount: rawUpload.bytes.length,
+			})
 		: knownServiceUrl(client, request.path);
 	// An upload URL's path is its authority (a token): it is not repeated in messages.
 	const shownPath = rawUpload ? 'the upload URL the service gave' : request.path;

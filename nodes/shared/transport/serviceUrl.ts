@@ -171,15 +171,75 @@ export function privateHostReason(hostname: string): string | undefined {
 }
 
 /**
+ * Names that are never a public host: suffixes kept for local networks, clusters and tests (RFC
+ * 6761 and 6762, home.arpa), and the ones companies, routers, Docker and Kubernetes use for the
+ * hosts next to n8n (`.internal`, `.intranet`, `.corp`, `.lan`, `.home`, `.svc`, `.localdomain`).
+ */
+const LOCAL_SUFFIX =
+	/(?:^|\.)(?:localhost|local|localdomain|internal|intranet|corp|lan|home|home\.arpa|svc|private|test|example|invalid)$/;
+
+/**
+ * Why an upload host other than the credential's is not a public name, or undefined when it is
+ * one. An IP address is no name at all: a presigned URL of object storage names its host, and
+ * an address in whatever form (`0x7f.1` and `2130706433` are 127.0.0.1 to the URL parser, which
+ * the hostname is read after) could be inside n8n's network. A name of one label (`vault`,
+ * `minio`) is how Docker Compose and Kubernetes reach the services beside n8n.
+ */
+export function notAPublicName(hostname: string): string | undefined {
+	const host = hostname.toLowerCase().replace(/\.$/, '');
+	const inside = privateHostReason(host);
+	if (inside !== undefined) return inside;
+	if (host.startsWith('[') || /^[\d.]+$/.test(host)) return 'an IP address, not a public name';
+	if (!host.includes('.')) return 'a name of one label, as the hosts of a local network are named';
+	if (LOCAL_SUFFIX.test(host)) return 'a name kept for local networks, not a public one';
+	return undefined;
+}
+
+/**
+ * The headers a direct upload may carry, and what it may not: what a PUT of a file's bytes to
+ * object storage needs, and the signing headers of S3 (`x-amz-…`), Google Cloud Storage
+ * (`x-goog-…`) and Azure Blob Storage (`x-ms-…`). Anything else the answer names (Authorization,
+ * Cookie, Host, Proxy-…, X-Forwarded-…, Transfer-Encoding) is no part of an upload; a header the
+ * answer chose is refused, not dropped, so a signature over it does not fail after the bytes left.
+ */
+const UPLOAD_HEADER =
+	/^(?:content-type|content-md5|content-disposition|cache-control|x-amz-[a-z0-9-]+|x-goog-[a-z0-9-]+|x-ms-[a-z0-9-]+)$/;
+
+/** Why the headers a direct upload's answer gave cannot go with the file, or undefined. */
+export function uploadHeadersProblem(
+	headers: Record<string, unknown>,
+	byteCount: number,
+): string | undefined {
+	for (const [name, value] of Object.entries(headers)) {
+		const lower = name.toLowerCase();
+		if (typeof value !== 'string' || /[\r\n\0]/.test(value))
+			return `header ${JSON.stringify(name)} is not a single line of text`;
+		if (lower === 'content-length') {
+			if (value.trim() !== String(byteCount))
+				return `header Content-Length ${JSON.stringify(value)} is not the file's ${byteCount} bytes`;
+			continue;
+		}
+		if (!UPLOAD_HEADER.test(lower))
+			return `header ${JSON.stringify(name)} is not one an upload needs (Content-Type, Content-MD5, Content-Disposition, Cache-Control, Content-Length, x-amz-…, x-goog-…, x-ms-…)`;
+	}
+	return undefined;
+}
+
+/**
  * A URL the service handed out for a file's bytes (a direct upload's `direct_upload.url`): a path,
  * or an absolute URL. Nothing carrying the API key goes there (the transport sends it without).
- * On the credential's own origin it is taken as given. On another host (object storage, which a
- * presigned URL names) it is taken only over https and only for a public host: the file must not
- * travel in clear, nor be aimed by an answer (or whatever altered it on the way) at an address
- * inside the network n8n runs in. Its query is kept exactly as given: a signed URL's signature
- * covers it.
+ * On the credential's own origin it is taken as given: that is the host the user chose to trust
+ * with the key (and how the tests' stand-in on 127.0.0.1 is reached). On another host (object
+ * storage, which a presigned URL names) it is taken only over https and only for a public DNS name
+ * (notAPublicName): the file must not travel in clear, nor be aimed by an answer (or whatever
+ * altered it on the way) at a host inside the network n8n runs in. Its query is kept exactly as
+ * given: a signed URL's signature covers it.
  */
-export function uploadUrl(baseUrl: string, given: string): ServiceUrl {
+export function uploadUrl(
+	baseUrl: string,
+	given: string,
+	upload?: { headers: Record<string, unknown>; byteCount: number },
+): ServiceUrl {
 	const checked = credentialBase(baseUrl);
 	if ('refused' in checked) return checked;
 	const { base } = checked;
@@ -199,16 +259,18 @@ export function uploadUrl(baseUrl: string, given: string): ServiceUrl {
 		return notUsable(`is not http(s) (${url.protocol})`);
 	if (url.username !== '' || url.password !== '')
 		return notUsable('carries a user name or password');
+	const badHeaders = upload && uploadHeadersProblem(upload.headers, upload.byteCount);
+	if (badHeaders !== undefined) return notUsable(`comes with ${badHeaders}`);
 	if (url.origin === base.origin) return { url: url.href };
 	if (url.protocol !== 'https:') {
 		return notUsable(
 			`is on another host (${url.origin}) over plain http; a file goes to a host other than the credential's (${base.origin}) only over https`,
 		);
 	}
-	const inside = privateHostReason(url.hostname);
+	const inside = notAPublicName(url.hostname);
 	if (inside !== undefined) {
 		return notUsable(
-			`is on another host (${url.origin}), ${inside}; a file goes to a host other than the credential's (${base.origin}) only when it is a public one`,
+			`is on another host (${url.origin}), ${inside}; a file goes to a host other than the credential's (${base.origin}) only when it is a public name`,
 		);
 	}
 	return { url: url.href };

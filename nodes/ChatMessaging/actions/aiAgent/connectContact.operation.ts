@@ -38,7 +38,7 @@ import {
 } from '../../methods/templateParameters';
 import type { ItemTemplates, TemplateSendOperation } from '../../methods/templateSend';
 import { isVersion2, readTemplateOfVersion } from '../../methods/templateSend';
-import { answerFields } from '../run/serviceAnswers';
+import { answerFields, nodeOutput } from '../run/serviceAnswers';
 
 const displayOptions: IDisplayOptions = {
 	show: { resource: ['aiAgent'], operation: ['connectContact'] },
@@ -159,14 +159,13 @@ function toOutput(
 	answer: ServiceAnswer,
 	{ body: sent }: PreparedRequest<ConnectToAiAgentBody>,
 ): IDataObject {
-	return {
-		...answerFields(answer),
+	return nodeOutput(answerFields(answer), {
 		phoneNumber: sent.contact.phone_number,
 		aiAgentId: sent.ai_agent.id,
 		templateId: sent.template_message.chat_template_id,
 		statusCode: answer.statusCode,
 		retries: answer.retries,
-	};
+	});
 }
 
 export const connectContact: TemplateSendOperation<ConnectToAiAgentBody> = {

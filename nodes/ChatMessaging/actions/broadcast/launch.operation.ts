@@ -13,7 +13,7 @@ import type { Action, BatchOperation, PerItemOperation, PreparedRequest } from '
 import type { OperationRun } from '../run/operationRun';
 import { runBatches } from '../run/batch';
 import { runPerItem } from '../run/perItem';
-import { answerFields } from '../run/serviceAnswers';
+import { answerFields, nodeOutput } from '../run/serviceAnswers';
 import type { BroadcastSettings } from './broadcastSettings';
 import type { ItemTemplates } from '../../methods/templateSend';
 import { isVersion2, readItemTemplates } from '../../methods/templateSend';
@@ -91,14 +91,18 @@ function launchToAudience(templates: ItemTemplates): PerItemOperation<SendBroadc
 			launchedBy.set(key, itemIndex);
 			return { method: 'POST', path, body };
 		},
-		toOutput: (answer: ServiceAnswer, { body }: PreparedRequest<SendBroadcastBody>) => ({
-			launched: true,
-			...settingsOutput(body.broadcast),
-			audienceId: body.broadcast.audience_id ?? null,
-			...answerFields(answer),
-			statusCode: answer.statusCode,
-			retries: answer.retries,
-		}),
+		toOutput: (answer: ServiceAnswer, { body }: PreparedRequest<SendBroadcastBody>) =>
+			nodeOutput(
+				answerFields(answer),
+				{
+					launched: true,
+					...settingsOutput(body.broadcast),
+					audienceId: body.broadcast.audience_id ?? null,
+					statusCode: answer.statusCode,
+					retries: answer.retries,
+				},
+				['scheduledLaunchTime'],
+			),
 		answer: launchBroadcastAnswer,
 	};
 }

@@ -24,7 +24,7 @@ import { contactNamed } from './get.operation';
 import type { BatchItem } from '../run/combinators';
 import { chosenBy, withOwnAnswers } from '../run/combinators';
 import { perItem } from '../run/perItem';
-import { answerFields } from '../run/serviceAnswers';
+import { answerFields, nodeOutput } from '../run/serviceAnswers';
 import {
 	CONTACT_DETAIL_PARAMETERS,
 	consentNotShown,
@@ -132,7 +132,7 @@ const oneByOne: PerItemOperation<UpsertContactBody> = {
 		const problem = consentNotShown(request.body, contact);
 		if (problem !== undefined)
 			throw consentNotShownFailure(answer, request.body.phone_number, problem);
-		return { ...contact, created: answer.statusCode === 201 };
+		return nodeOutput(contact, { created: answer.statusCode === 201 });
 	},
 };
 

@@ -4,7 +4,7 @@ import { deleteMediaAnswer } from '../../../shared/schemas/media';
 import { InvalidParameter, describeType, inexactNumberReason } from '../../../shared/validation';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
-import { answerFields, answerNotForThisItem } from '../run/serviceAnswers';
+import { answerFields, answerNotForThisItem, nodeOutput } from '../run/serviceAnswers';
 import { MEDIAS_PATH } from './mediaUpload';
 
 /*
@@ -84,6 +84,7 @@ export const deleteMedia: PerItemOperation<undefined> = {
 				`The delete may have been made: the service received it, but its answer is about another media item, so it was not repeated. Look for media ${asked} with Media → Get Many before running this item again.`,
 			);
 		}
-		return { ...shown, id: idAsNumber(asked), deleted: true };
+		// The id is the one asked for, which the answer's (when it names one) was just found to be.
+		return nodeOutput({ ...shown, id: idAsNumber(asked) }, { deleted: true });
 	},
 };

@@ -10,7 +10,7 @@ import type { ServiceAnswer, ServiceClient } from '../../../shared/transport';
 import { ServiceRequestFailed, callService } from '../../../shared/transport';
 import { HEADER_MEDIA_URL, InvalidParameter, readHeaderMediaUrl } from '../../../shared/validation';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
-import { promisedAnswerOrFailure } from '../run/serviceAnswers';
+import { promisedAnswerOrFailure, withMoreNodeFields } from '../run/serviceAnswers';
 import type { MediaFile } from './mediaFile';
 import { binaryFieldProperty, describeFile, readMediaFile } from './mediaFile';
 import type { UploadedMedia } from './mediaUpload';
@@ -228,6 +228,6 @@ export function withUploadedHeaderMedia<Body>(
 		const uploaded = uploadedFor.get(request);
 		return uploaded === undefined
 			? toOutput(answer, request)
-			: { ...toOutput(answer, request), headerMedia: uploaded };
+			: withMoreNodeFields(toOutput(answer, request), { headerMedia: uploaded });
 	};
 }

@@ -10,7 +10,7 @@ import { InvalidParameter } from '../../../shared/validation';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
-import { answerFields } from '../run/serviceAnswers';
+import { answerFields, nodeOutput } from '../run/serviceAnswers';
 import type { MediaFile } from './mediaFile';
 import { BINARY_FIELD_LABEL, binaryFieldProperty, readMediaFile } from './mediaFile';
 import type { UploadMethod } from './mediaUpload';
@@ -150,9 +150,8 @@ export const upload: PerItemOperation<UploadPlan> = {
 		return uploaded.answer;
 	},
 	toOutput(answer, { body: plan }): IDataObject {
-		return {
-			...uploadedFields(answerFields(answer), plan.file, plan.byteSize),
+		return nodeOutput(uploadedFields(answerFields(answer), plan.file, plan.byteSize), {
 			uploadMethod: plan.method,
-		};
+		});
 	},
 };

@@ -153,6 +153,28 @@ function sentKeyFields(sent: IDataObject): IDataObject {
 	) as IDataObject;
 }
 
+/**
+ * The fields this operation writes on the item that comes out: what the wait got (answered, data,
+ * respondedAt), the message it sent (event_id) and Skip Items Already Sent's word on its key. An
+ * input item's fields of these names are the input's, not this wait's: an earlier approval's
+ * `data: {approved: true}` (or one a form or webhook body sent in) must never come out of a wait
+ * nobody answered looking approved, so they are dropped from the input before the node writes its own.
+ */
+export const SEND_AND_WAIT_OWN_FIELDS = [
+	'answered',
+	'data',
+	'respondedAt',
+	'event_id',
+	...SENT_KEY_FIELDS,
+] as const;
+
+/** The input item's fields, without those of the names this operation writes. */
+function inputWithoutOwnFields(input: IDataObject): IDataObject {
+	const rest = { ...input };
+	for (const name of SEND_AND_WAIT_OWN_FIELDS) delete rest[name];
+	return rest;
+}
+
 /** The resume-link method that n8n 1.107 to 2.13 have and 2.14 removed (see SEND_AND_WAIT_NEEDS_N8N). */
 interface BeforeN8n214 {
 	setSignatureValidationRequired?: unknown;
@@ -248,7 +270,7 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 
 	const waiting: INodeExecutionData = {
 		json: {
-			...items[0].json,
+			...inputWithoutOwnFields(items[0].json),
 			...sentKeyFields(output[0].json),
 			answered: false,
 			event_id: eventId,

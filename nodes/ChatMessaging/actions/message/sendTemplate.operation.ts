@@ -35,7 +35,10 @@ import {
 } from '../media/headerMediaFromBinary';
 import type { PreparedRequest } from '../operationKinds';
 import { runParameters } from '../run/runParameters';
-import { answerFields } from '../run/serviceAnswers';
+import { answerFields, nodeOutput } from '../run/serviceAnswers';
+
+/** Send Template's fields written only sometimes: the event when the answer names one, an uploaded header file. */
+const SEND_TEMPLATE_SOMETIMES_OWNED = ['eventId', 'headerMedia'];
 import type { FilledVariables } from './filledVariables';
 import { addFilledVariables } from './filledVariables';
 import { sendTemplateDescription } from './sendTemplate.description';
@@ -295,16 +298,21 @@ function toOutput(
 ): IDataObject {
 	checkAnswerIsAboutThisSend(answer, sent);
 	const eventId = sentEventId(answer);
-	return {
-		queued: true,
-		status: 'queued',
-		phoneNumber: sent.contact.phone_number,
-		templateId: sent.template_message.chat_template_id,
-		...(eventId === undefined ? {} : { eventId }),
-		...answerFields(answer),
-		statusCode: answer.statusCode,
-		retries: answer.retries,
-	};
+	// The node's verdict and what it sent, written over the answer (which echoes the request): an
+	// answer's own `status`, `queued` or `error` is kept under fromService, never taken for these.
+	return nodeOutput(
+		answerFields(answer),
+		{
+			queued: true,
+			status: 'queued',
+			phoneNumber: sent.contact.phone_number,
+			templateId: sent.template_message.chat_template_id,
+			...(eventId === undefined ? {} : { eventId }),
+			statusCode: answer.statusCode,
+			retries: answer.retries,
+		},
+		SEND_TEMPLATE_SOMETIMES_OWNED,
+	);
 }
 
 /** Send Template's request, with variables the calling operation fills itself. */

@@ -66,6 +66,19 @@ function nextStep(json: IDataObject, argument: string | undefined): string {
 }
 
 /**
+ * Whether an output item is one of the node's failures: its `error` text with its outcome, not sent
+ * or may have been sent, as the runners write every failure. A success never has either at the top
+ * (a field of the service's answer so named is under fromService, serviceAnswers.ts nodeOutput), and
+ * a success answer's `"error": null` read as a failure would tell the model to send it again.
+ */
+function isFailure(json: IDataObject): boolean {
+	return (
+		typeof json.error === 'string' &&
+		(json.outcome === 'not sent' || json.outcome === 'may have been sent')
+	);
+}
+
+/**
  * A tool call's output items, each failure with the argument it concerns and the next step.
  * `properties` are the operation's parameters, whose labels the failures name.
  *
@@ -79,7 +92,7 @@ export function explainFailuresToModel(
 	properties: INodeProperties[],
 ): INodeExecutionData[] {
 	return items.map((item) => {
-		if (item.json.error === undefined) return item;
+		if (!isFailure(item.json)) return item;
 		const argument = argumentFor(this, properties, item.json.parameter);
 		const { error, ...rest } = item.json;
 		const json: IDataObject = { problem: error, ...rest };

@@ -72,6 +72,15 @@ function intoBatches<Entry>(
 	return batches;
 }
 
+/** The fields the batch runner writes on each accepted item (batchFields), the node's own. */
+export const BATCH_RUNNER_FIELDS: readonly string[] = [
+	'batch',
+	'statusCode',
+	'batchResponse',
+	'retries',
+	'batchLocation',
+];
+
 /*
  * The service answers a batch with one object (Create Many's shows a single contact), so nothing in it
  * can be presented as one entry's own: each item gets its entry as sent, and the answer under names

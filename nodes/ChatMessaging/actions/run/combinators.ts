@@ -7,7 +7,9 @@ import type {
 
 import { InvalidParameter } from '../../../shared/validation';
 import type { Action } from '../operationKinds';
+import { BATCH_RUNNER_FIELDS } from './batch';
 import type { OperationRun } from './operationRun';
+import { FIELDS_THE_NODE_OWNS_IN_EVERY_OUTPUT, nodeOutput } from './serviceAnswers';
 
 /*
  * Small ways of making one Action from others, for an operation the user sees as one but that runs
@@ -90,10 +92,21 @@ export function withOwnAnswers(
 				members.forEach((item, index) => {
 					const fields = own[index];
 					if (fields === undefined) return;
-					// The batch's answer is replaced by this item's own fields, not kept beside them.
-					const rest = { ...item.json };
-					delete rest.batchResponse;
-					item.json = { ...rest, ...fields };
+					// The batch's answer is replaced by this item's own fields, not kept beside them. Those
+					// replace the entry as sent, never the runner's own fields (the batch, its status code
+					// and retries, a key's recording): one of the answer's so named goes under fromService.
+					const sentEntry: IDataObject = {};
+					const runnerFields: IDataObject = {};
+					for (const [name, value] of Object.entries(item.json)) {
+						if (name === 'batchResponse') continue;
+						if (
+							BATCH_RUNNER_FIELDS.includes(name) ||
+							FIELDS_THE_NODE_OWNS_IN_EVERY_OUTPUT.includes(name)
+						)
+							runnerFields[name] = value;
+						else sentEntry[name] = value;
+					}
+					item.json = nodeOutput({ ...sentEntry, ...fields }, runnerFields);
 				});
 			}
 			return output;

@@ -5,6 +5,7 @@ import type { Action, ListOperation, PreparedRequest } from '../operationKinds';
 import type { OperationRun } from './operationRun';
 import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
 import { readPages, readReturnAllOrLimit } from './pages';
+import { outputToldApart } from './serviceAnswers';
 
 /**
  * A list read once per input item, page by page (run/pages.ts), one item after another: lists are
@@ -47,7 +48,7 @@ export async function runList<Page, Record>(
 			// Every record is read before any is output: one the operation refuses fails the item
 			// whole, never after part of its list went out.
 			const items = records.map((record) => ({
-				json: operation.toOutput(record, read.request),
+				json: outputToldApart(operation.toOutput(record, read.request)),
 				pairedItem: { item: itemIndex },
 			}));
 			output.push(...items);

@@ -15,7 +15,7 @@ import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
 import { inInstructionOrder } from './lastInstructionWins';
 import { runInParallel } from './parallelRequests';
 import { itemsToSend } from './sentRecord';
-import { answerIds, promisedAnswerOrFailure } from './serviceAnswers';
+import { answerIds, outputToldApart, promisedAnswerOrFailure } from './serviceAnswers';
 import { stoppedRunError } from './stoppedRun';
 
 /**
@@ -91,7 +91,7 @@ export async function runPerItem<Body>(
 					: await callService.call(this, client, request);
 				const answer = promisedAnswerOrFailure(sent, operation.answer);
 				output[itemIndex] = {
-					json: { ...operation.toOutput(answer, request), ...answerIds(answer) },
+					json: { ...outputToldApart(operation.toOutput(answer, request)), ...answerIds(answer) },
 					pairedItem: { item: itemIndex },
 				};
 				accepted.push(itemIndex);

@@ -159,6 +159,80 @@ export function answerFields(answer: ServiceAnswer): IDataObject {
 	return body === null || body === undefined ? {} : { rawResponse: body as IDataObject };
 }
 
+/*
+ * Whose word a field of an output item is. An item mixes the service's answer with the node's own
+ * fields (its verdict, `queued`, `launched`, `created`, what it sent, `statusCode`, `retries`), and
+ * a name can be in both: an answer's `status` written over Send Template's `status: "queued"`, or an
+ * answer's `"error": null` that n8n reads as a failure (Retry On Fail runs a node again when its
+ * first item has an `error`; an agent's tool answer with `error` reads as failed to the model).
+ * So the node's fields are written last, and a field of the answer with one of their names is kept
+ * under `fromService`, never dropped and never taken for the node's. docs/failure-semantics.md
+ * lists the fields each operation owns.
+ */
+
+/**
+ * The fields the node owns in every operation's output: a failure's `error` and `outcome` (read
+ * by n8n, the agent layer and Skip Items Already Sent's settling), the words a failure is told to
+ * an AI agent's model in (agentTool.ts), Skip Items Already Sent's words, and `fromService` itself.
+ */
+export const FIELDS_THE_NODE_OWNS_IN_EVERY_OUTPUT: readonly string[] = [
+	'error',
+	'outcome',
+	'problem',
+	'argument',
+	'nextStep',
+	'skipped',
+	'alreadySentKey',
+	'alreadySentRecorded',
+	'alreadySentRecordError',
+	'fromService',
+];
+
+/** Items whose fields were already told apart (nodeOutput); the runners leave them as they are. */
+const toldApart = new WeakSet<object>();
+
+/**
+ * An output item's fields: the service's, then the node's written over them, with the service's
+ * fields of a name the node owns (one of `node`'s, one in `alsoOwned`, which the node writes only
+ * sometimes, or one owned in every output) under `fromService`.
+ */
+export function nodeOutput(
+	service: IDataObject,
+	node: IDataObject,
+	alsoOwned: readonly string[] = [],
+): IDataObject {
+	const owned = (name: string) =>
+		Object.prototype.hasOwnProperty.call(node, name) ||
+		alsoOwned.includes(name) ||
+		FIELDS_THE_NODE_OWNS_IN_EVERY_OUTPUT.includes(name);
+	const kept: IDataObject = {};
+	const clashing: IDataObject = {};
+	for (const [name, value] of Object.entries(service)) {
+		if (owned(name)) clashing[name] = value;
+		else kept[name] = value;
+	}
+	const json: IDataObject = { ...kept, ...node };
+	if (Object.keys(clashing).length > 0) json.fromService = clashing;
+	toldApart.add(json);
+	return json;
+}
+
+/** Fields the node adds to an output already told apart (nodeOutput), written last. */
+export function withMoreNodeFields(json: IDataObject, node: IDataObject): IDataObject {
+	const more = { ...json, ...node };
+	if (toldApart.has(json)) toldApart.add(more);
+	return more;
+}
+
+/**
+ * An operation's output as a runner takes it: told apart already, or made of the service's record
+ * alone (Get, Get Many, a change answered with the object), whose fields named like the node's
+ * own in every output go under `fromService`.
+ */
+export function outputToldApart(json: IDataObject): IDataObject {
+	return toldApart.has(json) ? json : nodeOutput(json, {});
+}
+
 /**
  * A 2xx answer about something other than this item's request (another order, conversation or
  * amount, mixed up on the way): the service received the request and may have acted on it, so

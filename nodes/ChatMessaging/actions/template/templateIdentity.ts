@@ -6,6 +6,7 @@ import { readTemplateVariables } from '../../../shared/templateComponents';
 import type { DeliveryOutcome, ServiceAnswer } from '../../../shared/transport';
 import { ServiceRequestFailed } from '../../../shared/transport';
 import { InvalidParameter, readIdentifier } from '../../../shared/validation';
+import { nodeOutput } from '../run/serviceAnswers';
 
 /*
  * What every template operation shares about the template itself: the Template ID field, its reader
@@ -49,8 +50,8 @@ export const templatePath = (id: string) => `/api/v1/whats_app_templates/${encod
 /** The template as answered, with its variables per component and its header's media type. */
 export function templateOutput(template: TemplateAnswer): IDataObject {
 	const { variables, headerMediaType, problems } = readTemplateVariables(template.components);
-	return {
-		...(template as IDataObject),
+	// The node's reading of the components, written over any field of the template so named.
+	return nodeOutput(template as IDataObject, {
 		variables: variables.map(({ name, example, component, components }) => ({
 			name,
 			example: example ?? null,
@@ -60,7 +61,7 @@ export function templateOutput(template: TemplateAnswer): IDataObject {
 		headerMediaType: headerMediaType ?? null,
 		// Placeholders that are not clean are no variables; shown so the user sees why one is missing.
 		variableProblems: problems,
-	};
+	});
 }
 
 /**
