@@ -139,16 +139,16 @@ const REPEATS_THE_REQUEST: Record<string, Record<string, Json>> = {
 	'order → create': { reference_id: 'ref-1' },
 	'order → refund': { order_id: 'wa_ord_1', amount: { value: 100, currency: 'USD' } },
 	/*
-	 * Fields the node requires that the contract leaves optional (reported to the lead, issue 35):
-	 * docs/failure-semantics.md promises Connect Contact fails without status or event_id, and the
-	 * node reads a launch's event_id and a preference change's updated / not_found lists.
+	 * Fields the node requires that the contract leaves optional (issue 35 findings b and c, still
+	 * open: no source shows these answers): the node reads a launch's event_id and a preference
+	 * change's updated / not_found lists. (Finding a, Connect Contact's status and event_id, is the
+	 * contract's now: COMMAND_EVENT_TYPE.)
 	 */
 	'contact → updateCommunicationPreference': {
 		communication_preference: 'mute_all',
 		updated: ['+14155550123'],
 		not_found: [],
 	},
-	'aiAgent → connectContact': { status: 'success', event_id: 'evt_connected' },
 	// The node also requires a launch's status, extra to the contract, to be text.
 	'broadcast → launch': { event_id: 'evt_launched', status: 'success' },
 };
@@ -176,6 +176,16 @@ const HELD_TO_FAILURE_SIGNS = new Set([
 	'order → refund',
 	'media → delete',
 ]);
+
+/**
+ * The command each operation sends on `POST /api/v1/events`, whose answer the document may name in
+ * `x-answer-by-event-type` (Connect Contact's `{status, event_id}`, required by the service's
+ * reference; Assign Agent's `{}`).
+ */
+const COMMAND_EVENT_TYPE: Record<string, string> = {
+	'aiAgent → connectContact': 'connect_to_ai_agent',
+	'conversation → assignAgent': 'assign_agent',
+};
 
 /**
  * The success status of each command on `POST /api/v1/events` (one contract operation, sendEvent,
@@ -343,6 +353,7 @@ function answersFor(name: string): fc.Arbitrary<GeneratedAnswer[]> {
 	const repeats = REPEATS_THE_REQUEST[name];
 	const one = contractAnswers(contract, operationId, {
 		status: COMMAND_STATUS[name],
+		eventType: COMMAND_EVENT_TYPE[name],
 		...(repeats === undefined
 			? {}
 			: {

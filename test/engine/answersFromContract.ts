@@ -68,6 +68,23 @@ export function answerSchema(operationId: string, status: number): Schema | unde
 	return answer?.content?.['application/json']?.schema;
 }
 
+/**
+ * The answer schema for one command of an operation that takes several (sendEvent's event_type),
+ * where the document names it in the answer's `x-answer-by-event-type`: the one schema of the
+ * answer allows every command's shape, a source may say which is this command's.
+ */
+export function commandAnswerSchema(
+	operationId: string,
+	status: number,
+	eventType: string,
+): Schema | undefined {
+	const answer = operationEntry(operationId).responses[String(status)] as
+		| { 'x-answer-by-event-type'?: Record<string, string> }
+		| undefined;
+	const ref = answer?.['x-answer-by-event-type']?.[eventType];
+	return ref === undefined ? undefined : (dereferenced({ $ref: ref }) as Schema);
+}
+
 /** The success statuses (2xx) the document names for an operation. */
 export function successStatuses(operationId: string): number[] {
 	return Object.keys(operationEntry(operationId).responses)
@@ -184,7 +201,7 @@ export type Shape = ReadonlyArray<(body: Json) => Json>;
 export function contractAnswers(
 	contract: OpenApiContract,
 	operationId: string,
-	options: { status?: number; shaped?: fc.Arbitrary<Shape> } = {},
+	options: { status?: number; shaped?: fc.Arbitrary<Shape>; eventType?: string } = {},
 ): fc.Arbitrary<GeneratedAnswer> {
 	const statuses =
 		options.status === undefined
@@ -195,7 +212,11 @@ export function contractAnswers(
 	return fc
 		.tuple(fc.constantFrom(...statuses), answerChoices, shaped)
 		.map(([status, choices, shapes]) => {
-			const schema = answerSchema(operationId, status)!;
+			const schema =
+				(options.eventType === undefined
+					? undefined
+					: commandAnswerSchema(operationId, status, options.eventType)) ??
+				answerSchema(operationId, status)!;
 			const problems = (candidate: Json) => contract.answerProblems(operationId, status, candidate);
 			const generated = fakeAnswerBody(schema, choices);
 			const candidates = shapes.map((shape) => shape(generated));
