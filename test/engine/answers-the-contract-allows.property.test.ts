@@ -33,6 +33,7 @@ import {
 	contractAnswers,
 	idAsWritten,
 	type GeneratedAnswer,
+	type RequestKind,
 	type Shape,
 } from './answersFromContract';
 import { runAgent } from './agentToolHarness';
@@ -178,13 +179,15 @@ const HELD_TO_FAILURE_SIGNS = new Set([
 ]);
 
 /**
- * The command each operation sends on `POST /api/v1/events`, whose answer the document may name in
- * `x-answer-by-event-type` (Connect Contact's `{status, event_id}`, required by the service's
- * reference; Assign Agent's `{}`).
+ * Which request each operation sends where an operation takes several, whose answer the document
+ * names in `x-answer-by-event-type` (Connect Contact's `{status, event_id}`, required by the
+ * service's reference; Assign Agent's `{}`) or `x-answer-by-request-shape` (one contact's upsert
+ * answered with that contact).
  */
-const COMMAND_EVENT_TYPE: Record<string, string> = {
-	'aiAgent → connectContact': 'connect_to_ai_agent',
-	'conversation → assignAgent': 'assign_agent',
+const REQUEST_KIND: Record<string, RequestKind> = {
+	'aiAgent → connectContact': { eventType: 'connect_to_ai_agent' },
+	'conversation → assignAgent': { eventType: 'assign_agent' },
+	'contact → createOrUpdate': { shape: 'object' },
 };
 
 /**
@@ -193,9 +196,6 @@ const COMMAND_EVENT_TYPE: Record<string, string> = {
  * others").
  */
 const COMMAND_STATUS: Record<string, number> = {
-	// The contract's 200 for upsertContacts is a list (a bulk answer), which the node refuses for
-	// one contact: reported to the lead (issue 35); one contact's 201 here.
-	'contact → createOrUpdate': 201,
 	'message → sendTemplate': 201,
 	'broadcast → launch': 201,
 	'aiAgent → connectContact': 200,
@@ -353,7 +353,7 @@ function answersFor(name: string): fc.Arbitrary<GeneratedAnswer[]> {
 	const repeats = REPEATS_THE_REQUEST[name];
 	const one = contractAnswers(contract, operationId, {
 		status: COMMAND_STATUS[name],
-		eventType: COMMAND_EVENT_TYPE[name],
+		request: REQUEST_KIND[name],
 		...(repeats === undefined
 			? {}
 			: {
@@ -408,6 +408,7 @@ describe('an answer about the object asked for passes, whatever JSON type its id
 						writtenFor(about, id).chain((written) =>
 							contractAnswers(contract, answered[name].operationId, {
 								status: COMMAND_STATUS[name],
+								request: REQUEST_KIND[name],
 								shaped: fc.constant(aboutTheObject(about, written)),
 							}),
 						),
@@ -442,6 +443,7 @@ describe('an answer about another object fails the item, whatever JSON type eith
 						anotherId(id).chain((other) =>
 							contractAnswers(contract, answered[name].operationId, {
 								status: COMMAND_STATUS[name],
+								request: REQUEST_KIND[name],
 								shaped: fc.constant(aboutTheObject(about, other)),
 							}),
 						),

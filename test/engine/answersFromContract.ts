@@ -69,21 +69,28 @@ export function answerSchema(operationId: string, status: number): Schema | unde
 }
 
 /**
- * The answer schema for one command of an operation that takes several (sendEvent's event_type),
- * where the document names it in the answer's `x-answer-by-event-type`: the one schema of the
- * answer allows every command's shape, a source may say which is this command's.
+ * The answer schema for one request of an operation that takes several (sendEvent's event_type,
+ * upsertContacts' one contact or list), where the document names it in the answer's
+ * `x-answer-by-event-type` or `x-answer-by-request-shape`: the one schema of the answer allows
+ * every request's answer, the document says which is this request's.
  */
 export function commandAnswerSchema(
 	operationId: string,
 	status: number,
-	eventType: string,
+	request: RequestKind,
 ): Schema | undefined {
 	const answer = operationEntry(operationId).responses[String(status)] as
-		| { 'x-answer-by-event-type'?: Record<string, string> }
+		| Record<string, Record<string, string> | undefined>
 		| undefined;
-	const ref = answer?.['x-answer-by-event-type']?.[eventType];
+	const ref =
+		'eventType' in request
+			? answer?.['x-answer-by-event-type']?.[request.eventType]
+			: answer?.['x-answer-by-request-shape']?.[request.shape];
 	return ref === undefined ? undefined : (dereferenced({ $ref: ref }) as Schema);
 }
+
+/** Which request of an operation that takes several is answered: its command, or its shape. */
+export type RequestKind = { eventType: string } | { shape: 'object' | 'array' };
 
 /** The success statuses (2xx) the document names for an operation. */
 export function successStatuses(operationId: string): number[] {
@@ -201,7 +208,7 @@ export type Shape = ReadonlyArray<(body: Json) => Json>;
 export function contractAnswers(
 	contract: OpenApiContract,
 	operationId: string,
-	options: { status?: number; shaped?: fc.Arbitrary<Shape>; eventType?: string } = {},
+	options: { status?: number; shaped?: fc.Arbitrary<Shape>; request?: RequestKind } = {},
 ): fc.Arbitrary<GeneratedAnswer> {
 	const statuses =
 		options.status === undefined
@@ -213,9 +220,9 @@ export function contractAnswers(
 		.tuple(fc.constantFrom(...statuses), answerChoices, shaped)
 		.map(([status, choices, shapes]) => {
 			const schema =
-				(options.eventType === undefined
+				(options.request === undefined
 					? undefined
-					: commandAnswerSchema(operationId, status, options.eventType)) ??
+					: commandAnswerSchema(operationId, status, options.request)) ??
 				answerSchema(operationId, status)!;
 			const problems = (candidate: Json) => contract.answerProblems(operationId, status, candidate);
 			const generated = fakeAnswerBody(schema, choices);
