@@ -140,18 +140,15 @@ const REPEATS_THE_REQUEST: Record<string, Record<string, Json>> = {
 	'order → create': { reference_id: 'ref-1' },
 	'order → refund': { order_id: 'wa_ord_1', amount: { value: 100, currency: 'USD' } },
 	/*
-	 * Fields the node requires that the contract leaves optional (issue 35 findings b and c, still
-	 * open: no source shows these answers): the node reads a launch's event_id and a preference
-	 * change's updated / not_found lists. (Finding a, Connect Contact's status and event_id, is the
-	 * contract's now: COMMAND_EVENT_TYPE.)
+	 * Fields the node requires that the contract leaves optional (issue 35 finding b, still open: no
+	 * source shows this answer): a preference change's updated / not_found lists. (Findings a, c:
+	 * Connect Contact's and a launch's status and event_id are the contract's now: REQUEST_KIND.)
 	 */
 	'contact → updateCommunicationPreference': {
 		communication_preference: 'mute_all',
 		updated: ['+14155550123'],
 		not_found: [],
 	},
-	// The node also requires a launch's status, extra to the contract, to be text.
-	'broadcast → launch': { event_id: 'evt_launched', status: 'success' },
 };
 
 /**
@@ -187,6 +184,7 @@ const HELD_TO_FAILURE_SIGNS = new Set([
 const REQUEST_KIND: Record<string, RequestKind> = {
 	'aiAgent → connectContact': { eventType: 'connect_to_ai_agent' },
 	'conversation → assignAgent': { eventType: 'assign_agent' },
+	'broadcast → launch': { eventType: 'send_broadcast' },
 	'contact → createOrUpdate': { shape: 'object' },
 };
 
@@ -197,7 +195,7 @@ const REQUEST_KIND: Record<string, RequestKind> = {
  */
 const COMMAND_STATUS: Record<string, number> = {
 	'message → sendTemplate': 201,
-	'broadcast → launch': 201,
+	'broadcast → launch': 200,
 	'aiAgent → connectContact': 200,
 	'conversation → assignAgent': 200,
 	'conversation → close': 200,
