@@ -19,7 +19,9 @@
  * one to three pages). Left out: Media → Upload (a file input) and Send and Wait (another branch
  * changes it). Found so far, each kept as an example test: `"error": []` failing a success
  * (answers.test.ts), a filter passing a record whose id is a JSON number
- * (adv4-send-message-list-filter.test.ts). A case fails fast (endOnFailure) with the seed and path
+ * (adv4-send-message-list-filter.test.ts), a refund answered `amount: {}` failing as "gives back
+ * undefined undefined" (order-refund-answer-showing-part-of-the-amount.test.ts), a list page with
+ * an `error` output as records (list-page-reporting-a-failure.test.ts). A case fails fast (endOnFailure) with the seed and path
  * that replay it: json-schema-faker's choices come from the seed fast-check draws.
  */
 import fc from 'fast-check';
