@@ -80,7 +80,7 @@ describe('the template list', () => {
 	test('approved templates first, by name then language, each with language and category; the rest marked', async () => {
 		const { results, paginationToken } = await search();
 		const names = results.map((item) => item.name);
-		const approved = names.filter((name) => !name.includes('cannot be sent'));
+		const approved = names.filter((name) => !name.startsWith('Cannot be sent'));
 		expect(names.slice(0, approved.length)).toEqual(approved);
 		expect(approved).toEqual([
 			'appointment_confirmation (fr) · Utility',
@@ -97,12 +97,12 @@ describe('the template list', () => {
 			'welcome_message (pt_BR) · Utility',
 		]);
 		expect(names.slice(approved.length)).toEqual([
-			'appointment_reminder (de) · Utility — rejected in review: cannot be sent',
-			'black_friday_teaser (en) · Marketing — draft, not submitted: cannot be sent',
-			'login_code (en) · Authentication — in review: cannot be sent',
-			'product_demo (en) · Marketing — paused: cannot be sent',
-			'shipping_delay (es) · Utility — disabled: cannot be sent',
-			'summer_newsletter (en) · Marketing — archived: cannot be sent',
+			'Cannot be sent (rejected): appointment_reminder (de) · Utility',
+			'Cannot be sent (draft): black_friday_teaser (en) · Marketing',
+			'Cannot be sent (in review): login_code (en) · Authentication',
+			'Cannot be sent (paused): product_demo (en) · Marketing',
+			'Cannot be sent (disabled): shipping_delay (es) · Utility',
+			'Cannot be sent (archived): summer_newsletter (en) · Marketing',
 		]);
 		// The value is the template's id, and the description tells what it needs, with the template's
 		// examples (the mapper's fields are labelled by the names alone).
