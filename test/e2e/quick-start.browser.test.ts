@@ -185,7 +185,9 @@ test("following the README's first workflow in the editor sends the template wit
 		.locator('[data-test-id="node-creator-search-bar"] input, input')
 		.first()
 		.fill(search);
-	await (await shown(create, trigger, creator, 'the nodes panel')).click();
+	// n8n 2.40.7 lists the node "n8n Form"; its trigger is one of the node's actions.
+	await (await shown(create, search, creator, 'the nodes panel')).click();
+	await (await shown(create, trigger, creator, "the n8n Form node's actions")).click();
 	await ndv().waitFor();
 	await shot('1-form-trigger');
 	const titled = await shown(create, titleLabel, ndv(), 'the form trigger');
@@ -333,7 +335,7 @@ test("the example form's ending page says what the README says, for a good and a
 		[PERSON.phone, onItsWay!],
 		['020 7946 0018', why!],
 	] as const) {
-		const form = await page.context().newPage();
+		const form = await browser.newPage();
 		await form.goto(formUrl);
 		await form.getByLabel('Name', { exact: true }).fill(PERSON.name);
 		await form.getByLabel('Phone number', { exact: true }).fill(phone);
