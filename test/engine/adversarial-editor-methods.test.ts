@@ -222,8 +222,8 @@ describe('suspicions ruled out', () => {
 			const answer = await listSearch.searchTemplates.call(context(answering.url), undefined);
 			expect(answer.results.map((item) => item.name)).toEqual([
 				'one (en) · Utility',
-				'three (en) · Utility — whatever: cannot be sent',
-				'two (en) · Utility — in_review: cannot be sent',
+				'Cannot be sent (whatever): three (en) · Utility',
+				'Cannot be sent (in_review): two (en) · Utility',
 			]);
 		} finally {
 			await answering.close();

@@ -80,7 +80,7 @@ describe('the template list', () => {
 	test('approved templates first, by name then language, each with language and category; the rest marked', async () => {
 		const { results, paginationToken } = await search();
 		const names = results.map((item) => item.name);
-		const approved = names.filter((name) => !name.includes('cannot be sent'));
+		const approved = names.filter((name) => !name.startsWith('Cannot be sent'));
 		expect(names.slice(0, approved.length)).toEqual(approved);
 		expect(approved).toEqual([
 			'appointment_confirmation (fr) · Utility',
@@ -97,12 +97,12 @@ describe('the template list', () => {
 			'welcome_message (pt_BR) · Utility',
 		]);
 		expect(names.slice(approved.length)).toEqual([
-			'appointment_reminder (de) · Utility — rejected in review: cannot be sent',
-			'black_friday_teaser (en) · Marketing — draft, not submitted: cannot be sent',
-			'login_code (en) · Authentication — in review: cannot be sent',
-			'product_demo (en) · Marketing — paused: cannot be sent',
-			'shipping_delay (es) · Utility — disabled: cannot be sent',
-			'summer_newsletter (en) · Marketing — archived: cannot be sent',
+			'Cannot be sent (rejected): appointment_reminder (de) · Utility',
+			'Cannot be sent (draft): black_friday_teaser (en) · Marketing',
+			'Cannot be sent (in review): login_code (en) · Authentication',
+			'Cannot be sent (paused): product_demo (en) · Marketing',
+			'Cannot be sent (disabled): shipping_delay (es) · Utility',
+			'Cannot be sent (archived): summer_newsletter (en) · Marketing',
 		]);
 		// The value is the template's id, and the description tells what it needs, with the template's
 		// examples (the mapper's fields are labelled by the names alone).
@@ -197,10 +197,53 @@ describe('the template list', () => {
 		const error = await failureOf(search());
 		expect(error.constructor.name).toBe('NodeOperationError');
 		expect(error.message).toBe(
-			'The service refused to show the templates (401): invalid key [API key hidden]',
+			'The service refused the API Key of the Chat Messaging API credential (401): invalid key [API key hidden]',
 		);
-		expect(error.description).toMatch(/Check the Chat Messaging API credential/);
+		expect(error.description).toMatch(/correct its API Key/);
 		expect(allText(error)).not.toContain(API_KEY);
+	});
+
+	test('a list that cannot be read keeps the template already picked, saying why (issue 36)', async () => {
+		// n8n 2.x reads the list again when the credential changes and clears a picked template the
+		// new list lacks: a failing list must answer the choice, or the choice and its mapping go.
+		const picked = {
+			__rl: true,
+			mode: 'list',
+			value: 'wat_1a2b3c4d5e6f7081',
+			cachedResultName: 'order_update (en) · Utility',
+		};
+		const searchWith = (template: unknown, token?: string) =>
+			listSearch.searchTemplates.call(context({ template }), undefined, token);
+		const refusal =
+			'The service refused the API Key of the Chat Messaging API credential (401): invalid key [API key hidden]';
+
+		service.injectFault({ status: 401, body: { message: `invalid key ${API_KEY}` } });
+		const kept = await searchWith(picked);
+		expect(kept).toEqual({
+			results: [
+				{
+					name: `order_update (en) · Utility — kept; the list could not be read: ${refusal}`,
+					value: 'wat_1a2b3c4d5e6f7081',
+				},
+			],
+		});
+		expect(allText(kept)).not.toContain(API_KEY);
+
+		// Read again while still failing: the label is not said twice.
+		service.injectFault({ status: 401, body: { message: `invalid key ${API_KEY}` } });
+		const again = await searchWith({ ...picked, cachedResultName: kept.results[0].name });
+		expect(again).toEqual(kept);
+
+		// Nothing picked, an ID typed, or a later page: the error itself.
+		for (const [template, token] of [
+			[{ __rl: true, mode: 'list', value: '' }, undefined],
+			[{ __rl: true, mode: 'id', value: 'wat_1a2b3c4d5e6f7081' }, undefined],
+			[picked, '2|wat_1a2b3c4d5e6f7081'],
+		] as const) {
+			service.injectFault({ status: 401, body: { message: 'invalid key' } });
+			const error = await failureOf(searchWith(template, token));
+			expect(error.message).toMatch(/refused the API Key/);
+		}
 	});
 
 	test('a redirect is not followed: the key does not travel to another host', async () => {
@@ -358,6 +401,40 @@ describe('the template variables', () => {
 		expect(ids(await variablesOf(byId('wat_e758697a8b9cadbe')))).toEqual(['header_media']);
 	});
 
+	test('a template that cannot be read keeps the fields already mapped (issue 36)', async () => {
+		// n8n's mapper drops every mapped value whose field its method no longer answers.
+		const saved = [
+			{
+				id: 'first_name',
+				displayName: 'first_name',
+				required: true,
+				defaultMatch: false,
+				canBeUsedToMatch: false,
+				display: true,
+				type: 'string',
+			},
+		];
+		const mapped = {
+			mappingMode: 'defineBelow',
+			value: { first_name: '={{ $json.Name }}' },
+			matchingColumns: [],
+			schema: saved,
+		};
+		service.injectFault({ status: 401, body: { message: `invalid key ${API_KEY}` } });
+		const answer = await resourceMapping.getTemplateVariables.call(
+			context({ template: byId('wat_1a2b3c4d5e6f7081'), templateVariablesMapped: mapped }),
+		);
+		expect(answer.fields).toEqual(saved);
+		expect(answer.emptyFieldsNotice).toMatch(/could not be read: The service refused the API Key/);
+		expect(allText(answer)).not.toContain(API_KEY);
+
+		// Nothing mapped yet: no fields, and the notice says why.
+		service.injectFault({ status: 401, body: { message: 'invalid key' } });
+		const fresh = await variablesOf(byId('wat_1a2b3c4d5e6f7081'));
+		expect(fresh.fields).toEqual([]);
+		expect(fresh.emptyFieldsNotice).toMatch(/could not be read: The service refused the API Key/);
+	});
+
 	test('a template without variables has no fields, and says so', async () => {
 		expect(await variablesOf(byId('wat_4d5e6f7081920314'))).toEqual({
 			fields: [],
@@ -417,7 +494,7 @@ describe('the template variables', () => {
 			const forbidden = await variablesOf(byId('wat_1a2b3c4d5e6f7081'));
 			expect(forbidden.fields).toEqual([]);
 			expect(forbidden.emptyFieldsNotice).toMatch(
-				/refused to show the template wat_1a2b3c4d5e6f7081 \(403\)/,
+				/refused to show the template wat_1a2b3c4d5e6f7081 to the credential's API Key \(403\)/,
 			);
 			expect(allText(forbidden)).not.toContain(API_KEY);
 

@@ -1,8 +1,8 @@
 /*
  * The example workflows a newcomer imports (issue 28, points 3-5): every Chat Messaging node is the
  * version a new node gets, a template is picked From List with its variables mapped, every template
- * is one the stand-in's account has and can send, and the form answers when the workflow finishes,
- * so the person filling it in learns whether the message went out.
+ * is one the stand-in's account has and can send, and the form ends on n8n's own Form Ending pages,
+ * so the person filling it in learns whether the message went out (issue 36).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ interface WorkflowNode {
 	type: string;
 	typeVersion: number;
 	parameters: Record<string, any>;
+	onError?: string;
 }
 
 const folder = join(PROJECT_ROOT, 'examples');
@@ -24,8 +25,10 @@ const workflows = readdirSync(folder)
 	.filter((file) => file.endsWith('.json'))
 	.map((file) => ({
 		file,
-		nodes: (JSON.parse(readFileSync(join(folder, file), 'utf8')) as { nodes: WorkflowNode[] })
-			.nodes,
+		...(JSON.parse(readFileSync(join(folder, file), 'utf8')) as {
+			nodes: WorkflowNode[];
+			connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+		}),
 	}));
 const chatNodes = workflows.flatMap(({ file, nodes }) =>
 	nodes
@@ -69,9 +72,23 @@ test.each(templateNodes)(
 	},
 );
 
-test('the form answers when the workflow finishes, so a refused send is not "Form Submitted"', () => {
-	const form = workflows
-		.find(({ file }) => file === 'form-to-send-template.json')!
-		.nodes.find((node) => node.type === 'n8n-nodes-base.formTrigger')!;
-	expect(form.parameters.responseMode).toBe('lastNode');
+test("the form example ends on n8n's own Form Ending pages: one when the message is on its way, one when it is not", () => {
+	const workflow = workflows.find(({ file }) => file === 'form-to-send-template.json')!;
+	const send = workflow.nodes.find(
+		(node) => node.type === 'n8n-nodes-chat-messaging.chatMessaging',
+	)!;
+	// A failed send leaves by the node's error output, not by an error that ends the run.
+	expect(send.onError).toBe('continueErrorOutput');
+	const [onItsWay, notSent] = workflow.connections[send.name].main.map((output) =>
+		output.map((link) => workflow.nodes.find((node) => node.name === link.node)!),
+	);
+	for (const [ending] of [onItsWay, notSent]) {
+		expect(ending).toMatchObject({
+			type: 'n8n-nodes-base.form',
+			parameters: { operation: 'completion' },
+		});
+	}
+	// With Form nodes after it, n8n answers the form with its ending page, whatever Respond When says.
+	const form = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.formTrigger')!;
+	expect(form.parameters.responseMode).toBeUndefined();
 });

@@ -20,17 +20,28 @@ import { PROJECT_ROOT } from '../../scripts/n8n/install';
 /** n8n's own words the quick start uses (editor-ui locale, Form Trigger description, n8n 2.40.7). */
 const N8N_WORDS = [
 	'Credentials',
+	// n8n 2.x ("projects.header.create.credential"); n8n 1.x ("credentials.add").
+	'Create credential',
 	'Add credential',
 	'Save',
+	// The credential test's own words ("credentialEdit.credentialConfig.*", with n8n's ’), and the
+	// link that opens the node's reason.
+	'Connection tested successfully',
+	'Couldn’t connect with these settings',
+	'More details',
 	'Credential',
 	'+',
 	// n8n labels a resource locator's list mode itself ("resourceLocator.mode.list"), whatever the
 	// node's mode is called.
 	'From list',
-	'On form submission',
+	// The nodes panel: the Form nodes are "n8n Form", its trigger action "On new {event} event".
+	'n8n Form',
+	'On new n8n Form event',
 	'Form Title',
-	'Respond When',
-	'Workflow Finishes',
+	'Page Type',
+	'Form Ending',
+	'On Error',
+	'Continue (using error output)',
 	'Execute workflow',
 	'Execute step',
 	'Test step',

@@ -77,7 +77,7 @@ describe('reading answers', () => {
 			category: undefined,
 		});
 		expect(toListItem(readTemplate({ id: 'wat_1', template_name: 'a' })!).name).toBe(
-			'a — unknown: cannot be sent',
+			'Cannot be sent (unknown): a',
 		);
 	});
 });
@@ -124,7 +124,7 @@ describe('list entries', () => {
 		expect(toListItem({ ...summary('a'), category: 'SERVICE' }).name).toBe('a (en) · SERVICE');
 		expect(
 			toListItem({ ...summary('a', 'in_appeal'), category: undefined, language: undefined }).name,
-		).toBe('a — in_appeal: cannot be sent');
+		).toBe('Cannot be sent (in_appeal): a');
 	});
 
 	test('the description lists the variables and a media header; a malformed placeholder is not listed', () => {
