@@ -112,8 +112,10 @@ export function dispatch(
 		return refuse({ '(body)': [`must be left out: ${method} takes no body`] });
 	}
 	const request = { params: found.params, query: url.searchParams, baseUrl };
-	if (route.rawBody === true)
+	if (route.rawBody === true) {
+		record.keptContract = true;
 		return found.handler({ ...request, body: undefined, bytes: body.data, headers });
+	}
 	const parsed = jsonBody(method, headers, body);
 	if ('error' in parsed) return parsed.error;
 	const violation = keepsContract({
@@ -127,6 +129,7 @@ export function dispatch(
 		record.contractViolation = violation;
 		return refuse(violation);
 	}
+	record.keptContract = true;
 	const answer = found.handler({ ...request, body: parsed.value });
 	if (answer.contractViolation !== undefined) record.contractViolation = answer.contractViolation;
 	return answer;

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { dispatch, type DispatchContext } from './dispatch';
 import { faultAnswer, type Fault, type MeanwhileRequest } from './faults';
 import { queryOf, type RecordedRequest, type RequestLog } from './requestLog';
-import { matchRoute, type Route } from './service/routes';
+import { matchRoute, type Route, type RouteAnswer } from './service/routes';
 
 /*
  * How a queued fault (faults.ts) changes the handling of the request it matched: a wait first, an
@@ -51,6 +51,29 @@ export function answerInPlaceOfService(
 		'content-length': String(Buffer.byteLength(answer.payload)),
 	});
 	response.end(answer.payload);
+}
+
+/**
+ * An `answer` fault's answer in place of the service's own, once the request passed every check
+ * (route, key, size, body form, docs/openapi.yaml and what it says in words): the status and body
+ * as told, the service's headers kept (a Location, a message id). Whatever the endpoint itself
+ * answered (an object it does not hold, say) is replaced, as the service would answer otherwise. A
+ * refused request keeps its refusal, so the client still learns that it broke the contract.
+ */
+export function answerAsTold(
+	fault: Fault | undefined,
+	served: RouteAnswer,
+	record: RecordedRequest,
+): RouteAnswer {
+	if (
+		fault?.answer === undefined ||
+		record.keptContract !== true ||
+		record.contractViolation !== undefined
+	)
+		return served;
+	const { bytes: _bytes, body: _body, headers = {}, ...kept } = served;
+	const { 'content-type': _type, ...otherHeaders } = headers;
+	return { ...kept, headers: otherHeaders, status: fault.answer.status, body: fault.answer.body };
 }
 
 /** Another client's request, carried out at once with the right key and logged as `meanwhile`. */

@@ -35,6 +35,15 @@ const faultSpec = z
 		 * as a media upload between two pages of a list: the list moves while it is read.
 		 */
 		meanwhile: z.array(meanwhileRequest).min(1).optional(),
+		/**
+		 * Processes the request with every check, and when it keeps the contract answers this in
+		 * place of the endpoint's own answer: an answer the contract allows that the stand-in never
+		 * gives (test/engine/answersFromContract.ts generates them). A refusal of the request stands.
+		 */
+		answer: z
+			.object({ status: z.number().int().min(100).max(599), body: z.unknown() })
+			.strict()
+			.optional(),
 		count: z.number().int().positive().default(1),
 		path: z.string().startsWith('/').optional(),
 	})
@@ -46,13 +55,14 @@ const faultSpec = z
 			fault.reset !== true &&
 			fault.redirect === undefined &&
 			fault.drip !== true &&
-			fault.meanwhile === undefined
+			fault.meanwhile === undefined &&
+			fault.answer === undefined
 		) {
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
 				path: [],
 				message:
-					'a fault needs at least one of status, delayMs, reset: true, redirect, drip: true or meanwhile',
+					'a fault needs at least one of status, delayMs, reset: true, redirect, drip: true, meanwhile or answer',
 			});
 		}
 		if (fault.meanwhile !== undefined && fault.status !== undefined) {
@@ -90,6 +100,17 @@ const faultSpec = z
 				code: z.ZodIssueCode.custom,
 				path: ['dripIntervalMs'],
 				message: 'is only for drip: true',
+			});
+		}
+		if (
+			fault.answer !== undefined &&
+			(fault.status !== undefined || fault.reset === true || fault.drip === true)
+		) {
+			// status answers without checking the request, reset and drip deliver the service's own answer.
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['answer'],
+				message: 'cannot be combined with status, reset or drip',
 			});
 		}
 		if (fault.reset === true && fault.status !== undefined) {

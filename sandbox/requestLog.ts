@@ -29,6 +29,11 @@ export interface RecordedRequest {
 	peakInFlight?: number;
 	/** Made by the stand-in itself for a `meanwhile` fault: another client's request, not the node's. */
 	meanwhile?: true;
+	/**
+	 * Set when the request passed every check before its endpoint's handler (route, key, size,
+	 * query, body form, docs/openapi.yaml): what the endpoint then answered is the service's word.
+	 */
+	keptContract?: true;
 	/** What docs/openapi.yaml does not allow in this request (refused 422): a contract violation. */
 	contractViolation?: Record<string, string[]>;
 	/** `cmsg_…` id given to an accepted template message. */

@@ -5,7 +5,12 @@ import { apiKeyCheck, DEFAULT_KEY_REFUSAL, keyRefusalAnswer, type KeyRefusal } f
 import { handleControl, isControlPath } from './control';
 import { loadContractCheck } from './contract/openApiRequests';
 import { dispatch, type DispatchContext } from './dispatch';
-import { answerInPlaceOfService, FaultDelays, serveMeanwhile } from './faultInjection';
+import {
+	answerAsTold,
+	answerInPlaceOfService,
+	FaultDelays,
+	serveMeanwhile,
+} from './faultInjection';
 import { FaultQueue, parseFaults, type FaultSpec, type PendingFault } from './faults';
 import { readBody, sendJson } from './http';
 import { listen } from './httpListener';
@@ -202,7 +207,11 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 			record,
 			dispatchContext(),
 		);
-		const answer = { ...served, status: successStatuses.statusFor(method, path, served.status) };
+		const answer = answerAsTold(
+			fault,
+			{ ...served, status: successStatuses.statusFor(method, path, served.status) },
+			record,
+		);
 		record.status = answer.status;
 		for (const other of fault?.meanwhile ?? [])
 			serveMeanwhile(other, table.routes, log, dispatchContext());

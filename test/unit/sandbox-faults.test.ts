@@ -114,7 +114,7 @@ describe('status faults', () => {
 
 	it('refuses faults that make no sense', () => {
 		expect(() => service.injectFaults({})).toThrow(
-			/at least one of status, delayMs, reset: true, redirect, drip: true or meanwhile/,
+			/at least one of status, delayMs, reset: true, redirect, drip: true, meanwhile or answer/,
 		);
 		expect(() => service.injectFaults({ redirect: 'https://x.example', status: 200 })).toThrow(
 			/3xx status with redirect/,
@@ -316,5 +316,43 @@ describe('meanwhile', () => {
 			{ method: 'POST', status: 201 },
 			{ method: 'DELETE', status: 204 },
 		]);
+	});
+});
+
+describe('answer as told', () => {
+	const told = { status: 201, body: { id: 7, status: 'queued', error: null, extra: [1] } };
+
+	it('processes an accepted request, then answers the given status and body in its place', async () => {
+		service.injectFaults({ path: '/api/v1/events', answer: told });
+		const answered = await sendMessage();
+		expect(answered.status).toBe(201);
+		expect(answered.headers.get('content-type')).toMatch(/^application\/json/);
+		// The service's own headers stay: the message it accepted is still named.
+		expect(answered.headers.get('x-message-id')).toMatch(/^cmsg_/);
+		expect(await answered.json()).toEqual(told.body);
+		expect(service.acceptedSends('/api/v1/events')).toHaveLength(1);
+	});
+
+	it('keeps the refusal of a request that breaks the contract, and answers the next one as told', async () => {
+		service.injectFaults({ path: '/api/v1/events', answer: told, count: 2 });
+		const refused = await post('/api/v1/events', { ...send, unknown_field: 1 });
+		expect(refused.status).toBe(422);
+		expect(service.requests[0].contractViolation).toBeDefined();
+		expect(await (await sendMessage()).json()).toEqual(told.body);
+	});
+
+	it('answers as told about an object the stand-in does not hold: only the checks refuse', async () => {
+		service.injectFaults({ path: '/api/v1/orders/wa_ord_unknown', answer: told });
+		const answered = await fetch(`${service.url}/api/v1/orders/wa_ord_unknown`, {
+			headers: { authorization: service.apiKey },
+		});
+		expect(answered.status).toBe(201);
+		expect(await answered.json()).toEqual(told.body);
+	});
+
+	it('refuses an answer with status, reset or drip (they answer without it)', () => {
+		for (const other of [{ status: 200 }, { reset: true }, { drip: true }]) {
+			expect(() => service.injectFaults({ answer: told, ...other })).toThrow(/answer/);
+		}
 	});
 });
