@@ -342,13 +342,11 @@ describe.each([
 
 /*
  * The article's Direct Upload answer sends the bytes to https://storage.example.com/upload, a host
- * this test cannot serve (test/engine/media-direct-upload-storage.test.ts serves another host name
- * for the stand-in's own answer); its finalize answer is about that upload's signed_id. So the
- * finalize example is given after an upload of the stand-in's own: the node must not take it as
- * this file's media item (another signed_id), and says so. Not yet driven with the article's own
- * ids: media/direct-upload.newer.answer.json (its storage host) and therefore the finalize success.
+ * served in its own file (test/engine/media-direct-upload-reference-answers.test.ts, which reads
+ * both examples, direct upload and finalize, with their own ids). Here: the finalize example given
+ * after an upload of the stand-in's own is not taken as this file's media item (another signed_id).
  */
-const NOT_DRIVEN_WITH_OWN_IDS = ['media/direct-upload.newer.answer.json'];
+const READ_IN_ITS_OWN_FILE = ['media/direct-upload.newer.answer.json'];
 
 describe('media/finalize.newer.answer.json', () => {
 	it.each(statusesOf('media/finalize.newer.answer.json'))(
@@ -385,7 +383,7 @@ test('every answer fixture is read here, or listed with why it cannot be', () =>
 		'media/upload-unsupported-type.newer.answer-422.json',
 		'media/upload-unauthorized.newer.answer-401.json',
 		'media/finalize.newer.answer.json',
-		...NOT_DRIVEN_WITH_OWN_IDS,
+		...READ_IN_ITS_OWN_FILE,
 	];
 	expect([...answers].sort()).toEqual([...covered].sort());
 });
