@@ -316,13 +316,21 @@ const upload = (faults: FaultSpec | FaultSpec[]) => {
  * The upload errors the newer "About uploaded media" article lists, given to the first step of a
  * Direct Upload: the item fails as "not sent" (no media item was created), quoting the service.
  */
+const STEP_ONE = 'Direct upload, step 1 of 3 (reserving the upload): ';
+const REFUSED = `${STEP_ONE}The service refused the request (422 Parameter Error): `;
 describe.each([
 	[
 		'media/upload-too-large.newer.answer-422.json',
-		/is too large \(max 5242880 bytes for image\/png\)/,
+		`${REFUSED}blob.byte_size: is too large (max 5242880 bytes for image/png)`,
 	],
-	['media/upload-unsupported-type.newer.answer-422.json', /content_type: is not supported/],
-	['media/upload-unauthorized.newer.answer-401.json', /API key|credential/i],
+	[
+		'media/upload-unsupported-type.newer.answer-422.json',
+		`${REFUSED}blob.content_type: is not supported. Supported values: image/jpeg, image/png`,
+	],
+	[
+		'media/upload-unauthorized.newer.answer-401.json',
+		`${STEP_ONE}The service rejected the API key (401): Unauthorized`,
+	],
 ])('%s', (file, says) => {
 	it('fails the item, saying what the service said and that nothing was created', async () => {
 		const { status, example } = fixture(file);
@@ -333,7 +341,13 @@ describe.each([
 		expect(result.error).toBeUndefined();
 		const output = result.output!.map((item) => item.json);
 		expect(output).toHaveLength(1);
-		expect(String(output[0].error)).toMatch(says);
+		expect(String(output[0].error).startsWith(says)).toBe(true);
+		expect(output[0]).toMatchObject({
+			outcome: 'not sent',
+			statusCode: status,
+			serviceAnswer: example,
+			description: expect.stringMatching(/^No media item was created/),
+		});
 		expect(service.requests.map((request) => request.path)).toEqual([
 			'/api/v1/medias/direct_uploads',
 		]);
