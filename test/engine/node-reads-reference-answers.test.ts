@@ -220,15 +220,38 @@ describe.each(CASES.map((kase) => [kase.file, kase] as const))('%s', (file, kase
 });
 
 /*
- * KNOWN DEFECT (issue 34, reported, not fixed here): the node takes a template ID only when it
- * starts with `wat_` (templateIdentity.ts readTemplateId), while the reference's examples write
- * template IDs as "template_prefix_id_1", "wt_template_id_1", "your_template_id" and "string".
- * These answers cannot be asked for with the ids they carry: the item is refused before anything
- * is sent. When the rule is loosened, move these fixtures into CASES above.
+ * Template IDs: the pages write them as placeholders ("template_prefix_id_1", "wt_template_id_1",
+ * "your_template_id", "string"), where the service's IDs are `wat_…` (docs/service-contract.md,
+ * Identifiers) and the node takes only that form, since the service reads a name at that place
+ * (templateIdentity.ts readTemplateId). So each of these answers is given twice: with the page's
+ * placeholder asked for, refused before any request; and with the placeholder written as a `wat_`
+ * ID in the request and the answer alike (as the phone placeholder is written as its first number),
+ * where the rest of the example must be read right.
  */
+const WAT_ID = 'wat_1a2b3c4d5e6f7081';
+const withWatId = (value: unknown, placeholder: unknown): unknown => {
+	if (value === placeholder) return WAT_ID;
+	if (Array.isArray(value)) return value.map((inner) => withWatId(inner, placeholder));
+	if (value !== null && typeof value === 'object') {
+		return Object.fromEntries(
+			Object.entries(value).map(([key, inner]) => [key, withWatId(inner, placeholder)]),
+		);
+	}
+	return value;
+};
 const REFUSED_TEMPLATE_IDS = [
 	{
 		file: 'messages/send-template-message.older.answer-201.json',
+		placeholder: TEMPLATE_MESSAGE.chat_template_id,
+		path: () => '/api/v1/events',
+		expectOutput: (item: IDataObject) =>
+			expect(item).toMatchObject({
+				queued: true,
+				status: 'queued',
+				phoneNumber: '+19019019191',
+				templateId: WAT_ID,
+				statusCode: 201,
+			}),
 		parameters: {
 			resource: 'message',
 			operation: 'sendTemplate',
@@ -240,15 +263,25 @@ const REFUSED_TEMPLATE_IDS = [
 	},
 	{
 		file: 'templates/update-template.older.answer-200.json',
+		placeholder: UPDATED_TEMPLATE.id,
+		path: () => `/api/v1/whats_app_templates/${WAT_ID}`,
+		expectOutput: (item: IDataObject, example: IDataObject) => expect(item).toMatchObject(example),
 		parameters: {
 			resource: 'template',
 			operation: 'update',
 			templateId: UPDATED_TEMPLATE.id,
-			updateFields: { templateName: UPDATED_TEMPLATE.template_name },
+			// The page's name ("Template to Archive") is one the service shows, not one a user may give.
+			updateFields: { category: UPDATED_TEMPLATE.category },
 		},
 	},
 	{
 		file: 'schemas/whatsapp-template.newer.json',
+		placeholder: TEMPLATE_SCHEMA.id,
+		path: () => `/api/v1/whats_app_templates/${WAT_ID}`,
+		// Cut at system_name: the status every template carries (the older field list: required)
+		// is after the cut, so the node refuses it naming that field alone.
+		cutBefore: 'The service answered 200 without a template (status required)',
+		expectOutput: (item: IDataObject, example: IDataObject) => expect(item).toMatchObject(example),
 		parameters: {
 			resource: 'template',
 			operation: 'get',
@@ -259,8 +292,32 @@ const REFUSED_TEMPLATE_IDS = [
 ];
 
 describe.each(REFUSED_TEMPLATE_IDS.map((kase) => [kase.file, kase] as const))(
-	'%s (known defect: its template ID is refused)',
+	'%s (a placeholder template ID)',
 	(file, kase) => {
+		it('written as a wat_ ID in request and answer: read right', async () => {
+			const example = withWatId(
+				firstPlaceholderNumber(fixture(file).example),
+				kase.placeholder,
+			) as IDataObject;
+			const status = fixture(file).status!;
+			const output = await outcomesWithContinueOnFail(service, API_KEY, {
+				faults: { path: kase.path(), answer: { status, body: example } },
+				items: [{}],
+				parameters: withWatId(kase.parameters, kase.placeholder) as object,
+			});
+			expect(service.requests.map((request) => request.contractViolation)).not.toContainEqual(
+				expect.anything(),
+			);
+			expect(output).toHaveLength(1);
+			if ('cutBefore' in kase) {
+				expect(fixture(file).cut).toBe(true);
+				expect(output[0].error).toBe(kase.cutBefore);
+				return;
+			}
+			expect(output[0].error).toBeUndefined();
+			kase.expectOutput(output[0], example);
+		});
+
 		it('the template ID the example carries is refused before any request', async () => {
 			const example = fixture(file).example as IDataObject;
 			const output = await outcomesWithContinueOnFail(service, API_KEY, {
