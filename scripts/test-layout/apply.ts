@@ -298,15 +298,8 @@ function rootPathReplacement(found: string, where: string): string {
 	const trailing = /[.]+$/.exec(found)?.[0] ?? '';
 	const path = trailing ? found.slice(0, -trailing.length) : found;
 	if (moves.has(path)) return moves.get(path)! + trailing;
-	// The same path without its extension (`test/engine/every-request-keeps-contract`).
-	for (const [from, to] of moves) {
-		const fromStem = from.replace(TEST_EXTENSION, '');
-		if (fromStem === path && fromStem !== from) {
-			return to.replace(TEST_EXTENSION, '') + trailing;
-		}
-	}
-	// A prefix or glob (`test/unit/sandbox`, `test/engine/skip-items-already-sent*.test.ts`): it
-	// follows the files it names when they all went to one folder and kept the prefix.
+	// A prefix or glob (`test/unit/sandbox`, `test/engine/skip-items-already-sent*.test.ts`, a jest
+	// path pattern): it follows the files it names when they all went to one folder and kept the prefix.
 	const glob = /^(test\/(?:unit|engine)\/)([A-Za-z0-9_.-]*)(.*)$/.exec(path);
 	if (glob && !path.endsWith('/') && glob[2] !== '') {
 		const [, folder, prefix, tail] = glob;
@@ -322,7 +315,18 @@ function rootPathReplacement(found: string, where: string): string {
 			if (newFolders.size === 1 && keptPrefix && named.every((file) => moves.has(file))) {
 				return `${[...newFolders][0]}/${prefix}${tail}${trailing}`;
 			}
-			handChecks.push(`${where}: "${found}" names ${named.length} files that do not move together`);
+			if (named.length > 1) {
+				handChecks.push(
+					`${where}: "${found}" names ${named.length} files that do not move together`,
+				);
+			}
+		}
+	}
+	// The same path without its extension (`test/engine/every-request-keeps-contract`).
+	for (const [from, to] of moves) {
+		const fromStem = from.replace(TEST_EXTENSION, '');
+		if (fromStem === path && fromStem !== from) {
+			return to.replace(TEST_EXTENSION, '') + trailing;
 		}
 	}
 	return found;
