@@ -495,7 +495,8 @@ execFileSync('npx', ['prettier', '--write', '--log-level', 'warn', ...touched], 
 	cwd: ROOT,
 	stdio: 'inherit',
 });
-git('add', '--', ...touched);
+// Every rewritten file, scripts/install-n8n.sh and the like included, not only those prettier formats.
+git('add', '--', ...new Set([...rewritten.values()].map(({ to }) => to)));
 console.log(
 	`\nApplied: ${moves.size} files moved, ${changedInPlace.length} rewritten in place, all staged.` +
 		'\nNext: npx tsc -p tsconfig.json --noEmit, npx eslint test scripts sandbox, npm run lint:links,' +
