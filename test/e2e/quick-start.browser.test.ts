@@ -8,7 +8,7 @@ import { seedTemplates } from '../../sandbox/service/templateCatalogue';
 import { API_CREDENTIAL_NAME, provisionExamples } from '../../scripts/n8n/examples';
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import type { RealN8n } from '../../scripts/n8n/real-n8n';
-import { readmeSection, readmeSteps, type ReadmeStep } from '../readmeSteps';
+import { readmeSection, readmeSteps, type ReadmeStep } from '../helpers/readmeSteps';
 import { openEditorPage, prepareChromium, signIn } from './editorBrowser';
 import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
 

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 import { buildWebhookBody, webhookAuthHeaders } from '../../sandbox/webhooks';
 import { parseAccessLine } from '../../scripts/queue/balancer';
-import { secretTriggerWorkflow } from '../realN8nWorkflows';
+import { secretTriggerWorkflow } from '../helpers/realN8nWorkflows';
 import { counts, inPool } from './harness';
 import { settled, waitForEveryProcessor, type Scaled } from './scaledHarness';
 
