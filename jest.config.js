@@ -1,7 +1,7 @@
 /** Tests are grouped by layer: pure units, workflows run by n8n-core's engine, and a real n8n process. */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 // n8n in these processes gets a regular-expression budget a loaded machine cannot use up (the file says why).
-const setupFiles = ['<rootDir>/test/regexTimeBudget.ts'];
+const setupFiles = ['<rootDir>/test/helpers/regexTimeBudget.ts'];
 
 module.exports = {
 	// A hang guard, not a speed check: jest's 5 s default is a few times what many engine and HTTP tests

@@ -21,6 +21,9 @@ async function main(): Promise<void> {
 	});
 	console.log(`Stand-in service listening on ${service.url} (API key: ${service.apiKey})`);
 	console.log(`Request log: ${service.url}/_sandbox/requests`);
+	console.log(
+		`Inbox (the messages each number received, links clickable): ${service.url}/_sandbox/inbox`,
+	);
 	console.log('Endpoints (API key in Authorization):');
 	for (const endpoint of service.endpoints) console.log(`  ${endpoint}`);
 	const limit = service.rateLimitState();

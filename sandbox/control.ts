@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { fieldPath } from './contract/fieldNames';
 import { answerAsContact, contactAnswerBody } from './contactAnswers';
 import { injectFaultsBody, type FaultSpec, type PendingFault } from './faults';
+import { inboxPage } from './inbox';
 import { findHandler, readBody, sendJson } from './http';
 import {
 	rateLimitConfig,
@@ -47,7 +48,13 @@ export interface ControlTarget {
 	webhooks: WebhookSender;
 }
 
-type ControlAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
+type ControlAnswer = {
+	status: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+	/** A page for a browser instead of JSON (the inbox). */
+	html?: string;
+};
 type ControlRoute = (
 	body: unknown,
 	url: URL,
@@ -78,6 +85,9 @@ function parsed<T>(
 const routes: Record<string, Record<string, ControlRoute>> = {
 	'/_sandbox/health': {
 		GET: () => ({ status: 200, body: { ok: true } }),
+	},
+	'/_sandbox/inbox': {
+		GET: (_body, _url, { service }) => ({ status: 200, html: inboxPage(service.requests) }),
 	},
 	'/_sandbox/requests': {
 		GET: (_body, url, { service }) => {
@@ -173,6 +183,14 @@ export async function handleControl(
 ): Promise<void> {
 	const raw = await readBody(request);
 	const answer = await answerControl(request, raw, url, target);
+	if (answer.html !== undefined) {
+		response.writeHead(answer.status, {
+			'content-type': 'text/html; charset=utf-8',
+			'content-length': String(Buffer.byteLength(answer.html)),
+		});
+		response.end(answer.html);
+		return;
+	}
 	sendJson(response, answer.status, answer.body, answer.headers);
 }
 

@@ -38,7 +38,7 @@ const faultSpec = z
 		/**
 		 * Processes the request with every check, and when it keeps the contract answers this in
 		 * place of the endpoint's own answer: an answer the contract allows that the stand-in never
-		 * gives (test/engine/answersFromContract.ts generates them). A refusal of the request stands.
+		 * gives (test/helpers/answersFromContract.ts generates them). A refusal of the request stands.
 		 */
 		answer: z
 			.object({ status: z.number().int().min(100).max(599), body: z.unknown() })

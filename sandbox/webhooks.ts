@@ -52,7 +52,7 @@ const ACCOUNT_ID = 1;
 
 /*
  * Every body below has the fields, and the types, of the reference's own example of its kind
- * (test/fixtures/reference/webhooks; test/unit/stand-in-webhooks-as-reference.test.ts holds them to
+ * (test/fixtures/reference/webhooks; test/unit/stand-in/stand-in-webhooks-as-reference.test.ts holds them to
  * it). `country_code` is the calling code without `+`, as in the reference's `"91"` for +91.
  */
 function sampleContact(): JsonObject {

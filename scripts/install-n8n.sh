@@ -53,7 +53,7 @@ if ! node_is_ready; then
   node_is_ready || { say "Node.js $NODE_MAJOR did not install (no working $NODE_BIN_DIR/node)"; exit 1; }
 fi
 # N8N_NODE_ONLY=1: Node 24 alone, for the engine tests that run n8n's vm expression engine
-# (test/engine/dragged-fields-equivalence.test.ts), without n8n.
+# (test/engine/run/dragged-fields-equivalence.test.ts), without n8n.
 if [ "${N8N_NODE_ONLY:-}" = 1 ]; then
   echo "NODE_BIN_DIR=$NODE_BIN_DIR"
   exit 0

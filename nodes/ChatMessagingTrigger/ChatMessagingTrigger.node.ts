@@ -37,7 +37,7 @@ export class ChatMessagingTrigger implements INodeType {
 		version: 1,
 		subtitle: SUBTITLE,
 		// n8n's nodes panel shows the node and this trigger as one entry, "Chat Messaging", described by
-		// this text: so it says what both do (test/unit/nodes-panel-entry.test.ts).
+		// this text: so it says what both do (test/unit/editor/nodes-panel-entry.test.ts).
 		description:
 			'Send WhatsApp-style template messages and manage contacts, conversations and orders; start workflows on delivery, order, flow and AI agent events',
 		defaults: { name: 'Chat Messaging Trigger' },

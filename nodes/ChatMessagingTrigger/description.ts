@@ -91,8 +91,10 @@ export const TRIGGER_PANEL = {
 export const TRIGGER_PROPERTIES: INodeProperties[] = [
 	{
 		// n8n shows the webhook URLs collapsed at the top of the panel, so "above" found nothing.
+		// How to send a test event is the left panel's (TRIGGER_PANEL), on every n8n version: this
+		// notice does not repeat it (issue 36).
 		displayName:
-			'Click to display the webhook URLs at the top of this panel, and paste the Production URL into the webhook settings of your messaging service account for each kind of event you want; then publish this workflow. To test, click Execute step or Test this trigger (n8n 1: Test step or Listen for test event) and send to the Test URL; that runs this trigger only, while Execute workflow (n8n 1: Test workflow) on the canvas runs the whole workflow on the event. A refused call shows nothing in the editor: only the caller gets its status and {"received": false, "started": false, "error": "…"}.',
+			'Paste the Production URL (click the webhook URLs at the top of this panel) into your messaging service\'s webhook settings, then publish this workflow. A refused call shows nothing in the editor: only the caller gets its status and {"received": false, "started": false, "error": "…"}.',
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',

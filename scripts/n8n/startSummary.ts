@@ -200,6 +200,8 @@ export function startSummary(info: StartInfo): string {
 		// One line, not the thirty endpoints: they pushed the next commands off the screen (issue 36).
 		'  Its endpoints:     listed in sandbox/README.md ("Service endpoints") and docs/openapi.yaml',
 		`  Request log:       ${info.standInUrl}/_sandbox/requests`,
+		// Playing the contact: the messages each number received, with their links (issue 36 item 8).
+		`  Contacts' inbox:   ${info.standInUrl}/_sandbox/inbox   (what each number received, links clickable)`,
 		`  n8n log:           ${info.n8nLogFile}`,
 		'',
 		'  Ctrl-C stops everything.',

@@ -11,6 +11,7 @@ import {
 } from '../../scripts/n8n/examples';
 import type { ExecutionSummary, RealN8n } from '../../scripts/n8n/real-n8n';
 import { startCommands, TEST_EVENT } from '../../scripts/n8n/startSummary';
+import { fillInForm } from './formEnding';
 import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
 
 /*
@@ -69,16 +70,19 @@ async function waitForNewExecutions(workflowId: string, before: Set<string>, cou
 	return newExecutions(all, before);
 }
 
-test('form example: a submitted form sends the welcome template with the visitor as contact', async () => {
+test('form example: a submitted form sends the welcome template, and its ending page says it is on its way', async () => {
 	const { id } = examples.workflows.formToSendTemplate;
 	const before = await executionIds(id);
 
-	const form = new FormData();
-	form.append('field-0', 'Ada Lovelace');
-	form.append('field-1', '+44 20 7946 0018');
-	form.append('field-2', 'ada@example.com');
-	const submitted = await fetch(examples.formUrl, { method: 'POST', body: form });
-	expect(submitted.status).toBe(200);
+	const page = await fillInForm(examples.formUrl, [
+		'Ada Lovelace',
+		'+44 20 7946 0018',
+		'ada@example.com',
+	]);
+	expect(page).toEqual({
+		title: 'Your welcome message is on its way',
+		message: 'We are sending it on WhatsApp to +442079460018. It usually arrives within a minute.',
+	});
 
 	const [execution] = await waitForNewExecutions(id, before, 1);
 	expect(execution.status).toBe('success');
@@ -100,20 +104,25 @@ test('form example: a submitted form sends the welcome template with the visitor
 	expect(JSON.stringify(output)).toContain('+442079460018');
 }, 60_000);
 
-test('form example: a number that cannot be sent to is told to the person, not "Form Submitted"', async () => {
+test('form example: a number that cannot be sent to gets an ending page saying why, in words for the person', async () => {
 	const { id } = examples.workflows.formToSendTemplate;
 	const before = await executionIds(id);
 
-	const form = new FormData();
-	form.append('field-0', 'Grace Hopper');
-	form.append('field-1', '020 7946 0018'); // no country: the node refuses to guess one
-	const submitted = await fetch(examples.formUrl, { method: 'POST', body: form });
-	// The form answers when the workflow finishes (Respond When: Workflow Finishes), so a failed
-	// send reaches the person as a failed submission.
-	expect(submitted.status).toBeGreaterThanOrEqual(400);
+	// No country: the node refuses to guess one, and its error output leads to the other ending.
+	const page = await fillInForm(examples.formUrl, ['Grace Hopper', '020 7946 0018']);
+	expect(page).toEqual({
+		title: 'We could not send your welcome message',
+		message:
+			'The number "020 7946 0018" cannot receive it: write it with + and your country code, for example +44 20 7946 0958, and fill in the form again.',
+	});
 
 	const [execution] = await waitForNewExecutions(id, before, 1);
-	expect(execution.status).toBe('error');
+	expect(execution.status).toBe('success');
+	expect(ranNodes(execution)).toEqual([
+		'Message Not Sent',
+		'Send Welcome Template',
+		'Sign-up Form',
+	]);
 	expect(standIn.acceptedSends('/api/v1/events')).toEqual([]);
 }, 60_000);
 
@@ -127,10 +136,7 @@ test('trigger example: the delivery report of a sent template starts it with the
 	const beforeForm = await executionIds(form.id);
 	const beforeTrigger = await executionIds(trigger.id);
 
-	const submission = new FormData();
-	submission.append('field-0', 'Alan Turing');
-	submission.append('field-1', '+44 161 496 0734');
-	await fetch(examples.formUrl, { method: 'POST', body: submission });
+	await fillInForm(examples.formUrl, ['Alan Turing', '+44 161 496 0734']);
 	await waitForNewExecutions(form.id, beforeForm, 1);
 	await standIn.webhooksSettled();
 
@@ -383,10 +389,7 @@ test("REPORT_TO=test: the form's delivery report reaches the listening trigger a
 	const beforeTrigger = await executionIds(trigger.id);
 	try {
 		await n8n.listenForTestEvent(trigger.id, TRIGGER_NODE);
-		const submission = new FormData();
-		submission.append('field-0', 'Katherine Johnson');
-		submission.append('field-1', '+1 757 555 0199');
-		await fetch(examples.formUrl, { method: 'POST', body: submission });
+		await fillInForm(examples.formUrl, ['Katherine Johnson', '+1 757 555 0199']);
 		await waitForNewExecutions(form.id, beforeForm, 1);
 		await standIn.webhooksSettled();
 

@@ -8,7 +8,7 @@ import { seedTemplates } from '../../sandbox/service/templateCatalogue';
 import { API_CREDENTIAL_NAME, provisionExamples } from '../../scripts/n8n/examples';
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import type { RealN8n } from '../../scripts/n8n/real-n8n';
-import { readmeSteps, type ReadmeStep } from '../readmeSteps';
+import { readmeSection, readmeSteps, type ReadmeStep } from '../helpers/readmeSteps';
 import { openEditorPage, prepareChromium, signIn } from './editorBrowser';
 import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
 
@@ -33,6 +33,7 @@ let release: () => Promise<void>;
 let browser: Browser;
 let page: Page;
 let standIn: StandInService;
+let formUrl: string;
 
 beforeAll(async () => {
 	prepareChromium(SCREENSHOTS);
@@ -43,11 +44,11 @@ beforeAll(async () => {
 		refuseUnknownTemplates: true,
 	});
 	// "the credential you created above": the one npm start creates, with the examples beside it.
-	await provisionExamples(n8n, {
+	({ formUrl } = await provisionExamples(n8n, {
 		standInUrl: standIn.url,
 		standInApiKey: STAND_IN_API_KEY,
 		webhookSecret: 'quick-start-e2e-webhook-secret-5e1a',
-	});
+	}));
 	({ browser, page } = await openEditorPage());
 }, BOOT_TIMEOUT_MS);
 
@@ -132,9 +133,9 @@ async function closePanel(): Promise<void> {
 }
 
 /**
- * "Drag <field> onto <label>". Before a run the input on the left has no fields to drag (n8n
- * 2.40.7 shows "No input data · Execute previous nodes"), so this does what the drag would: it
- * switches the parameter to Expression and writes the expression n8n's drag writes.
+ * "Drag <field> onto <label>". The input on the left holds the sample data of step 2; a drag
+ * in a headless browser is unreliable, so this does what the drop does: it switches the parameter
+ * to Expression and writes the expression n8n's drag writes.
  */
 async function mapInto(step: ReadmeStep, label: string, field: string, parameter: string) {
 	const labelled = await shown(step, label, ndv(), 'the Chat Messaging node');
@@ -164,18 +165,18 @@ async function mapInto(step: ReadmeStep, label: string, field: string, parameter
 	expect(written).toContain(`{{ ${read} }}`);
 }
 
-test('the README names the seven steps this test follows', () => {
-	expect(steps.map((step) => step.where)).toHaveLength(7);
+test('the README names the eight steps this test follows', () => {
+	expect(steps.map((step) => step.where)).toHaveLength(8);
 });
 
 test("following the README's first workflow in the editor sends the template with the form's values", async () => {
-	const [create, addAction, credential, phone, template, variable, run] = steps;
+	const [create, sample, addAction, credential, phone, template, variable, run] = steps;
 	await signIn(page, n8n);
 
-	// 1. Create a workflow and add the trigger, its two fields, and Respond When.
+	// 1. Create a workflow, +, search for the Form node and choose its trigger; title and fields.
 	// n8n refuses to run a form without its required Form Title ("Workflow execution cannot
 	// start"), so the step must name it and the title typed, before the two fields.
-	const [trigger, titleLabel, respondWhen, finishes] = wordsOf(create, 'bold', 4);
+	const [, search, trigger, titleLabel] = wordsOf(create, 'bold', 4);
 	const [title, ...fields] = wordsOf(create, 'code', 3).slice(0, 3);
 	await page.goto(`${n8n.baseUrl}/workflow/new`);
 	await page.locator('[data-test-id="canvas-add-button"]').first().click();
@@ -183,8 +184,10 @@ test("following the README's first workflow in the editor sends the template wit
 	await creator
 		.locator('[data-test-id="node-creator-search-bar"] input, input')
 		.first()
-		.fill(trigger);
-	await (await shown(create, trigger, creator, 'the nodes panel')).click();
+		.fill(search);
+	// n8n 2.40.7 lists the node "n8n Form"; its trigger is one of the node's actions.
+	await (await shown(create, search, creator, 'the nodes panel')).click();
+	await (await shown(create, trigger, creator, "the n8n Form node's actions")).click();
 	await ndv().waitFor();
 	await shot('1-form-trigger');
 	const titled = await shown(create, titleLabel, ndv(), 'the form trigger');
@@ -194,8 +197,27 @@ test("following the README's first workflow in the editor sends the template wit
 		const labels = ndv().locator('[data-test-id="parameter-input-fieldLabel"] input');
 		await labels.last().fill(field);
 	}
-	await choose(create, respondWhen, finishes);
 	await shot('1-form-trigger-filled');
+
+	// 2. Sample data first: Execute step, the form filled in once, the panel closed.
+	const [executeStep] = wordsOf(sample, 'bold', 1);
+	const stepButton = ndv().locator('[data-test-id="node-execute-button"]').first();
+	await shown(sample, executeStep, stepButton, 'the form trigger');
+	const [sampleForm] = await Promise.all([page.context().waitForEvent('page'), stepButton.click()]);
+	await sampleForm.waitForLoadState();
+	await sampleForm.getByLabel(fields[0], { exact: true }).fill(PERSON.name);
+	await sampleForm.getByLabel(fields[1], { exact: true }).fill(PERSON.phone);
+	await sampleForm.locator('button[type="submit"], #submit-btn').first().click();
+	await sampleForm.waitForLoadState();
+	await sampleForm.close();
+	await page.bringToFront();
+	// The trigger's output now holds the person's values: what step 5 and 7 drag from.
+	await until(
+		async () => await ndv().innerText(),
+		(text) => text.includes(PERSON.name),
+	);
+	expect(await ndv().innerText()).toContain(PERSON.name);
+	await shot('2-sample-data');
 	await closePanel();
 
 	// 2. + after the form, the node, and its action.
@@ -296,3 +318,36 @@ test("following the README's first workflow in the editor sends the template wit
 	await choose(run, 'Resource', resourceName, false);
 	await choose(run, 'Operation', operationName, false);
 }, 600_000);
+
+/*
+ * What the README says the example's form tells the person who filled it in (issue 36): read on
+ * the page n8n shows after the form, in Chromium, for a number that can be sent to and one that
+ * cannot. The words are the README's own, so a change of either side fails here.
+ */
+test("the example form's ending page says what the README says, for a good and a bad number", async () => {
+	const section = readmeSection(HEADING).replace(/\s+/g, ' ');
+	const onItsWay = /reads "([^"]+)"/.exec(section)?.[1];
+	const why = /for a number without its country: ([^)]+)\)/.exec(section)?.[1];
+	expect(onItsWay).toBe('Your welcome message is on its way');
+	expect(why).toBe('write it with + and your country code');
+
+	for (const [phone, expected] of [
+		[PERSON.phone, onItsWay!],
+		['020 7946 0018', why!],
+	] as const) {
+		const form = await browser.newPage();
+		await form.goto(formUrl);
+		await form.getByLabel('Name', { exact: true }).fill(PERSON.name);
+		await form.getByLabel('Phone number', { exact: true }).fill(phone);
+		await form.locator('button[type="submit"], #submit-btn').first().click();
+		const said = await until(
+			async () => (await form.locator('body').innerText()).replace(/\s+/g, ' '),
+			(text) => text.includes(expected),
+		);
+		await form.screenshot({
+			path: join(SCREENSHOTS, `form-ending-${phone.replace(/\W+/g, '')}.png`),
+		});
+		expect(said).toContain(expected);
+		await form.close();
+	}
+}, 120_000);

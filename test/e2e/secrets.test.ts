@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 
 import { startStandInService, type StandInService } from '../../sandbox/server';
 import type { ExecutionSummary, RealN8n } from '../../scripts/n8n/real-n8n';
-import { webhookToSendWorkflow } from '../realN8nWorkflows';
+import { webhookToSendWorkflow } from '../helpers/realN8nWorkflows';
 import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
 
 /*

@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { RealN8n } from '../../scripts/n8n/real-n8n';
 import { sleep } from '../../scripts/n8n/real-n8n';
 import { buildWebhookBody, webhookAuthHeaders } from '../../sandbox/webhooks';
-import { secretTriggerWorkflow } from '../realN8nWorkflows';
+import { secretTriggerWorkflow } from '../helpers/realN8nWorkflows';
 import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
 
 /*

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 import type { ExecutionSummary, RealN8n } from '../../scripts/n8n/real-n8n';
 import { sleep } from '../../scripts/n8n/real-n8n';
-import { secretTriggerWorkflow } from '../realN8nWorkflows';
+import { secretTriggerWorkflow } from '../helpers/realN8nWorkflows';
 import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
 
 /*

@@ -6,7 +6,7 @@ import { startStandInService, type StandInService } from '../../sandbox/server';
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import { sleep, type ExecutionSummary } from '../../scripts/n8n/real-n8n';
 import { waitForWebhookRoute, type QueueCluster } from '../../scripts/queue/cluster';
-import { secretTriggerWorkflow, webhookToSendWorkflow } from '../realN8nWorkflows';
+import { secretTriggerWorkflow, webhookToSendWorkflow } from '../helpers/realN8nWorkflows';
 import {
 	counts,
 	enqueued,

@@ -19,7 +19,7 @@ import {
 	startEnvironment,
 	StartRun,
 	type StartPorts,
-} from '../startProcess';
+} from '../helpers/startProcess';
 
 jest.setTimeout(15 * 60_000);
 

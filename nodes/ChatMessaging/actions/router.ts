@@ -6,6 +6,7 @@ import { createServiceClient } from '../../shared/transport';
 import { readRetryPolicy } from './fields/requestOptions';
 import { findAction } from './registry';
 import { explainFailuresToModel, runsAsAgentTool } from './run/agentTool';
+import { routeFailuresToErrorOutput } from './run/errorOutput';
 import { createOperationRun, optionReadError } from './run/operationRun';
 import { refusalUnderRetryOnFail } from './run/retryOnFail';
 
@@ -23,7 +24,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	}
 
 	const refused = refusalUnderRetryOnFail.call(this, operation);
-	if (refused) return [refused];
+	if (refused) return [routeFailuresToErrorOutput.call(this, refused)];
 
 	let policy: RetryPolicy;
 	try {
@@ -38,6 +39,8 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	);
 	const items = await action.run.call(this, run);
 	return [
-		runsAsAgentTool(this) ? explainFailuresToModel.call(this, items, action.description) : items,
+		runsAsAgentTool(this)
+			? explainFailuresToModel.call(this, items, action.description)
+			: routeFailuresToErrorOutput.call(this, items),
 	];
 }

@@ -60,10 +60,19 @@ export class EditorTooSlow extends EditorRequestFailed {
 function describeStatus(statusCode: number, body: unknown, what: string): EditorRequestFailed {
 	const said = serviceMessage(body);
 	const quoted = said ? `: ${said}` : '';
-	if (statusCode === 401 || statusCode === 403) {
+	// The message names the API Key itself: n8n's list shows the message first, its description
+	// only below it, and a wrong key is the usual reason (issue 36).
+	if (statusCode === 401) {
 		return new EditorRequestFailed(
-			`The service refused to show ${what} (${statusCode})${quoted}`,
-			'Check the Chat Messaging API credential: the API key, and that it may read templates in this account.',
+			`The service refused the API Key of the Chat Messaging API credential (401)${quoted}`,
+			'Open the credential selected above and correct its API Key; then open the list again.',
+			statusCode,
+		);
+	}
+	if (statusCode === 403) {
+		return new EditorRequestFailed(
+			`The service refused to show ${what} to the credential's API Key (403)${quoted}`,
+			'The key is known but may not read templates in this account: give the Chat Messaging API credential a key that may.',
 			statusCode,
 		);
 	}

@@ -1,4 +1,8 @@
-import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 import type { EditorBudget } from './editorBudget';
 import { startEditorBudget } from './editorBudget';
@@ -132,9 +136,38 @@ export async function searchTemplates(
 		}
 	} catch (error) {
 		// Out of time too (EditorTooSlow): matches stop the reading, so none are in hand to show.
-		throw toPanelError.call(this, error);
+		const failure = toPanelError.call(this, error);
+		const kept = token === undefined ? keptChoice.call(this, failure) : undefined;
+		if (kept !== undefined) return kept;
+		throw failure;
 	}
 	const next = page + (found.length > 0 ? 1 : 0);
 	if (next > MAX_PAGES) return done();
 	return { ...done(), paginationToken: writeToken(next, firstId, previousFirstId) };
+}
+
+/** Between a kept template's name and why the list could not be read. */
+const KEPT = ' — kept; the list could not be read: ';
+
+/**
+ * The template already picked From List, as the list's only entry when the list cannot be read.
+ * n8n's editor (2.x) reads the list again when the node's credential changes and clears a picked
+ * template the new list lacks (unless more pages may follow), so a list that fails, as with a
+ * credential whose key is wrong, would discard the user's choice and with it the mapped variables
+ * (issue 36). Answering the choice instead keeps both; its label says that the list could not be
+ * read and why, and choosing the credential that works lists every template again.
+ */
+function keptChoice(
+	this: ILoadOptionsFunctions,
+	failure: NodeOperationError,
+): INodeListSearchResult | undefined {
+	const picked = this.getCurrentNodeParameter('template') as
+		| { mode?: unknown; value?: unknown; cachedResultName?: unknown }
+		| undefined;
+	if (picked?.mode !== 'list' || typeof picked.value !== 'string') return undefined;
+	const value = picked.value.trim();
+	if (value === '' || value.startsWith('=') || value.includes('{{')) return undefined;
+	const shown = typeof picked.cachedResultName === 'string' ? picked.cachedResultName : '';
+	const name = shown.split(KEPT)[0].trim() || value;
+	return { results: [{ name: `${name}${KEPT}${failure.message}`, value }] };
 }

@@ -1,4 +1,9 @@
-import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	ResourceMapperField,
+	ResourceMapperFields,
+	ResourceMapperValue,
+} from 'n8n-workflow';
 
 import { readTemplateVariables } from '../../shared/templateComponents';
 import { variableFilledByTheNode } from '../actions/message/filledVariables';
@@ -115,6 +120,20 @@ async function templateNamed(
 		: `The account has no template named "${name}" in that language; it exists in ${found.languages.join(', ')}: set ${LANGUAGE_LABEL} to one of them.`;
 }
 
+/**
+ * The fields the mapper holds now, as n8n saved them. n8n's mapper replaces its fields with the
+ * ones this method answers and drops every mapped value whose field is gone: answering no fields
+ * because the service could not be asked (a wrong key, the service down) would discard what the
+ * user mapped (issue 36). So a template that cannot be read keeps the fields it had; the notice is
+ * said once there are none.
+ */
+function savedFields(this: ILoadOptionsFunctions): ResourceMapperField[] {
+	const mapped = this.getCurrentNodeParameter('templateVariablesMapped') as
+		| ResourceMapperValue
+		| undefined;
+	return Array.isArray(mapped?.schema) ? mapped.schema : [];
+}
+
 function notice(text: string): ResourceMapperFields {
 	return { fields: [], emptyFieldsNotice: text };
 }
@@ -158,7 +177,9 @@ export async function getTemplateVariables(
 				: error instanceof Error && error.message
 					? error.message
 					: 'the service could not be asked';
-		return notice(`The template's variables could not be read: ${reason} ${FALLBACK_HINT}`);
+		const said = `The template's variables could not be read: ${reason} ${FALLBACK_HINT}`;
+		const saved = savedFields.call(this);
+		return saved.length > 0 ? { fields: saved, emptyFieldsNotice: said } : notice(said);
 	}
 	const read = readTemplateVariables(template.components);
 	const sent = headerMediaSentBy(

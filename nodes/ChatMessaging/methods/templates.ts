@@ -117,13 +117,13 @@ export function categoryInWords(category: string | undefined): string | undefine
 	return CATEGORY_WORDS[category.toUpperCase()] ?? category;
 }
 
-/** Why a status cannot be sent, for the mark next to a template that is not approved. */
+/** Why a status cannot be sent, for the mark before a template that is not approved: short. */
 const STATUS_NOTES: Record<string, string> = {
 	pending: 'in review',
-	rejected: 'rejected in review',
+	rejected: 'rejected',
 	paused: 'paused',
 	disabled: 'disabled',
-	draft: 'draft, not submitted',
+	draft: 'draft',
 	archived: 'archived',
 };
 
@@ -156,17 +156,18 @@ export function matchesSearch(template: TemplateSummary, search: string | undefi
 }
 
 /**
- * A list entry: `order_update (en) · Utility`, with a mark for anything that is not approved
- * (`… — paused: cannot be sent`) and the variables in the description.
+ * A list entry: `order_update (en) · Utility`; one that is not approved starts with why it cannot
+ * be sent (`Cannot be sent (paused): product_demo (en) · Marketing`), since n8n cuts a long entry
+ * at its end (issue 36). The variables go in the description.
  */
 export function toListItem(template: TemplateSummary): INodeListSearchItems {
 	const language = template.language ? ` (${template.language})` : '';
 	const category = categoryInWords(template.category);
 	const mark = isSendable(template)
 		? ''
-		: ` — ${STATUS_NOTES[template.status] ?? template.status}: cannot be sent`;
+		: `Cannot be sent (${STATUS_NOTES[template.status] ?? template.status}): `;
 	const item: INodeListSearchItems = {
-		name: `${template.name}${language}${category ? ` · ${category}` : ''}${mark}`,
+		name: `${mark}${template.name}${language}${category ? ` · ${category}` : ''}`,
 		value: template.id,
 	};
 	if (template.components !== undefined) {

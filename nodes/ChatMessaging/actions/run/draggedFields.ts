@@ -13,7 +13,7 @@ import * as n8nWorkflow from 'n8n-workflow';
  * parameter for that item as it always did: a missing field, null, an object or array, a field name
  * that engines treat specially (one JavaScript objects already have, such as `toString`, or one n8n
  * refuses, such as `__proto__`), text that is not well-formed Unicode, and any other expression.
- * test/engine/dragged-fields-equivalence.test.ts compares both over generated items and paths.
+ * test/engine/run/dragged-fields-equivalence.test.ts compares both over generated items and paths.
  */
 
 /** One step of a path: a field name, or an index into an array. */

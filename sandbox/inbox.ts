@@ -1,0 +1,85 @@
+import type { RecordedRequest } from './requestLog';
+
+/*
+ * The contacts' inbox: every template message the stand-in accepted, grouped by the number it
+ * went to, with the values it carried and their links clickable (GET /_sandbox/inbox). With
+ * `npm start` nobody receives the messages on a phone, so whoever plays the contact opens this page
+ * in a browser, for example to open the refund example's approval link (issue 36).
+ */
+
+const EVENTS_PATH = '/api/v1/events';
+
+export interface InboxMessage {
+	receivedAt: string;
+	messageId?: string;
+	templateId: string;
+	values: Record<string, string>;
+}
+
+interface SentEvent {
+	event_type?: unknown;
+	contact?: { phone_number?: unknown };
+	template_message?: { chat_template_id?: unknown; liquid_values?: unknown };
+}
+
+/** The template messages each number received, in the order they were accepted. */
+export function inboxOf(requests: RecordedRequest[]): Map<string, InboxMessage[]> {
+	const inbox = new Map<string, InboxMessage[]>();
+	for (const request of requests) {
+		const accepted = request.status >= 200 && request.status < 300;
+		if (request.method !== 'POST' || request.path !== EVENTS_PATH || !accepted) continue;
+		if (request.faulted || request.throttled || request.meanwhile) continue;
+		const event = (request.body ?? {}) as SentEvent;
+		const number = event.contact?.phone_number;
+		if (typeof number !== 'string') continue;
+		const values: Record<string, string> = {};
+		const liquid = event.template_message?.liquid_values;
+		if (liquid && typeof liquid === 'object') {
+			for (const [name, value] of Object.entries(liquid))
+				values[name] = typeof value === 'string' ? value : JSON.stringify(value);
+		}
+		const templateId = event.template_message?.chat_template_id;
+		const messages = inbox.get(number) ?? [];
+		messages.push({
+			receivedAt: request.receivedAt,
+			...(request.messageId === undefined ? {} : { messageId: request.messageId }),
+			templateId: typeof templateId === 'string' ? templateId : JSON.stringify(templateId ?? ''),
+			values,
+		});
+		inbox.set(number, messages);
+	}
+	return inbox;
+}
+
+function escape(text: string): string {
+	return text.replace(
+		/[&<>"']/g,
+		(character) =>
+			({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
+	);
+}
+
+function shown(value: string): string {
+	return /^https?:\/\/\S+$/i.test(value)
+		? `<a href="${escape(value)}" target="_blank" rel="noopener">${escape(value)}</a>`
+		: escape(value);
+}
+
+/** The inbox as a page: one section per number, newest message first. */
+export function inboxPage(requests: RecordedRequest[]): string {
+	const inbox = inboxOf(requests);
+	const sections = [...inbox.entries()].map(([number, messages]) => {
+		const items = [...messages].reverse().map((message) => {
+			const values = Object.entries(message.values)
+				.map(([name, value]) => `<li><b>${escape(name)}</b>: ${shown(value)}</li>`)
+				.join('');
+			return `<li>${escape(message.receivedAt)} · template ${escape(message.templateId)}${message.messageId ? ` · ${escape(message.messageId)}` : ''}<ul>${values}</ul></li>`;
+		});
+		return `<section><h2>${escape(number)}</h2><ul>${items.join('')}</ul></section>`;
+	});
+	const body =
+		sections.length > 0
+			? sections.join('')
+			: '<p>No messages yet. Send one (fill in the form example, or run a workflow), then reload this page.</p>';
+	return `<!doctype html><html><head><meta charset="utf-8"><title>Stand-in inbox</title></head><body><h1>Messages each number received</h1><p>What the local stand-in service accepted, newest first. Open a link as the contact would.</p>${body}</body></html>`;
+}

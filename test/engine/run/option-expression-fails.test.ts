@@ -1,0 +1,78 @@
+/*
+ * An option whose expression fails (a node that is not there, a syntax error) is read once per run,
+ * before any send: the node stops with nothing sent, and says which option failed and why. The
+ * readers treated whatever they caught as the node's own InvalidParameter, and n8n's error came out
+ * as "undefined undefined [item 0]", naming neither the option nor the problem.
+ */
+import { runChatMessaging } from '../../helpers/engineHarness';
+import { orderUpdateSend } from '../../helpers/orderUpdateSend';
+import { useStandInService } from '../../helpers/standInFixture';
+
+const API_KEY = 'adv4-option-expression-key-41f0';
+const service = useStandInService({ apiKey: API_KEY });
+
+const failing = "={{ $('No Such Node').item.json.n }}";
+
+const cases: Array<[string, string, Record<string, unknown>]> = [
+	['Requests in Parallel', 'Options', { options: { requestsInParallel: failing } }],
+	['Timeout (Seconds)', 'Options', { options: { timeoutSeconds: failing } }],
+	[
+		'Skip Items Already Sent',
+		'Skip Items Already Sent',
+		{ skipItemsAlreadySent: failing, alreadySentKey: '={{ $json.phone }}' },
+	],
+];
+
+describe.each([false, true])('Continue On Fail %s', (continueOnFail) => {
+	test.each(cases)(
+		'%s from a failing expression: named, with its reason, nothing sent',
+		async (_option, label, parameters) => {
+			const result = await runChatMessaging({
+				items: [{ phone: '+14155550101' }, { phone: '+14155550102' }],
+				parameters: { ...orderUpdateSend(), ...parameters },
+				baseUrl: service.url,
+				apiKey: API_KEY,
+				continueOnFail,
+			});
+			expect(service.acceptedSends('/api/v1/events')).toEqual([]);
+			// Options shape the whole run: the node stops, whether or not Continue On Fail is on.
+			expect(result.error?.message).toBe(
+				`"${label}" could not be read: Referenced node doesn't exist [item 0]`,
+			);
+			expect(result.error?.description).toMatch(/^Nothing was sent/);
+		},
+	);
+});
+
+/*
+ * n8n names the parameter on most expression errors, not on a syntax error (a UserError without
+ * context): the node names the setting it was reading itself.
+ */
+const cases2: Array<[string, string, Record<string, unknown>]> = [
+	['Requests in Parallel', 'Options', { options: { requestsInParallel: '={{ ( }}' } }],
+	['Timeout (Seconds)', 'Options', { options: { timeoutSeconds: '={{ ( }}' } }],
+	[
+		'History Size',
+		'History Size',
+		{
+			skipItemsAlreadySent: true,
+			alreadySentKey: '={{ $json.phone }}',
+			alreadySentHistorySize: '={{ ( }}',
+		},
+	],
+];
+
+test.each(cases2)(
+	'%s with a syntax error: the setting is named, nothing sent',
+	async (_option, label, parameters) => {
+		const result = await runChatMessaging({
+			items: [{ phone: '+14155550101' }],
+			parameters: { ...orderUpdateSend(), ...parameters },
+			baseUrl: service.url,
+			apiKey: API_KEY,
+			continueOnFail: true,
+		});
+		expect(service.acceptedSends('/api/v1/events')).toEqual([]);
+		expect(result.error?.message).toBe(`"${label}" could not be read: invalid syntax [item 0]`);
+	},
+);

@@ -1,0 +1,56 @@
+import { useStandInService } from '../../helpers/standInFixture';
+
+/*
+ * The stand-in's inbox page (GET /_sandbox/inbox, issue 36): with npm start nobody receives the
+ * messages on a phone, so the page lists, per number, every template message the stand-in
+ * accepted, with its values, a link as a link, newest first; a refused send is not in it.
+ */
+
+const API_KEY = 'inbox-page-key-7a2c';
+const service = useStandInService({ apiKey: API_KEY });
+
+async function send(phone: string, values: Record<string, string>, key = API_KEY) {
+	const answer = await fetch(`${service.url}/api/v1/events`, {
+		method: 'POST',
+		headers: { Authorization: key, 'content-type': 'application/json' },
+		body: JSON.stringify({
+			event_type: 'send_template_message',
+			contact: { phone_number: phone },
+			template_message: { chat_template_id: 'wat_7e6d5c4b3a291807', liquid_values: values },
+		}),
+	});
+	return answer.status;
+}
+
+test('the inbox lists each number with the messages it received, links clickable, newest first', async () => {
+	expect(await send('+14155550123', { first_name: 'Ada' })).toBeLessThan(300);
+	expect(
+		await send('+14155550123', { approval_link: 'http://127.0.0.1:5678/webhook-waiting/7?x=<y>' }),
+	).toBeLessThan(300);
+	expect(await send('+442079460958', { first_name: '<b>Bob</b>' })).toBeLessThan(300);
+	expect(await send('+491701234567', { first_name: 'Refused' }, 'wrong-key')).toBe(401);
+
+	const page = await fetch(`${service.url}/_sandbox/inbox`);
+	expect(page.status).toBe(200);
+	expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+	const html = await page.text();
+
+	expect(html).toContain('<h2>+14155550123</h2>');
+	expect(html).toContain('<h2>+442079460958</h2>');
+	expect(html).not.toContain('+491701234567');
+	expect(html).toContain(
+		'<a href="http://127.0.0.1:5678/webhook-waiting/7?x=&lt;y&gt;" target="_blank" rel="noopener">',
+	);
+	// What a message carries is shown as text, never as markup.
+	expect(html).toContain('&lt;b&gt;Bob&lt;/b&gt;');
+	expect(html).not.toContain('<b>Bob</b>');
+	// Newest first within a number.
+	const ada = html.indexOf('+14155550123');
+	expect(html.indexOf('approval_link', ada)).toBeLessThan(html.indexOf('first_name', ada));
+	expect(html).not.toContain(API_KEY);
+});
+
+test('an empty inbox says how to fill it', async () => {
+	const html = await (await fetch(`${service.url}/_sandbox/inbox`)).text();
+	expect(html).toMatch(/No messages yet/);
+});
