@@ -68,6 +68,30 @@ export function answerSchema(operationId: string, status: number): Schema | unde
 	return answer?.content?.['application/json']?.schema;
 }
 
+/**
+ * The answer schema for one request of an operation that takes several (sendEvent's event_type,
+ * upsertContacts' one contact or list), where the document names it in the answer's
+ * `x-answer-by-event-type` or `x-answer-by-request-shape`: the one schema of the answer allows
+ * every request's answer, the document says which is this request's.
+ */
+export function commandAnswerSchema(
+	operationId: string,
+	status: number,
+	request: RequestKind,
+): Schema | undefined {
+	const answer = operationEntry(operationId).responses[String(status)] as
+		| Record<string, Record<string, string> | undefined>
+		| undefined;
+	const ref =
+		'eventType' in request
+			? answer?.['x-answer-by-event-type']?.[request.eventType]
+			: answer?.['x-answer-by-request-shape']?.[request.shape];
+	return ref === undefined ? undefined : (dereferenced({ $ref: ref }) as Schema);
+}
+
+/** Which request of an operation that takes several is answered: its command, or its shape. */
+export type RequestKind = { eventType: string } | { shape: 'object' | 'array' };
+
 /** The success statuses (2xx) the document names for an operation. */
 export function successStatuses(operationId: string): number[] {
 	return Object.keys(operationEntry(operationId).responses)
@@ -184,7 +208,7 @@ export type Shape = ReadonlyArray<(body: Json) => Json>;
 export function contractAnswers(
 	contract: OpenApiContract,
 	operationId: string,
-	options: { status?: number; shaped?: fc.Arbitrary<Shape> } = {},
+	options: { status?: number; shaped?: fc.Arbitrary<Shape>; request?: RequestKind } = {},
 ): fc.Arbitrary<GeneratedAnswer> {
 	const statuses =
 		options.status === undefined
@@ -195,7 +219,11 @@ export function contractAnswers(
 	return fc
 		.tuple(fc.constantFrom(...statuses), answerChoices, shaped)
 		.map(([status, choices, shapes]) => {
-			const schema = answerSchema(operationId, status)!;
+			const schema =
+				(options.request === undefined
+					? undefined
+					: commandAnswerSchema(operationId, status, options.request)) ??
+				answerSchema(operationId, status)!;
 			const problems = (candidate: Json) => contract.answerProblems(operationId, status, candidate);
 			const generated = fakeAnswerBody(schema, choices);
 			const candidates = shapes.map((shape) => shape(generated));

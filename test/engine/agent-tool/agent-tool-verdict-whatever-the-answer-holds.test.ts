@@ -100,7 +100,10 @@ describe.each(paths)("run by the agent through n8n-core's %s", (path) => {
 	});
 });
 
-/** What docs/failure-semantics.md says makes a 2xx a failure: a status word, success: false, an error. */
+/**
+ * What docs/failure-semantics.md says makes a 2xx a failure: a status word, success: false, an
+ * error that reports something (an empty list or object, like null or "", reports none).
+ */
 function answerSaysFailure(extra: Record<string, unknown>): boolean {
 	const { status, success, error } = extra;
 	return (
@@ -110,7 +113,7 @@ function answerSaysFailure(extra: Record<string, unknown>): boolean {
 			)) ||
 		success === false ||
 		(typeof error === 'string' && error.trim() !== '') ||
-		(error !== null && typeof error === 'object')
+		(error !== null && typeof error === 'object' && Object.keys(error).length > 0)
 	);
 }
 

@@ -98,6 +98,27 @@ export const refund: PerItemOperation<RefundOrderBody> = {
 };
 
 /**
+ * What the answer's amount shows that is not the amount asked for, in its own words, or undefined
+ * when it contradicts nothing. docs/openapi.yaml leaves the answer's amount an object of any shape
+ * (the service's reference shows no refund answer), so only a value or a currency it shows is read.
+ */
+function otherAmount(shown: unknown, asked: RefundOrderBody['amount']): string | undefined {
+	if (shown === null || typeof shown !== 'object' || Array.isArray(shown)) return undefined;
+	const { value, currency } = shown as { value?: unknown; currency?: unknown };
+	const showsValue = value !== undefined && value !== null;
+	const showsCurrency = typeof currency === 'string';
+	// The value as a number or as its digits in text: JSON has no rule which a service writes.
+	const otherValue = showsValue && String(value) !== String(asked.value);
+	// A currency code is read in any letter case, the user's (readCurrency) and the service's alike.
+	const otherCurrency = showsCurrency && currency.toUpperCase() !== asked.currency.toUpperCase();
+	if (!otherValue && !otherCurrency) return undefined;
+	const said = [showsValue ? JSON.stringify(value) : '', showsCurrency ? currency : '']
+		.filter((part) => part !== '')
+		.join(' ');
+	return `gives back ${said}, not ${asked.value} ${asked.currency}`;
+}
+
+/**
  * The refund as answered, when it is this item's: the order it names and the amount it gives back
  * (when the answer shows them) must be the ones asked for. Another order's refund, or another amount,
  * is not this item's success (an answer mixed up on the way, with refunds in parallel); money may
@@ -110,18 +131,11 @@ function answeredRefund(
 	const refunded = answerFields(answer);
 	const segments = request.path.split('/');
 	const orderId = decodeURIComponent(segments[segments.length - 2]);
-	const amount = refunded.amount as { value?: unknown; currency?: unknown } | undefined;
 	const asked = request.body.amount;
 	const problem =
 		refunded.order_id !== undefined && refunded.order_id !== orderId
 			? `is for order ${JSON.stringify(refunded.order_id)}, not ${orderId}`
-			: amount !== null &&
-				  typeof amount === 'object' &&
-				  (amount.value !== asked.value ||
-						// A currency code is read in any letter case, the user's (readCurrency) and the service's alike.
-						String(amount.currency).toUpperCase() !== asked.currency.toUpperCase())
-				? `gives back ${String(amount.value)} ${String(amount.currency)}, not ${asked.value} ${asked.currency}`
-				: undefined;
+			: otherAmount(refunded.amount, asked);
 	if (problem === undefined) return refunded;
 	throw answerNotForThisItem(
 		answer,

@@ -14,6 +14,7 @@ import type {
 } from '../../../shared/transport';
 import { ServiceRequestFailed, callService } from '../../../shared/transport';
 import { InvalidParameter } from '../../../shared/validation';
+import { failureSign } from './serviceAnswers';
 
 /*
  * Page-based reading of the service's lists, shared by every list operation. The list endpoints take
@@ -54,6 +55,12 @@ function pageLinks(page: unknown): { next?: unknown; count?: number } {
 	if (page === null || typeof page !== 'object' || Array.isArray(page)) return {};
 	const { next, count } = page as IDataObject;
 	return { next, count: typeof count === 'number' ? count : undefined };
+}
+
+function pageFields(body: unknown): Record<string, unknown> {
+	return body !== null && typeof body === 'object' && !Array.isArray(body)
+		? (body as Record<string, unknown>)
+		: {};
 }
 
 function notAPage(answer: ServiceAnswer, page: number, problem: string): ServiceFailure {
@@ -149,6 +156,10 @@ export async function readPages<Page, Record>(
 		if (per !== undefined) qs.per = per;
 		const answer = await callService.call(this, client, { ...request, qs });
 		const parsed = reading.schema.safeParse(answer.body);
+		// A page that says the read failed is not the list, however its records look.
+		const sign =
+			answer.bodyIsJson && parsed.success ? failureSign(pageFields(answer.body)) : undefined;
+		if (sign !== undefined) throw new ServiceRequestFailed(notAPage(answer, page, sign));
 		if (!answer.bodyIsJson || !parsed.success) {
 			const problem = parsed.success
 				? 'it is not JSON'

@@ -18,8 +18,12 @@ function bodyFields(answer: ServiceAnswer): Record<string, unknown> {
 		: {};
 }
 
-/** What in a 2xx answer says the request failed after all, in the user's words. */
-function failureSign(fields: Record<string, unknown>): string | undefined {
+/**
+ * What in a 2xx answer says the request failed after all, in the user's words. Read in every
+ * answer the node checks and in every page of a list (pages.ts): one rule, docs/failure-semantics.md
+ * "Which answers are read for a failure sign".
+ */
+export function failureSign(fields: Record<string, unknown>): string | undefined {
 	if (typeof fields.status === 'string' && FAILURE_STATUS.test(fields.status.trim())) {
 		return `it reports status "${fields.status}"`;
 	}
