@@ -47,6 +47,17 @@ interface SentRecord {
 	trim(): Promise<void>;
 }
 
+/**
+ * n8n's store answers a check of a record that is not a list of entries (a damaged row) without an
+ * error, naming no item new and none processed, and keeps nothing: an answer must name each item
+ * asked about, or nothing was read or kept.
+ */
+function answersEvery(found: { new: unknown[]; processed: unknown[] }, asked: string[]): boolean {
+	return found.new.length + found.processed.length === asked.length;
+}
+const NO_ANSWER =
+	"n8n's store answered about none of the keys: its record is not a list of entries";
+
 /** The store could not be used before anything was sent: the run stops, having sent nothing. */
 function unavailable(this: IExecuteFunctions, problem: string): NodeOperationError {
 	return new NodeOperationError(this.getNode(), `Skip Items Already Sent: ${problem}`, {
@@ -69,6 +80,7 @@ async function openSentRecord(
 		found = await this.helpers.checkProcessedAndRecord([...unique, ...marks], scope, {
 			mode: 'entries',
 		});
+		if (!answersEvery(found, [...unique, ...marks])) throw new Error(NO_ANSWER);
 	} catch (error) {
 		throw unavailable.call(
 			this,
@@ -129,11 +141,13 @@ async function openSentRecord(
 		let added = true;
 		if (adding.length > 0) {
 			try {
-				await this.helpers.checkProcessedAndRecord(
-					adding.map((entry) => entry.add!),
+				const asked = adding.map((entry) => entry.add!);
+				const found = await this.helpers.checkProcessedAndRecord(
+					asked,
 					scope,
 					holdBack ? { mode: 'entries' } : { mode: 'entries', maxEntries: historySize },
 				);
+				if (!answersEvery(found, asked)) throw new Error(NO_ANSWER);
 			} catch (error) {
 				added = false;
 				for (const entry of adding) entry.done(error);
