@@ -24,6 +24,14 @@ import type { SkipSettings } from '../fields/skipItemsAlreadySent';
  */
 export const sendingMark = (key: string) => ` sending ${key}`;
 
+/**
+ * The other form of the mark, for an item held back. n8n keeps only the newest History Size entries,
+ * and a mark an earlier run left is older than every key recorded since: a run that holds the item
+ * back writes the form it lacks as its newest entry before trimming, and drops the old form only
+ * after, so the mark is never missing, wherever the run stops.
+ */
+const heldMark = (key: string) => ` held ${key}`;
+
 interface SentRecord {
 	/** Keys an earlier run recorded as sent. */
 	alreadySent: ReadonlySet<string>;
@@ -38,6 +46,17 @@ interface SentRecord {
 	/** Once the run's writes are over: keeps only the newest History Size entries (Hold Back). */
 	trim(): Promise<void>;
 }
+
+/**
+ * n8n's store answers a check of a record that is not a list of entries (a damaged row) without an
+ * error, naming no item new and none processed, and keeps nothing: an answer must name each item
+ * asked about, or nothing was read or kept.
+ */
+function answersEvery(found: { new: unknown[]; processed: unknown[] }, asked: string[]): boolean {
+	return found.new.length + found.processed.length === asked.length;
+}
+const NO_ANSWER =
+	"n8n's store answered about none of the keys: its record is not a list of entries";
 
 /** The store could not be used before anything was sent: the run stops, having sent nothing. */
 function unavailable(this: IExecuteFunctions, problem: string): NodeOperationError {
@@ -54,13 +73,14 @@ async function openSentRecord(
 	const { scope, historySize } = settings;
 	const holdBack = settings.mayHaveBeenSent === 'holdBack';
 	const unique = [...new Set(keys)];
-	const marks = unique.map(sendingMark);
+	const marks = unique.flatMap((key) => [sendingMark(key), heldMark(key)]);
 	let found: { new: unknown[]; processed: unknown[] };
 	try {
 		// No maxEntries here: a check must not push older keys out of the history.
 		found = await this.helpers.checkProcessedAndRecord([...unique, ...marks], scope, {
 			mode: 'entries',
 		});
+		if (!answersEvery(found, [...unique, ...marks])) throw new Error(NO_ANSWER);
 	} catch (error) {
 		throw unavailable.call(
 			this,
@@ -70,10 +90,14 @@ async function openSentRecord(
 	const processed = new Set(found.processed.map(String));
 	// A mark says the send's end was never seen, also beside a key: the kill may have come between
 	// the key's record and the mark's removal, or between the check and its undo.
-	const uncertain = new Set(unique.filter((key) => processed.has(sendingMark(key))));
+	const uncertain = new Set(
+		unique.filter((key) => processed.has(sendingMark(key)) || processed.has(heldMark(key))),
+	);
 	// With Send Again they are sent, as the user chose: their key and mark go with the check's undo,
 	// so a send of theirs that fails now is not taken for sent later.
-	const released = holdBack ? [] : [...uncertain].flatMap((key) => [key, sendingMark(key)]);
+	const released = holdBack
+		? []
+		: [...uncertain].flatMap((key) => [key, sendingMark(key), heldMark(key)]);
 	try {
 		const undone = [...(found.new as string[]), ...released];
 		if (undone.length > 0) await this.helpers.removeProcessed(undone, scope, { mode: 'entries' });
@@ -86,14 +110,15 @@ async function openSentRecord(
 		);
 	}
 
-	const newKeys =
-		found.new.filter((entry) => !String(entry).startsWith(' ')).length + released.length / 2;
+	// What the run keeps among the newest entries: a key for each item it sends, a mark for each it
+	// holds back.
+	const newKeys = unique.filter((key) => uncertain.has(key) || !processed.has(key)).length;
 	if (newKeys > historySize) {
 		// n8n keeps only the newest History Size keys: some this run records would be forgotten
 		// before it ends, though reported recorded, and the next run would send them again.
 		throw new NodeOperationError(
 			this.getNode(),
-			`Skip Items Already Sent: History Size is ${historySize}, fewer keys than this run would send (${newKeys})`,
+			`Skip Items Already Sent: History Size is ${historySize}, fewer keys than this run would send${holdBack && uncertain.size > 0 ? ' or hold back' : ''} (${newKeys})`,
 			{
 				description: `Nothing was sent. n8n keeps only the newest ${historySize} keys, so ${newKeys - historySize} of the keys this run records would be forgotten before it ends, and a later run would send those messages again. Raise History Size to at least ${newKeys} (more, to remember earlier runs too).`,
 			},
@@ -116,11 +141,13 @@ async function openSentRecord(
 		let added = true;
 		if (adding.length > 0) {
 			try {
-				await this.helpers.checkProcessedAndRecord(
-					adding.map((entry) => entry.add!),
+				const asked = adding.map((entry) => entry.add!);
+				const found = await this.helpers.checkProcessedAndRecord(
+					asked,
 					scope,
 					holdBack ? { mode: 'entries' } : { mode: 'entries', maxEntries: historySize },
 				);
+				if (!answersEvery(found, asked)) throw new Error(NO_ANSWER);
 			} catch (error) {
 				added = false;
 				for (const entry of adding) entry.done(error);
@@ -169,11 +196,26 @@ async function openSentRecord(
 		},
 		async trim() {
 			if (!holdBack) return;
+			// Each held item's mark moves to the newest entries, so the trim cannot drop it (heldMark).
+			const held = [...uncertain];
+			const both = held.filter(
+				(key) => processed.has(sendingMark(key)) && processed.has(heldMark(key)),
+			);
+			const newest = held.map((key) =>
+				processed.has(heldMark(key)) ? sendingMark(key) : heldMark(key),
+			);
+			const oldest = held.map((key) =>
+				processed.has(heldMark(key)) ? heldMark(key) : sendingMark(key),
+			);
 			const trimmed = writing.then(async () => {
-				await helpers.checkProcessedAndRecord([], scope, {
+				// Both forms left by a run stopped half-way: one goes first, so the other can come anew.
+				if (both.length > 0)
+					await helpers.removeProcessed(both.map(sendingMark), scope, { mode: 'entries' });
+				await helpers.checkProcessedAndRecord(newest, scope, {
 					mode: 'entries',
 					maxEntries: historySize,
 				});
+				if (oldest.length > 0) await helpers.removeProcessed(oldest, scope, { mode: 'entries' });
 			});
 			writing = trimmed.catch(() => undefined);
 			await trimmed;
