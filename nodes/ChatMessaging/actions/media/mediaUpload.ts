@@ -299,16 +299,21 @@ export async function uploadMediaFile(
 	return { ...uploaded, byteSize: bytes.length };
 }
 
-/** An uploaded file's output fields: the service's media item, with the name, type and size sent. */
+/**
+ * An uploaded file's output fields: the service's media item, with the name, type and size sent
+ * where the answer leaves them out. A field the answer has (even null) is its word, kept as written.
+ */
 export function uploadedFields(
 	media: IDataObject,
 	file: MediaFile,
 	byteSize: number | undefined,
 ): IDataObject {
+	const orTheFiles = (name: string, own: IDataObject[string]) =>
+		media[name] !== undefined ? media[name] : own;
 	return {
 		...media,
-		filename: media.filename ?? file.filename,
-		content_type: media.content_type ?? file.contentType,
-		byte_size: byteSize ?? file.knownBytes,
+		filename: orTheFiles('filename', file.filename),
+		content_type: orTheFiles('content_type', file.contentType),
+		byte_size: orTheFiles('byte_size', byteSize ?? file.knownBytes),
 	};
 }
