@@ -87,11 +87,14 @@ describe('Media → Upload', () => {
 
 	/**
 	 * Fields a media item's answer may carry beyond the contract's (it leaves the object open): the
-	 * node's own `uploadMethod`, and the file's size as the service counts it.
+	 * node's own `uploadMethod`, the file's size as the service counts it, and failure signs.
 	 */
 	const extraMediaFields = fc.record({
 		uploadMethod: maybe(fc.constantFrom<Json>('json', 'direct', 'base64', null, 3)),
 		byte_size: maybe(fc.oneof(fc.integer({ min: 0, max: 10_000 }), fc.constant<Json>(null))),
+		// Failure signs, and fields of those names that report nothing, met more often than by chance.
+		error: maybe(fc.constantFrom<Json>(null, '', [], {}, 'storage quota exceeded', { code: 'x' })),
+		success: maybe(fc.boolean()),
 	});
 
 	/** A media item's answer (addMedia's 201, finalize's 200 or 201) with those fields. */
