@@ -14,7 +14,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import {
+	copyFileSync,
 	existsSync,
+	mkdirSync,
 	mkdtempSync,
 	readFileSync,
 	realpathSync,
@@ -35,7 +37,8 @@ import { processStat, TerminalCommand, terminalEnvironment } from '../helpers/te
 
 jest.setTimeout(20 * 60_000);
 
-const SCREENSHOTS = join(PROJECT_ROOT, 'test-output', 'screenshots');
+const OUTPUT = join(PROJECT_ROOT, 'test-output');
+const SCREENSHOTS = join(OUTPUT, 'screenshots');
 const NODE_SOURCE = join('nodes', 'ChatMessaging', 'ChatMessaging.node.ts');
 const OWNER_EMAIL = 'owner@example.com';
 
@@ -47,6 +50,11 @@ let n8nFolder: string | undefined;
 afterAll(async () => {
 	await browser?.close();
 	dev?.killEverything();
+	// What a failure needs read: what npm run dev printed, and n8n's log (its folder goes below).
+	mkdirSync(OUTPUT, { recursive: true });
+	if (dev) writeFileSync(join(OUTPUT, 'dev-loop-output.log'), dev.output);
+	if (n8nFolder && existsSync(join(n8nFolder, 'n8n.log')))
+		copyFileSync(join(n8nFolder, 'n8n.log'), join(OUTPUT, 'dev-loop-n8n.log'));
 	if (clone) rmSync(clone, { recursive: true, force: true });
 	// n8n's folder for the clone (<cache>/dev/<clone's hash>/n8n), made by this run only.
 	if (n8nFolder?.includes('/dev/')) rmSync(join(n8nFolder, '..'), { recursive: true, force: true });
@@ -77,6 +85,7 @@ async function nodesPanelText(page: Page, expected: string): Promise<string> {
 	const text = await until(
 		async () => await creator.innerText(),
 		(shown) => shown.includes(expected),
+		120_000,
 	);
 	await page.screenshot({ path: join(SCREENSHOTS, 'dev-loop-nodes-panel.png') });
 	return text;
@@ -125,6 +134,10 @@ test('npm run dev from a fresh clone: an edited description shows after a reload
 	const base = `http://127.0.0.1:${ports.n8n}`;
 	let page: Page;
 	({ browser, page } = await openEditorPage());
+	// The machine is shared and loaded (a load of 30 on two cores was seen): the editor's first
+	// load there took over 30 s. A hang guard, not a speed check.
+	page.setDefaultTimeout(180_000);
+	page.setDefaultNavigationTimeout(180_000);
 	await page.goto(`${base}/signin`);
 	await page.locator('input[type="email"]').fill(OWNER_EMAIL);
 	await page.locator('input[type="password"]').fill(password!);
