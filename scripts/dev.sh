@@ -29,19 +29,73 @@ stop_all() {
 trap 'stop_all; exit 0' INT TERM
 trap stop_all EXIT
 
-# Every successful compile after the first is a change n8n picks up by itself (N8N_DEV_RELOAD).
+# n8n watches the whole linked clone: its database and log go outside it (one folder per clone).
+dev_n8n="${CHAT_MESSAGING_CACHE:-$HOME/.cache/n8n-nodes-chat-messaging}/dev/$(pwd | sha1sum | cut -c1-10)/n8n"
+n8n_log="$dev_n8n/n8n.log"
+# What the editor reads when its page loads: n8n writes it again at the end of each reload.
+node_types="$dev_n8n/.cache/n8n/public/types/nodes.json"
+
+# The compiler's lines, and after every successful compile but the first (the one the build
+# already made), word of when n8n has loaded the new dist/. n8n (N8N_DEV_RELOAD) reloads the
+# package on every change in the clone, a saved source file as well as the compiled one, and
+# reloads can overlap: each starts with "Hot reload triggered" in its log and ends by writing
+# node_types again (or with "Hot reload failed"). The page shows the change once no reload is
+# under way and one has ended after the compile: under load that took 15 s after the compile,
+# and a page reloaded before it still showed the old description.
+reloads() { # how many reloads of this package n8n's log tells of: $1 triggered or failed
+  local count
+  count=$(grep -c "Hot reload $1 for n8n-nodes-chat-messaging" "$n8n_log" 2>/dev/null || true)
+  echo "${count:-0}"
+}
 annotate_compiler() {
-  local compiles=0
-  while IFS= read -r line; do
-    echo "[dev:tsc] $line"
-    case "$line" in
-      *"Found 0 errors"*)
-        compiles=$((compiles + 1))
-        if [ "$compiles" -gt 1 ]; then
-          say "rebuilt: n8n reloads the package by itself; reload the editor page (F5) to see the change"
-        fi
-        ;;
-    esac
+  local compiles=0 under_way=0 waiting=0 compiled_at=0 ended_since=0
+  local started failed types_seen now now_started now_failed line status
+  # n8n's log and node_types may be there from an earlier npm run dev of this clone.
+  started=$(reloads 'triggered')
+  failed=$(reloads 'failed')
+  types_seen=$(stat -c %y "$node_types" 2>/dev/null || true)
+  while :; do
+    status=0
+    IFS= read -r -t 0.5 line || status=$?
+    if [ "$status" = 0 ]; then
+      echo "[dev:tsc] $line"
+      case "$line" in
+        *"Found 0 errors"*)
+          compiles=$((compiles + 1))
+          if [ "$compiles" -gt 1 ]; then
+            say "rebuilt: n8n is loading the package again; wait for \"reload the editor page\""
+            waiting=1
+            compiled_at=$SECONDS
+            ended_since=0
+          fi
+          ;;
+      esac
+    elif [ "$status" -le 128 ]; then
+      break # the compiler has ended
+    fi
+    # n8n's reloads: started (log lines), ended (node_types written again, or failed).
+    now_started=$(reloads 'triggered')
+    now_failed=$(reloads 'failed')
+    under_way=$((under_way + now_started - started - (now_failed - failed)))
+    started=$now_started
+    failed=$now_failed
+    now=$(stat -c %y "$node_types" 2>/dev/null || true)
+    if [ -n "$now" ] && [ "$now" != "$types_seen" ]; then
+      types_seen=$now
+      under_way=$((under_way - 1))
+      ended_since=1
+    fi
+    # n8n's own start writes node_types without a reload: never below none.
+    if [ "$under_way" -lt 0 ]; then under_way=0; fi
+    if [ "$waiting" = 1 ]; then
+      if [ "$under_way" = 0 ] && [ "$ended_since" = 1 ] && [ $((SECONDS - compiled_at)) -ge 2 ]; then
+        say "n8n has loaded the change: reload the editor page (F5) to see it"
+        waiting=0
+      elif [ $((SECONDS - compiled_at)) -ge 120 ]; then
+        say "n8n has not finished loading the package again 2 minutes after the build (its log: $n8n_log); reload the editor page (F5) once it has"
+        waiting=0
+      fi
+    fi
   done
 }
 "$bin/tsc" -p tsconfig.build.json --watch --preserveWatchOutput --watchFile useFsEventsOnParentDirectory > >(annotate_compiler) 2>&1 &
@@ -50,8 +104,6 @@ children+=($!)
 children+=($!)
 
 say "n8n loads community packages when it starts; N8N_DEV_RELOAD makes it load this one again when dist/ changes"
-# n8n watches the whole linked clone: its database and log go outside it (one folder per clone).
-dev_n8n="${CHAT_MESSAGING_CACHE:-$HOME/.cache/n8n-nodes-chat-messaging}/dev/$(pwd | sha1sum | cut -c1-10)/n8n"
 say "n8n's folder for this clone: $dev_n8n"
 CHAT_MESSAGING_SKIP_BUILD=1 CHAT_MESSAGING_LINK_PACKAGE=1 CHAT_MESSAGING_DEV_N8N_FOLDER="$dev_n8n" N8N_DEV_RELOAD=true \
   node --require ts-node/register/transpile-only scripts/start.ts &
