@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
 # npm run dev: a contributor's loop, like n8n's own `n8n-node dev`. The stand-in service and a real
-# n8n as `npm start` brings them up (same .n8n-local/ folder, owner, credentials and examples), but
-# with this clone linked into n8n instead of a packed copy installed, and n8n started with
-# N8N_DEV_RELOAD, so it reloads the package when dist/ changes. tsc --watch and gulp's icon watch
-# rebuild dist/ on save; the editor shows the change after a reload of the page. Ctrl-C stops all.
+# n8n as `npm start` brings them up (same .n8n-local/ state: owner, credentials and examples), but
+# with this clone linked into n8n instead of a packed copy installed, n8n's own folder outside the
+# clone, and n8n started with N8N_DEV_RELOAD, so it reloads the package when the clone changes.
+# tsc --watch makes dist/ (its first compile is the build: n8n starts after it, not during another)
+# and, with gulp's icon watch, makes it again on save; once n8n has loaded the change, this
+# says to reload the editor page, which shows it then. Ctrl-C stops all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x node_modules/.bin/tsc ]; then
   echo "[dev] this project's dependencies are not installed (no node_modules/.bin/tsc): run npm install first, then npm run dev" >&2
   exit 1
 fi
-source scripts/build-quietly.sh
-build_quietly dev
-
 bin=node_modules/.bin
 say() { echo "[dev] $*"; }
 children=()
@@ -34,9 +33,13 @@ dev_n8n="${CHAT_MESSAGING_CACHE:-$HOME/.cache/n8n-nodes-chat-messaging}/dev/$(pw
 n8n_log="$dev_n8n/n8n.log"
 # What the editor reads when its page loads: n8n writes it again at the end of each reload.
 node_types="$dev_n8n/.cache/n8n/public/types/nodes.json"
+# Made by the first compile without errors: dist/ is whole, n8n may start.
+compiled="$(dirname "$dev_n8n")/compiled"
+mkdir -p .n8n-local "$(dirname "$dev_n8n")"
+rm -f "$compiled"
 
-# The compiler's lines, and after every successful compile but the first (the one the build
-# already made), word of when n8n has loaded the new dist/. n8n (N8N_DEV_RELOAD) reloads the
+# The compiler's lines; the first compile without errors marks dist/ whole ($compiled); after
+# every later one, word of when n8n has loaded the new dist/. n8n (N8N_DEV_RELOAD) reloads the
 # package on every change in the clone, a saved source file as well as the compiled one, and
 # reloads can overlap: each starts with "Hot reload triggered" in its log and ends by writing
 # node_types again (or with "Hot reload failed"). The page shows the change once no reload is
@@ -62,11 +65,18 @@ annotate_compiler() {
       case "$line" in
         *"Found 0 errors"*)
           compiles=$((compiles + 1))
-          if [ "$compiles" -gt 1 ]; then
+          if [ "$compiles" = 1 ]; then
+            : >"$compiled"
+          else
             say "rebuilt: n8n is loading the package again; wait for \"reload the editor page\""
             waiting=1
             compiled_at=$SECONDS
             ended_since=0
+          fi
+          ;;
+        *"Found "*" error"*)
+          if [ "$compiles" = 0 ]; then
+            say "the compiler found errors (above): fix them and save; n8n starts after the first compile without errors"
           fi
           ;;
       esac
@@ -98,8 +108,22 @@ annotate_compiler() {
     fi
   done
 }
+say "compiling the package with tsc --watch (about 40-50 s the first time; n8n starts after it)"
 "$bin/tsc" -p tsconfig.build.json --watch --preserveWatchOutput --watchFile useFsEventsOnParentDirectory > >(annotate_compiler) 2>&1 &
-children+=($!)
+compiler=$!
+children+=($compiler)
+while [ ! -e "$compiled" ]; do
+  if ! kill -0 "$compiler" 2>/dev/null; then
+    say "the compiler ended before its first compile"
+    exit 1
+  fi
+  sleep 1
+done
+# The icons and codex files (npm run build's second half), then kept up to date on save.
+if ! "$bin/gulp" build:icons > .n8n-local/build.log 2>&1; then
+  tail -n 40 .n8n-local/build.log
+  exit 1
+fi
 "$bin/gulp" watch:icons > .n8n-local/dev-icons.log 2>&1 &
 children+=($!)
 
