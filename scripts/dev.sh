@@ -45,22 +45,23 @@ rm -f "$compiled"
 # node_types again (or with "Hot reload failed"). The page shows the change once no reload is
 # under way and one has ended after the compile: under load that took 15 s after the compile,
 # and a page reloaded before it still showed the old description.
-reloads() { # how many reloads of this package n8n's log tells of: $1 triggered or failed
-  local count
-  count=$(grep -c "Hot reload $1 for n8n-nodes-chat-messaging" "$n8n_log" 2>/dev/null || true)
-  echo "${count:-0}"
-}
+# A marker given node_types' time whenever n8n is seen writing it.
+types_seen="$(dirname "$dev_n8n")/types-seen"
 annotate_compiler() {
-  local compiles=0 under_way=0 waiting=0 compiled_at=0 ended_since=0
-  local started failed types_seen now now_started now_failed line status
-  # n8n's log and node_types may be there from an earlier npm run dev of this clone.
-  started=$(reloads 'triggered')
-  failed=$(reloads 'failed')
-  types_seen=$(stat -c %y "$node_types" 2>/dev/null || true)
+  local compiles=0 under_way=0 waiting=0 compiled_at=0 ended_since=0 writing=0
+  local line status log_fd='' partial='' entry log_existed=0 started_line='' failed=0
+  # Polled twice a second with shell built-ins only: a fork per poll would add thousands of
+  # processes over a session on a machine n8n already finds slow.
+  [ -e "$n8n_log" ] && log_existed=1
+  rm -f "$types_seen"
   while :; do
     status=0
     IFS= read -r -t 0.5 line || status=$?
-    if [ "$status" = 0 ]; then
+    if [ "$status" -gt 128 ]; then
+      started_line="$started_line$line" # timed out part-way through a line: kept for the rest
+    elif [ "$status" = 0 ]; then
+      line="$started_line$line"
+      started_line=''
       echo "[dev:tsc] $line"
       case "$line" in
         *"Found 0 errors"*)
@@ -72,6 +73,7 @@ annotate_compiler() {
             waiting=1
             compiled_at=$SECONDS
             ended_since=0
+            failed=0
           fi
           ;;
         *"Found "*" error"*)
@@ -80,25 +82,47 @@ annotate_compiler() {
           fi
           ;;
       esac
-    elif [ "$status" -le 128 ]; then
+    else
       break # the compiler has ended
     fi
-    # n8n's reloads: started (log lines), ended (node_types written again, or failed).
-    now_started=$(reloads 'triggered')
-    now_failed=$(reloads 'failed')
-    under_way=$((under_way + now_started - started - (now_failed - failed)))
-    started=$now_started
-    failed=$now_failed
-    now=$(stat -c %y "$node_types" 2>/dev/null || true)
-    if [ -n "$now" ] && [ "$now" != "$types_seen" ]; then
-      types_seen=$now
+    # Reloads started and failed, from n8n's log as it grows (an earlier run's lines skipped).
+    if [ -z "$log_fd" ] && [ -e "$n8n_log" ]; then
+      exec {log_fd}<"$n8n_log"
+      if [ "$log_existed" = 1 ]; then
+        while IFS= read -r -u "$log_fd" entry; do :; done
+      fi
+    fi
+    if [ -n "$log_fd" ]; then
+      entry=''
+      while IFS= read -r -u "$log_fd" entry; do
+        case "$partial$entry" in
+          *"Hot reload triggered for n8n-nodes-chat-messaging"*) under_way=$((under_way + 1)) ;;
+          *"Hot reload failed for n8n-nodes-chat-messaging"*)
+            under_way=$((under_way - 1))
+            failed=1
+            ;;
+        esac
+        partial=''
+        entry=''
+      done
+      partial="$partial$entry" # a line n8n is still writing
+    fi
+    # Reloads ended: node_types written again, and no longer being written (one poll unchanged).
+    if [ -e "$node_types" ] && { [ ! -e "$types_seen" ] || [ "$node_types" -nt "$types_seen" ]; }; then
+      touch -r "$node_types" "$types_seen"
+      writing=1
+    elif [ "$writing" = 1 ]; then
+      writing=0
       under_way=$((under_way - 1))
       ended_since=1
     fi
     # n8n's own start writes node_types without a reload: never below none.
     if [ "$under_way" -lt 0 ]; then under_way=0; fi
     if [ "$waiting" = 1 ]; then
-      if [ "$under_way" = 0 ] && [ "$ended_since" = 1 ] && [ $((SECONDS - compiled_at)) -ge 2 ]; then
+      if [ "$failed" = 1 ]; then
+        say "n8n could not load the package again (its log: $n8n_log): the editor keeps the last version that loaded"
+        waiting=0
+      elif [ "$under_way" = 0 ] && [ "$ended_since" = 1 ] && [ $((SECONDS - compiled_at)) -ge 2 ]; then
         say "n8n has loaded the change: reload the editor page (F5) to see it"
         waiting=0
       elif [ $((SECONDS - compiled_at)) -ge 120 ]; then

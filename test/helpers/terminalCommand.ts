@@ -58,6 +58,9 @@ export class TerminalCommand {
 
 	private readonly seen = new Map<string, SeenProcess>();
 
+	/** The keys of `seen` still running at the last look: only these are looked at again. */
+	private readonly live = new Set<string>();
+
 	private readonly watcher: NodeJS.Timeout;
 
 	readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -80,16 +83,21 @@ export class TerminalCommand {
 			this.child.once('exit', (code, signal) => resolve({ code, signal })),
 		);
 		// Kept on after the command ends: what it started may start more while it stops.
-		this.watcher = setInterval(() => this.look(), 100);
+		this.watcher = setInterval(() => this.look(), 250);
 	}
 
 	/** Remembers every process under the command, or under one seen before, now (by parent pid). */
 	private look(): void {
 		const root = this.child.pid;
 		if (root === undefined) return;
-		const alive = [...this.seen.values()].filter(
-			(p) => processStat(p.pid)?.startTime === p.startTime,
-		);
+		// A script polling in a loop starts short-lived processes by the thousand: the ended ones
+		// are kept for the report but never read again, or each look grows with the run.
+		const alive: SeenProcess[] = [];
+		for (const key of [...this.live]) {
+			const p = this.seen.get(key)!;
+			if (processStat(p.pid)?.startTime === p.startTime) alive.push(p);
+			else this.live.delete(key);
+		}
 		const parents = new Map<number, number>();
 		for (const name of readdirSync('/proc')) {
 			if (!/^\d+$/.test(name)) continue;
@@ -114,6 +122,7 @@ export class TerminalCommand {
 			// The command as last seen: `bash dev.sh` becomes something else when it execs.
 			const command = commandOf(pid) || this.seen.get(key)?.command || '';
 			this.seen.set(key, { pid, startTime: info.startTime, command });
+			this.live.add(key);
 		}
 	}
 
