@@ -42,14 +42,16 @@ rm -f "$compiled"
 # every later one, word of when n8n has loaded the new dist/. n8n (N8N_DEV_RELOAD) reloads the
 # package on every change in the clone, a saved source file as well as the compiled one, and
 # reloads can overlap: each starts with "Hot reload triggered" in its log and ends by writing
-# node_types again (or with "Hot reload failed"). The page shows the change once no reload is
-# under way and one has ended after the compile: under load that took 15 s after the compile,
+# node_types again (or with "Hot reload failed"). The page shows the change once one has ended
+# after the compile and none is under way (counted; two writes close together can count as one,
+# so n8n quiet for longer than the compile took also does): under load that took 15 s after the compile,
 # and a page reloaded before it still showed the old description.
 # A marker given node_types' time whenever n8n is seen writing it.
 types_seen="$(dirname "$dev_n8n")/types-seen"
 annotate_compiler() {
   local compiles=0 under_way=0 waiting=0 compiled_at=0 ended_since=0 writing=0
   local line status log_fd='' partial='' entry log_existed=0 started_line='' failed=0
+  local change_at=0 quiet_for=3 last_activity=0
   # Polled twice a second with shell built-ins only: a fork per poll would add thousands of
   # processes over a session on a machine n8n already finds slow.
   [ -e "$n8n_log" ] && log_existed=1
@@ -64,6 +66,7 @@ annotate_compiler() {
       started_line=''
       echo "[dev:tsc] $line"
       case "$line" in
+        *"File change detected"*) change_at=$SECONDS ;;
         *"Found 0 errors"*)
           compiles=$((compiles + 1))
           if [ "$compiles" = 1 ]; then
@@ -74,6 +77,10 @@ annotate_compiler() {
             compiled_at=$SECONDS
             ended_since=0
             failed=0
+            # The reload set off by the saved source and the one by the compiled file end about a
+            # compile apart: quiet for longer than that, n8n has done.
+            quiet_for=$((SECONDS - change_at + 2))
+            if [ "$quiet_for" -lt 3 ]; then quiet_for=3; fi
           fi
           ;;
         *"Found "*" error"*)
@@ -96,7 +103,10 @@ annotate_compiler() {
       entry=''
       while IFS= read -r -u "$log_fd" entry; do
         case "$partial$entry" in
-          *"Hot reload triggered for n8n-nodes-chat-messaging"*) under_way=$((under_way + 1)) ;;
+          *"Hot reload triggered for n8n-nodes-chat-messaging"*)
+            under_way=$((under_way + 1))
+            last_activity=$SECONDS
+            ;;
           *"Hot reload failed for n8n-nodes-chat-messaging"*)
             under_way=$((under_way - 1))
             failed=1
@@ -111,6 +121,7 @@ annotate_compiler() {
     if [ -e "$node_types" ] && { [ ! -e "$types_seen" ] || [ "$node_types" -nt "$types_seen" ]; }; then
       touch -r "$node_types" "$types_seen"
       writing=1
+      last_activity=$SECONDS
     elif [ "$writing" = 1 ]; then
       writing=0
       under_way=$((under_way - 1))
@@ -122,7 +133,8 @@ annotate_compiler() {
       if [ "$failed" = 1 ]; then
         say "n8n could not load the package again (its log: $n8n_log): the editor keeps the last version that loaded"
         waiting=0
-      elif [ "$under_way" = 0 ] && [ "$ended_since" = 1 ] && [ $((SECONDS - compiled_at)) -ge 2 ]; then
+      elif [ "$ended_since" = 1 ] && [ $((SECONDS - compiled_at)) -ge 2 ] &&
+        { [ "$under_way" = 0 ] || [ $((SECONDS - last_activity)) -ge "$quiet_for" ]; }; then
         say "n8n has loaded the change: reload the editor page (F5) to see it"
         waiting=0
       elif [ $((SECONDS - compiled_at)) -ge 120 ]; then

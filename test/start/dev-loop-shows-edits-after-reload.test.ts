@@ -194,6 +194,9 @@ test('npm run dev from a fresh clone: an edited description shows after a reload
 	);
 
 	// Reloaded as it says: the new text shows, the old one is gone.
+	// The nodes panel closed first, as a person would leave it; a leave-page question is answered.
+	await page.keyboard.press('Escape');
+	page.once('dialog', (dialog) => void dialog.accept());
 	await page.reload();
 	const after = await nodesPanelText(page, edited);
 	expect(after).toContain(edited);
