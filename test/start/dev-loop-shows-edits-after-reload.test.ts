@@ -52,6 +52,8 @@ let n8nFolder: string | undefined;
 afterAll(async () => {
 	await browser?.close();
 	dev?.killEverything();
+	// Printed before n8n starts: found here too when the test failed before reading it.
+	n8nFolder ??= /n8n's folder for this clone: (\S+)/.exec(dev?.output ?? '')?.[1];
 	// What a failure needs read: what npm run dev printed, and n8n's log (its folder goes below).
 	mkdirSync(OUTPUT, { recursive: true });
 	if (dev) writeFileSync(join(OUTPUT, 'dev-loop-output.log'), dev.output);
