@@ -64,7 +64,9 @@ afterAll(async () => {
 });
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const exactly = (word: string) => new RegExp(`^\\s*${escapeRegExp(word)}\\s*$`);
+/** The whole text `word`; a required field's label may end in n8n's red "*". */
+const exactly = (word: string, requiredMark = false) =>
+	new RegExp(`^\\s*${escapeRegExp(word)}\\s*${requiredMark ? '\\*?\\s*' : ''}$`);
 
 /** The README step's words of one kind, at least `count` of them, or a failure saying so. */
 function wordsOf(step: ReadmeStep, kind: 'bold' | 'code', count: number): string[] {
@@ -77,8 +79,14 @@ function wordsOf(step: ReadmeStep, kind: 'bold' | 'code', count: number): string
 }
 
 /** The element of `scope` whose whole text is `word`, or a failure naming the step and the word. */
-async function shown(step: ReadmeStep, word: string, scope: Locator, where: string) {
-	const found = scope.getByText(exactly(word)).first();
+async function shown(
+	step: ReadmeStep,
+	word: string,
+	scope: Locator,
+	where: string,
+	requiredMark = false,
+) {
+	const found = scope.getByText(exactly(word, requiredMark)).first();
 	try {
 		await found.waitFor({ state: 'visible', timeout: 60_000 });
 	} catch {
@@ -457,7 +465,7 @@ test("setting up the credential as the README says: n8n's answer and the node's 
 	);
 	const dialog = () => page.locator('[role="dialog"]:visible').last();
 	const fieldOf = async (step: ReadmeStep, label: string) =>
-		(await shown(step, label, dialog(), 'the credential'))
+		(await shown(step, label, dialog(), 'the credential', true))
 			.locator('xpath=ancestor::*[.//input][1]')
 			.locator('input')
 			.first();
