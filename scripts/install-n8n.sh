@@ -34,6 +34,20 @@ fi
 # sqlite3 from building. Each npm call below says which scripts it wants.
 unset npm_config_ignore_scripts NPM_CONFIG_IGNORE_SCRIPTS
 
+NODE_BIN_DIR="$NODE_HOME/node_modules/node/bin"
+node_is_ready() { "$NODE_BIN_DIR/node" --version 2>/dev/null | grep -q "^v$NODE_MAJOR\."; }
+sqlite_is_ready() {
+  (cd "$N8N_HOME" && PATH="$NODE_BIN_DIR:$PATH" node -e "require('sqlite3')" >/dev/null 2>&1)
+}
+
+# Already installed (the usual case): answer at once, without waiting for another clone's install of
+# some other version to release the lock below.
+if node_is_ready && { [ "${N8N_NODE_ONLY:-}" = 1 ] || { [ -f "$N8N_HOME/.complete" ] && sqlite_is_ready; }; }; then
+  [ "${N8N_NODE_ONLY:-}" = 1 ] || echo "N8N_HOME=$N8N_HOME"
+  echo "NODE_BIN_DIR=$NODE_BIN_DIR"
+  exit 0
+fi
+
 # One installer at a time: `npm start` and `npm test` may race on a fresh machine. The wait says
 # what it waits for, and is bounded.
 exec 9>"$CACHE_ROOT/.install.lock"
@@ -42,8 +56,6 @@ if ! flock -n 9; then
   flock -w 1800 9 || { say "the other install did not finish within 30 minutes; stop it, or move this one with CHAT_MESSAGING_CACHE"; exit 1; }
 fi
 
-NODE_BIN_DIR="$NODE_HOME/node_modules/node/bin"
-node_is_ready() { "$NODE_BIN_DIR/node" --version 2>/dev/null | grep -q "^v$NODE_MAJOR\."; }
 if ! node_is_ready; then
   say "installing Node.js $NODE_MAJOR into $NODE_HOME (a few seconds)"
   rm -rf "$NODE_HOME"; mkdir -p "$NODE_HOME"
@@ -62,9 +74,6 @@ fi
 # like); node-gyp needs the folder that holds include/node.
 NODE_DIST="$(dirname "$(dirname "$(dirname "$(find "$NODE_HOME/node_modules" -path '*/include/node/node.h' | head -n 1)")")")"
 
-sqlite_is_ready() {
-  (cd "$N8N_HOME" && PATH="$NODE_BIN_DIR:$PATH" node -e "require('sqlite3')" >/dev/null 2>&1)
-}
 build_sqlite() {
   say "building sqlite3 against Node $NODE_MAJOR (about a minute)"
   (cd "$N8N_HOME" && PATH="$NODE_BIN_DIR:$PATH" npm_config_nodedir="$NODE_DIST" \
