@@ -2,8 +2,17 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { DeliveryOutcome } from '../../../shared/transport';
-import { ServiceRequestFailed } from '../../../shared/transport';
 import type { SkipSettings } from '../fields/skipItemsAlreadySent';
+import {
+	HELD_BACK,
+	heldBackItem,
+	isSendingMark,
+	markBeforeSend,
+	releasedForSendAgain,
+	sendingMark,
+	sendsNeverSettled,
+	unmarkFailedSends,
+} from './itemsThatMayHaveBeenSent';
 
 /*
  * The keys of items already sent, kept in n8n's processed-data store (Remove Duplicates' helpers).
@@ -13,18 +22,10 @@ import type { SkipSettings } from '../fields/skipItemsAlreadySent';
  * list on every call without a lock, so this run's calls go one at a time.
  *
  * With Items That May Have Been Sent: Hold Back, a key is also marked in the store as being sent
- * before its request leaves, and the mark is dropped once the key is recorded sent or the send
- * surely failed. A mark an earlier run left behind is a send whose end nobody saw: n8n stopped
- * (a worker killed) between the service's answer and the record, or the answer never came.
+ * before its request leaves (itemsThatMayHaveBeenSent.ts); the marks go through the same writes.
  */
 
-/**
- * The mark of a key whose send is under way. Keys are trimmed (readAlreadySentKey), so no key
- * begins with a space: a mark can never be taken for a key, nor a key for a mark.
- */
-export const sendingMark = (key: string) => ` sending ${key}`;
-
-interface SentRecord {
+export interface SentRecord {
 	/** Keys an earlier run recorded as sent. */
 	alreadySent: ReadonlySet<string>;
 	/** Hold Back: keys an earlier run marked as being sent and never settled; empty with Send Again. */
@@ -68,12 +69,8 @@ async function openSentRecord(
 		);
 	}
 	const processed = new Set(found.processed.map(String));
-	// A mark says the send's end was never seen, also beside a key: the kill may have come between
-	// the key's record and the mark's removal, or between the check and its undo.
-	const uncertain = new Set(unique.filter((key) => processed.has(sendingMark(key))));
-	// With Send Again they are sent, as the user chose: their key and mark go with the check's undo,
-	// so a send of theirs that fails now is not taken for sent later.
-	const released = holdBack ? [] : [...uncertain].flatMap((key) => [key, sendingMark(key)]);
+	const uncertain = sendsNeverSettled(unique, processed);
+	const released = holdBack ? [] : releasedForSendAgain(uncertain);
 	try {
 		const undone = [...(found.new as string[]), ...released];
 		if (undone.length > 0) await this.helpers.removeProcessed(undone, scope, { mode: 'entries' });
@@ -87,7 +84,7 @@ async function openSentRecord(
 	}
 
 	const newKeys =
-		found.new.filter((entry) => !String(entry).startsWith(' ')).length + released.length / 2;
+		found.new.filter((entry) => !isSendingMark(String(entry))).length + released.length / 2;
 	if (newKeys > historySize) {
 		// n8n keeps only the newest History Size keys: some this run records would be forgotten
 		// before it ends, though reported recorded, and the next run would send them again.
@@ -195,17 +192,6 @@ async function recordedAfterAcceptance(record: SentRecord, key: string, holdBack
 	}
 }
 
-/** Hold Back could not mark the key before the send: the request does not leave. */
-function notMarked(key: string, error: unknown): ServiceRequestFailed {
-	return new ServiceRequestFailed({
-		outcome: 'not sent',
-		retries: 0,
-		message: `Skip Items Already Sent: n8n could not note that the item with key "${key}" is being sent (${messageOf(error)})`,
-		description:
-			'Nothing was sent for this item: with Items That May Have Been Sent set to Hold Back, a message is sent only once n8n has noted it, so that a run cut short cannot send it twice.',
-	});
-}
-
 function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
@@ -256,27 +242,6 @@ function withoutItemsAlreadySent<T extends { itemIndex: number; key: string }>(
 }
 
 const SKIPPED_AS_SENT = 'skipped: already sent';
-export const HELD_BACK = 'held: may have been sent';
-
-/**
- * Hold Back: an item an earlier run began to send and never saw settled. Not an error (nothing
- * failed in this run), so no `error` field: its `outcome` says what it is, `toCheck` how to find
- * out whether the service has it.
- */
-function heldBackItem(itemIndex: number, key: string): INodeExecutionData {
-	return {
-		json: {
-			skipped: true,
-			outcome: HELD_BACK,
-			alreadySentKey: key,
-			reason:
-				'An earlier run began sending an item with this key and never learned whether the service accepted it (a timeout, a broken connection, or n8n stopped before recording the answer), so it was held back rather than sent twice',
-			toCheck:
-				"Look for a message to this item's number with Message → Get Many Statuses (Updated Since: before that earlier run). If there is none, run this item again with Items That May Have Been Sent set to Send Again.",
-		},
-		pairedItem: { item: itemIndex },
-	};
-}
 
 /** What became of an item of the run: accepted, failed (either way), or never tried. */
 type ItemFate = 'accepted' | DeliveryOutcome | 'not tried';
@@ -386,15 +351,7 @@ export async function itemsToSend<T extends { itemIndex: number; key: string }>(
 	const { toSend, sameKey } = withoutItemsAlreadySent(record, read, output);
 	return {
 		toSend,
-		beforeSend: holdBack
-			? async (key) => {
-					try {
-						await record.markSending(key);
-					} catch (error) {
-						throw notMarked(key, error);
-					}
-				}
-			: undefined,
+		beforeSend: holdBack ? markBeforeSend(record) : undefined,
 		async recordAccepted(item, key) {
 			item.json = { ...item.json, ...(await recordedAfterAcceptance(record, key, holdBack)) };
 		},
@@ -402,11 +359,11 @@ export async function itemsToSend<T extends { itemIndex: number; key: string }>(
 			const fateOf = (itemIndex: number) => itemFate(itemIndex, accepted, failed, output);
 			const notTried = settleSameKeyItems(sameKey, output, fateOf);
 			if (holdBack) {
-				// A send that surely failed leaves nothing at the service: its mark goes, and a later run
-				// sends it. A mark that cannot be dropped only holds the item back next time, to check.
 				const notSent = toSend.filter(({ itemIndex }) => fateOf(itemIndex) === 'not sent');
-				await record.unmark(notSent.map(({ key }) => key)).catch(() => undefined);
-				await record.trim().catch(() => undefined);
+				await unmarkFailedSends(
+					record,
+					notSent.map(({ key }) => key),
+				);
 			}
 			// Only after settling: a settled item is no longer skipped as sent.
 			return {
