@@ -64,6 +64,17 @@ export function heldBackItem(itemIndex: number, key: string): INodeExecutionData
 	};
 }
 
+/** Hold Back could not mark the key before the send: the request does not leave. */
+function notMarked(key: string, error: unknown): ServiceRequestFailed {
+	return new ServiceRequestFailed({
+		outcome: 'not sent',
+		retries: 0,
+		message: `Skip Items Already Sent: n8n could not note that the item with key "${key}" is being sent (${error instanceof Error ? error.message : String(error)})`,
+		description:
+			'Nothing was sent for this item: with Items That May Have Been Sent set to Hold Back, a message is sent only once n8n has noted it, so that a run cut short cannot send it twice.',
+	});
+}
+
 /**
  * Hold Back, before an item's request leaves: marks its key as being sent. When n8n could not store
  * the mark, throws a "not sent" failure: the request does not leave.
@@ -76,17 +87,6 @@ export function markBeforeSend(record: SentRecord): (key: string) => Promise<voi
 			throw notMarked(key, error);
 		}
 	};
-}
-
-/** Hold Back could not mark the key before the send: the request does not leave. */
-function notMarked(key: string, error: unknown): ServiceRequestFailed {
-	return new ServiceRequestFailed({
-		outcome: 'not sent',
-		retries: 0,
-		message: `Skip Items Already Sent: n8n could not note that the item with key "${key}" is being sent (${error instanceof Error ? error.message : String(error)})`,
-		description:
-			'Nothing was sent for this item: with Items That May Have Been Sent set to Hold Back, a message is sent only once n8n has noted it, so that a run cut short cannot send it twice.',
-	});
 }
 
 /**
