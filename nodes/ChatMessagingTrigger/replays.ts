@@ -4,8 +4,10 @@ import type { IDataObject } from 'n8n-workflow';
  * A signed, timestamped call sent again within the tolerance window passes every check of
  * verify.ts: its signature is right and its timestamp is fresh. The only thing that tells it from
  * the first call is that it was seen before, so the trigger remembers the signatures of the calls
- * it accepted until their timestamps fall out of the window (after that the timestamp check
- * refuses them anyway).
+ * it accepted until their timestamps fall out of the window. After that this process's timestamp
+ * check refuses them, but not another process's whose clock is behind, nor any once the owner
+ * widens the Tolerance: so the newest timestamp forgotten is kept, and a call no newer than it that
+ * is not remembered is refused.
  *
  * Two memories, because n8n gives no single one that covers both cases:
  * - the workflow's static data: n8n reads it from the database for every production call, on
@@ -35,8 +37,9 @@ export const MAX_REMEMBERED_CALLS = 2000;
 const STATIC_DATA_KEY = 'acceptedSignedCalls';
 
 /**
- * Key in the node's static data: the newest timestamp among calls forgotten early (the memory was
- * full). A call at or below it that is not remembered may be one of them, so it cannot be started.
+ * Key in the node's static data: the newest timestamp among calls forgotten, early (the memory was
+ * full) or by age. A call at or below it that is not remembered may be one of them, so it cannot be
+ * started.
  */
 const FORGOTTEN_UP_TO_KEY = 'forgottenSignedCallsUpTo';
 
@@ -92,6 +95,7 @@ export function judgeRepeat(
 ): RepeatVerdict {
 	const key = call.signature.subarray(0, KEY_BYTES).toString('base64url');
 	const inWindow = (timestamp: number) => Math.abs(nowSeconds - timestamp) <= toleranceSeconds;
+	const windowStart = nowSeconds - toleranceSeconds;
 	const saved: Memory = {
 		remembered: readRemembered(memory.staticData[STATIC_DATA_KEY]),
 		forgottenUpTo: readForgottenUpTo(memory.staticData[FORGOTTEN_UP_TO_KEY]),
@@ -107,9 +111,9 @@ export function judgeRepeat(
 		 * when the process restarts: write them back now, on whatever call comes next, repeats included.
 		 */
 		const dropped = Object.entries(local.remembered).some(
-			([known, timestamp]) => inWindow(timestamp) && !(known in saved.remembered),
+			([known, timestamp]) => timestamp >= windowStart && !(known in saved.remembered),
 		);
-		if (dropped) keep(memory, merged(saved, local, inWindow, nowSeconds - toleranceSeconds));
+		if (dropped) keep(memory, merged(saved, local, windowStart));
 		return 'repeat';
 	}
 	const forgottenUpTo = Math.max(
@@ -119,23 +123,20 @@ export function judgeRepeat(
 	// Not recorded: a copy must get the same answer, never "started once".
 	if (call.timestamp <= forgottenUpTo) return 'unrememberable';
 
-	const record = merged(saved, local, inWindow, nowSeconds - toleranceSeconds, [
-		key,
-		call.timestamp,
-	]);
+	const record = merged(saved, local, windowStart, [key, call.timestamp]);
 	keep(memory, record);
 	// Forgotten as it came (the oldest of a full memory): now at or below forgottenUpTo, as its copies.
 	return key in record.remembered ? 'first' : 'unrememberable';
 }
 
 /**
- * Both memories' calls inside the window (and the new one), the newest MAX_REMEMBERED_CALLS of
- * them; the newest timestamp of any forgotten early is kept while it is inside the window.
+ * Both memories' calls not yet past the window (and the new one), the newest MAX_REMEMBERED_CALLS of
+ * them; and the newest timestamp of any call forgotten, early or by age. A call ahead of the window
+ * (a clock ahead of this one) is kept: it has not aged out, and would pass here later.
  */
 function merged(
 	saved: Memory,
 	local: Memory,
-	inWindow: (timestamp: number) => boolean,
 	windowStart: number,
 	added?: [string, number],
 ): Memory {
@@ -143,7 +144,8 @@ function merged(
 	const kept = new Map<string, number>();
 	for (const { remembered } of [saved, local]) {
 		for (const [known, timestamp] of Object.entries(remembered)) {
-			if (inWindow(timestamp)) kept.set(known, timestamp);
+			if (timestamp >= windowStart) kept.set(known, timestamp);
+			else forgottenUpTo = Math.max(forgottenUpTo, timestamp);
 		}
 	}
 	if (added) kept.set(...added);
@@ -156,8 +158,9 @@ function merged(
 		newest = newest.slice(0, MAX_REMEMBERED_CALLS);
 	}
 	const record: Memory = { remembered: Object.fromEntries(newest) };
-	// Below the window the timestamp check refuses every call anyway.
-	if (forgottenUpTo >= windowStart) record.forgottenUpTo = forgottenUpTo;
+	// Kept however old: one number, and a call refused for it in one process may pass the timestamp
+	// check of another, or of a wider Tolerance.
+	if (Number.isFinite(forgottenUpTo)) record.forgottenUpTo = forgottenUpTo;
 	return record;
 }
 

@@ -77,7 +77,8 @@ export const REPEATED_CALL =
 	'this signed call was received before (same signature and timestamp); the workflow was started once';
 
 export const UNREMEMBERABLE_CALL =
-	`this signed call is older than every one of the ${MAX_REMEMBERED_CALLS} calls remembered within the tolerance window, ` +
+	`this signed call is no newer than a call the trigger has forgotten (more than the ${MAX_REMEMBERED_CALLS} it remembers arrived within the tolerance window, ` +
+	"or the call's timestamp left the window on a webhook processor whose clock is ahead, or before the Tolerance was widened), " +
 	'so a repeat of it could not be told from it; not started. Send it again with a new timestamp and signature';
 
 /**

@@ -173,6 +173,13 @@ function processEnvironment(
 		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${ports.main}`,
 		N8N_RUNNERS_BROKER_PORT: String(plan.brokerPort),
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '30',
+		/*
+		 * n8n pings its database every 2 s and, after one ping slower than 5 s, answers every call
+		 * 503 "Database is not ready!" until a ping succeeds. Five n8n processes and Postgres on a
+		 * small, busy machine (2 cores) miss 5 s often: in `npm run test:queue` 658 of 1,000 trigger
+		 * calls were refused so while other suites ran. 30 s still notices a database that is gone.
+		 */
+		DB_PING_TIMEOUT_MS: process.env.DB_PING_TIMEOUT_MS ?? '30000',
 	};
 	const own: Record<Role, NodeJS.ProcessEnv> = {
 		// Main answers 404 on /webhook/*: production webhooks are the webhook processors' alone.

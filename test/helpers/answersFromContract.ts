@@ -266,3 +266,23 @@ export function anotherId(asked: string): fc.Arbitrary<Array<string | number>> {
 		)
 		.filter((forms) => String(forms[0]) !== asked);
 }
+
+/**
+ * What docs/failure-semantics.md says makes a 2xx a failure after all: "a `status` such as
+ * `error`/`failed`, `success: false`, an `error` field". An `error` that reports nothing (null,
+ * false, empty text, an empty list or object) is no error; a record's own status (a template
+ * `rejected` by review, read back) is not the answer's.
+ */
+export function documentedFailureSign(body: Json): boolean {
+	if (!isObject(body)) return false;
+	const { error, success, status } = body;
+	const reportsError =
+		(typeof error === 'string' && error.trim() !== '') ||
+		(Array.isArray(error) && error.length > 0) ||
+		(isObject(error) && Object.keys(error).length > 0);
+	return (
+		reportsError ||
+		success === false ||
+		(typeof status === 'string' && /^(error|failed)$/i.test(status))
+	);
+}

@@ -35,6 +35,13 @@ export class MemoryProcessedData implements IDataDeduplicator {
 	private stopped = false;
 	/** Makes the next calls throw, as a database that cannot be reached. */
 	failing: 'never' | 'check' | 'record' = 'never';
+	/**
+	 * From the first call this says yes to, the store answers as n8n's does for a record that is not
+	 * a list of entries (a damaged row): without an error, a check finds no item new and none
+	 * processed and keeps nothing, and a removal removes nothing.
+	 */
+	damagedFrom: ((call: StoreCall) => boolean) | undefined;
+	private damaged = false;
 	calls = 0;
 	/** A database round trip as long as a request's, so writes of one run overlap unless serialised. */
 	roundTripMs = 0;
@@ -61,6 +68,7 @@ export class MemoryProcessedData implements IDataDeduplicator {
 		this.calls++;
 		this.stopIfDue('add', items);
 		if (options.mode !== 'entries') throw new Error('only mode entries is kept here');
+		if (this.isDamaged('add', items)) return { new: [], processed: [] };
 		// The check records nothing when it fails; a write that fails records nothing either.
 		if (this.failing === 'check' || (this.failing === 'record' && options.maxEntries))
 			throw new Error('the database cannot be reached');
@@ -88,6 +96,7 @@ export class MemoryProcessedData implements IDataDeduplicator {
 	): Promise<void> {
 		this.calls++;
 		this.stopIfDue('remove', items);
+		if (this.isDamaged('remove', items)) return;
 		const place = this.place(scope, contextData);
 		const list = await this.read(place);
 		if (list === undefined) return;
@@ -104,6 +113,12 @@ export class MemoryProcessedData implements IDataDeduplicator {
 			this.onStop?.();
 		}
 		if (this.stopped) throw new Error('the worker was killed: n8n never wrote this');
+	}
+
+	private isDamaged(kind: StoreCall['kind'], items: DeduplicationItemTypes[]): boolean {
+		if (!this.damaged && this.damagedFrom?.({ kind, items: items.map(String), number: this.calls }))
+			this.damaged = true;
+		return this.damaged;
 	}
 
 	/** A new worker takes over after the cut: what was written before it is all there is. */
@@ -143,6 +158,8 @@ export class MemoryProcessedData implements IDataDeduplicator {
 		this.failing = 'never';
 		this.calls = 0;
 		this.roundTripMs = 0;
+		this.damagedFrom = undefined;
+		this.damaged = false;
 		this.restart();
 	}
 }

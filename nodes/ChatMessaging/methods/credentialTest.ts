@@ -237,6 +237,13 @@ function judgeMadeUpKeyRead(
 	}
 	const keyedList = /\((\d+) templates?\)/.exec(withKey.message)?.[1];
 	const listed = keyedList === '0' ? 'an empty list' : 'a list of templates';
+	// Throttled, or a server or gateway error: the made-up key was never judged, so nothing was
+	// learned about who answered, and the Base URL that listed templates is not to be blamed.
+	if (response.statusCode === 429 || response.statusCode >= 500) {
+		return failed(
+			`The check could not be finished: GET ${CREDENTIAL_TEST_PATH} answered ${listed} with this key, but the same read with a made-up key (which the service refuses) got ${whatAnswered(response)}${saying(body, bodyIsJson)}, so whether the key is checked is not known. Nothing is wrong with the Base URL as far as this shows: try again in a moment.`,
+		);
+	}
 	const sameList =
 		response.statusCode === 200 && bodyIsJson && templateList(body) !== undefined
 			? ' (a list again: the key was never checked, so the answer says nothing about it)'

@@ -1,5 +1,5 @@
 /*
- * Every operation the node offers (but Media → Upload and Send and Wait, see below) against
+ * Every operation the node offers (Media → Upload and Send and Wait: see below) against
  * answers docs/openapi.yaml allows, generated from its answer schemas (answersFromContract.ts) and
  * served by the stand-in in place of its own, after it has held the node's request to the contract:
  * ids as text or as integers where the document allows either, null wherever it allows null,
@@ -16,8 +16,9 @@
  * which contract operation it is are found by running each operation once against the stand-in.
  *
  * Covered: the 32 operations of validOperations.ts, RUNS cases each per property (a list's case is
- * one to three pages). Left out: Media → Upload (a file input) and Send and Wait (another branch
- * changes it). Found so far, each kept as an example test: `"error": []` failing a success
+ * one to three pages). Media → Upload (a file input, three requests for Direct Upload) and Send
+ * and Wait (the execution waits) have their own file beside this one,
+ * upload-and-send-and-wait-answers-the-contract-allows.property.test.ts. Found so far, each kept as an example test: `"error": []` failing a success
  * (promised-answers.test.ts), a filter passing a record whose id is a JSON number
  * (message-list-filter-checked.test.ts), a refund answered `amount: {}` failing as "gives back
  * undefined undefined" (order-refund-answer-showing-part-of-the-amount.test.ts), a list page with
@@ -33,6 +34,7 @@ import {
 	answerSchema,
 	askedId,
 	contractAnswers,
+	documentedFailureSign,
 	idAsWritten,
 	type GeneratedAnswer,
 	type RequestKind,
@@ -304,26 +306,6 @@ async function runAnswered(
 function failureOf(output: Array<{ json: Record<string, unknown> }> | undefined): unknown {
 	const failed = (output ?? []).find((item) => 'error' in item.json);
 	return failed?.json.error;
-}
-
-/**
- * What docs/failure-semantics.md says makes a 2xx a failure after all: "a `status` such as
- * `error`/`failed`, `success: false`, an `error` field". An `error` that reports nothing (null,
- * false, empty text, an empty list or object) is no error; a record's own status (a template
- * `rejected` by review, read back) is not the answer's.
- */
-function documentedFailureSign(body: Json): boolean {
-	if (!isObject(body)) return false;
-	const { error, success, status } = body;
-	const reportsError =
-		(typeof error === 'string' && error.trim() !== '') ||
-		(Array.isArray(error) && error.length > 0) ||
-		(isObject(error) && Object.keys(error).length > 0);
-	return (
-		reportsError ||
-		success === false ||
-		(typeof status === 'string' && /^(error|failed)$/i.test(status))
-	);
 }
 
 const withoutIdentity = Object.keys(operations).filter((name) => !(name in ABOUT_THE_OBJECT));

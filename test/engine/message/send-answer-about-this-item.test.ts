@@ -23,7 +23,7 @@ const send = {
 	templateVariablesInput: 'fields',
 };
 
-const echo = (phone: string, templateId: string) => ({
+const echo = (phone: unknown, templateId: unknown) => ({
 	event_type: 'send_template_message',
 	id: 'cmsg_0001',
 	contact: { phone_number: phone },
@@ -44,6 +44,10 @@ async function runWithAnswer(body: unknown) {
 test.each([
 	['another contact', echo('+14155550999', TEMPLATE), /\+14155550999/],
 	['another template', echo(PHONE, 'wat_0000000000000000'), /wat_0000000000000000/],
+	// The contract leaves the repeat's contact and template objects open: an id written as a JSON
+	// number (answers-the-contract-allows generated these) was taken as naming no one, so queued.
+	['another contact, its number a JSON number', echo(14155550999, TEMPLATE), /14155550999/],
+	['another template, its id a JSON number', echo(PHONE, 7), /the template 7, not/],
 ])('an answer about %s: may have been sent, not queued', async (_what, body, named) => {
 	const result = await runWithAnswer(body);
 	const [item] = result.output ?? [];
@@ -56,6 +60,8 @@ test.each([
 test.each([
 	['the request repeated', echo(PHONE, TEMPLATE)],
 	['the number written another way', echo('+1 (415) 555-0123', TEMPLATE)],
+	['the number as a JSON number', echo(14155550123, TEMPLATE)],
+	['no contact number or template id named (null)', echo(null, null)],
 	['no repeat at all', { id: 'cmsg_0002' }],
 ])('%s: queued', async (_what, body) => {
 	const result = await runWithAnswer(body);

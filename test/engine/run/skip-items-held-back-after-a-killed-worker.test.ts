@@ -262,8 +262,10 @@ describe('Skip Items Already Sent, Items That May Have Been Sent', () => {
 					// back a later run's item that was sent or surely not sent.
 					const marks = store.keys().filter((entry) => entry.startsWith(' '));
 					const held = rerun.output!.filter((item) => item.json.outcome === HELD);
-					expect(marks.sort()).toEqual(
-						held.map((item) => ` sending ${String(item.json.alreadySentKey)}`).sort(),
+					// A held item's mark has two forms (the run that holds it back renews it as the other).
+					const markedKeys = marks.map((mark) => mark.replace(/^ (sending|held) /, ''));
+					expect(markedKeys.sort()).toEqual(
+						held.map((item) => String(item.json.alreadySentKey)).sort(),
 					);
 				},
 			),

@@ -13,6 +13,7 @@ import {
 import type { ServiceAnswer, ServiceClient, ServiceFailure } from '../../../shared/transport';
 import { ServiceRequestFailed, callService, serviceMessage } from '../../../shared/transport';
 import { InvalidParameter, checkBody } from '../../../shared/validation';
+import { failureSign } from '../run/serviceAnswers';
 import type { MediaFile } from './mediaFile';
 import { loadMediaBytes, sizeProblem } from './mediaFile';
 
@@ -82,19 +83,33 @@ function notSent(
 	});
 }
 
+/**
+ * What in a 2xx answer says the step failed after all (docs/failure-semantics.md, "Which answers
+ * are read for a failure sign"): read at the top of every answer an upload checks.
+ */
+function failureSignOf(answer: ServiceAnswer): string | undefined {
+	const { body } = answer;
+	return answer.bodyIsJson && body !== null && typeof body === 'object' && !Array.isArray(body)
+		? failureSign(body as Record<string, unknown>)
+		: undefined;
+}
+
 /** The media item in a success answer, or the failure saying it may exist all the same. */
 function mediaOf(answer: ServiceAnswer, step: string): MediaAnswer {
+	const sign = failureSignOf(answer);
 	const parsed = mediaAnswer.safeParse(answer.body);
-	if (answer.bodyIsJson && parsed.success) return parsed.data;
+	if (answer.bodyIsJson && parsed.success && sign === undefined) return parsed.data;
 	const said = serviceMessage(answer.body);
 	throw new ServiceRequestFailed({
 		outcome: 'may have been sent',
 		statusCode: answer.statusCode,
 		serviceBody: answer.body,
 		retries: answer.retries,
-		message: `The service answered ${answer.statusCode} to ${step} without the media item's id and media_url${said ? `: ${said}` : ''}`,
-		description:
-			'The file may have been stored: the service received it, but its answer does not show the media item. Look in the media library (Media → Get Many) before uploading it again.',
+		message:
+			sign === undefined
+				? `The service answered ${answer.statusCode} to ${step} without the media item's id and media_url${said ? `: ${said}` : ''}`
+				: `The service answered ${answer.statusCode} to ${step} but not as documented (${sign})${said ? `: ${said}` : ''}`,
+		description: `The file may have been stored: the service received it, but its answer ${sign === undefined ? 'does not show the media item' : 'says it failed, so it was not taken as uploaded and was not repeated'}. Look in the media library (Media → Get Many) before uploading it again.`,
 	});
 }
 
@@ -204,6 +219,14 @@ async function viaDirectUpload(
 			}),
 	);
 	const reservation = directUploadAnswer.safeParse(reserved.body);
+	const reservationFailed = failureSignOf(reserved);
+	if (reservationFailed !== undefined) {
+		throw notSent(
+			`Direct upload, step 1 of 3: the service answered ${reserved.statusCode} but not as documented (${reservationFailed})`,
+			'No media item was created and the file\'s bytes were not sent. Run the item again later, or choose Upload Method "JSON (Base64)".',
+			{ statusCode: reserved.statusCode, serviceBody: reserved.body, retries: reserved.retries },
+		);
+	}
 	if (!reserved.bodyIsJson || !reservation.success) {
 		throw notSent(
 			`Direct upload, step 1 of 3: the service answered ${reserved.statusCode} without direct_upload.url, its headers and signed_id`,
@@ -299,16 +322,21 @@ export async function uploadMediaFile(
 	return { ...uploaded, byteSize: bytes.length };
 }
 
-/** An uploaded file's output fields: the service's media item, with the name, type and size sent. */
+/**
+ * An uploaded file's output fields: the service's media item, with the name, type and size sent
+ * where the answer leaves them out. A field the answer has (even null) is its word, kept as written.
+ */
 export function uploadedFields(
 	media: IDataObject,
 	file: MediaFile,
 	byteSize: number | undefined,
 ): IDataObject {
+	const orTheFiles = (name: string, own: IDataObject[string]) =>
+		media[name] !== undefined ? media[name] : own;
 	return {
 		...media,
-		filename: media.filename ?? file.filename,
-		content_type: media.content_type ?? file.contentType,
-		byte_size: byteSize ?? file.knownBytes,
+		filename: orTheFiles('filename', file.filename),
+		content_type: orTheFiles('content_type', file.contentType),
+		byte_size: orTheFiles('byte_size', byteSize ?? file.knownBytes),
 	};
 }

@@ -299,8 +299,11 @@ function toOutput(answer: ServiceAnswer, request: PreparedRequest<CreateOrderBod
 	const order = answerFields(answer);
 	// The order answers its reference as reference_id: one with another reference is another order
 	// (an answer mixed up on the way, with requests in parallel), not this item's. This item's order
-	// may exist all the same, so it is "may have been sent" and not repeated.
-	if (order.reference_id !== undefined && order.reference_id !== request.body.id) {
+	// may exist all the same, so it is "may have been sent" and not repeated. A reference written as
+	// a JSON number is the text it is written as (1245 is reference "1245"), as the service writes ids.
+	const reference =
+		typeof order.reference_id === 'number' ? String(order.reference_id) : order.reference_id;
+	if (reference !== undefined && reference !== null && reference !== request.body.id) {
 		throw answerNotForThisItem(
 			answer,
 			`The service answered ${answer.statusCode} with order ${String(order.id)} of reference ${JSON.stringify(order.reference_id)}, not ${JSON.stringify(request.body.id)}`,

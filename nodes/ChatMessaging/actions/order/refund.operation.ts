@@ -119,6 +119,19 @@ function otherAmount(shown: unknown, asked: RefundOrderBody['amount']): string |
 }
 
 /**
+ * Whether the answer's `order_id` names another order than the one in the path. The service's
+ * reference writes its records' row ids as JSON numbers (an order's items: `"product_id": 1`) and
+ * shows no refund answer, so a refund may name its order by the number the service keeps for it: a
+ * number is read as the text it is written as (12345 is order "12345"), and one where the order was
+ * asked for by an id that is not a number (wa_ord_…) is another form of id, which says nothing
+ * against the answer. Left out, or null, it says nothing either.
+ */
+function namesAnotherOrder(answered: unknown, asked: string): boolean {
+	if (typeof answered === 'number') return /^\d+$/.test(asked) && String(answered) !== asked;
+	return answered !== undefined && answered !== null && answered !== asked;
+}
+
+/**
  * The refund as answered, when it is this item's: the order it names and the amount it gives back
  * (when the answer shows them) must be the ones asked for. Another order's refund, or another amount,
  * is not this item's success (an answer mixed up on the way, with refunds in parallel); money may
@@ -132,10 +145,9 @@ function answeredRefund(
 	const segments = request.path.split('/');
 	const orderId = decodeURIComponent(segments[segments.length - 2]);
 	const asked = request.body.amount;
-	const problem =
-		refunded.order_id !== undefined && refunded.order_id !== orderId
-			? `is for order ${JSON.stringify(refunded.order_id)}, not ${orderId}`
-			: otherAmount(refunded.amount, asked);
+	const problem = namesAnotherOrder(refunded.order_id, orderId)
+		? `is for order ${JSON.stringify(refunded.order_id)}, not ${orderId}`
+		: otherAmount(refunded.amount, asked);
 	if (problem === undefined) return refunded;
 	throw answerNotForThisItem(
 		answer,

@@ -10,6 +10,13 @@ import { ServiceRequestFailed } from '../../../shared/transport';
  * number names the value it is written as (42 is conversation "42").
  */
 
+/** A filter's or a record's value as text, or undefined for what names no value (absent, an object). */
+function asText(value: unknown): string | undefined {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	return undefined;
+}
+
 /** Checks each filtered field of `record` against the query; `same` compares a field's two values. */
 export function checkAnsweredAsFiltered(
 	record: IDataObject,
@@ -20,12 +27,12 @@ export function checkAnsweredAsFiltered(
 		answered === asked,
 ): void {
 	for (const field of fields) {
-		const asked = qs[field];
-		// A number is compared as the text it is written as: a service may write an id or a phone
-		// number as a JSON number, and another conversation's 42 must not pass for this one's.
-		const value = record[field];
-		const answered = typeof value === 'number' ? String(value) : value;
-		if (typeof asked !== 'string' || typeof answered !== 'string') continue;
+		// A number or a yes/no is compared as the text it is written as: a service may write an id or
+		// a phone number as a JSON number, and a yes/no as `true` or "true"; another conversation's 42
+		// must not pass for this one's, nor an escalated conversation for one that is not.
+		const asked = asText(qs[field]);
+		const answered = asText(record[field]);
+		if (asked === undefined || answered === undefined) continue;
 		if (same(field, answered, asked)) continue;
 		throw new ServiceRequestFailed({
 			outcome: 'not sent',

@@ -13,7 +13,8 @@ import type { SentRecord } from './sentRecord';
  *
  * The record of keys sent (sentRecord.ts) writes the marks in the one queue it writes keys in, so a
  * key is recorded before its mark goes. Here is the rest: what a mark is, what the check makes of
- * one, the item held back, the marking before each send and the unmarking once the sends are over.
+ * one, how a held item's mark is renewed, the item held back, the marking before each send and the
+ * unmarking once the sends are over.
  */
 
 /**
@@ -22,8 +23,17 @@ import type { SentRecord } from './sentRecord';
  */
 export const sendingMark = (key: string) => ` sending ${key}`;
 
-/** Whether an entry of the store is a mark (sendingMark), not a key. */
-export const isSendingMark = (entry: string) => entry.startsWith(' ');
+/**
+ * The other form of the mark, for an item held back. n8n keeps only the newest History Size entries,
+ * and a mark an earlier run left is older than every key recorded since: a run that holds the item
+ * back writes the form it lacks as its newest entry before trimming, and drops the old form only
+ * after, so the mark is never missing, wherever the run stops (heldMarksRenewed). It begins with a
+ * space too, so it is never taken for a key either.
+ */
+const heldMark = (key: string) => ` held ${key}`;
+
+/** Both forms of a key's mark: the check asks about each, as either says the send never settled. */
+export const marksOf = (key: string) => [sendingMark(key), heldMark(key)];
 
 /**
  * The keys whose mark an earlier run left: sends whose end was never seen. A mark says so also
@@ -31,15 +41,33 @@ export const isSendingMark = (entry: string) => entry.startsWith(' ');
  * the check and its undo.
  */
 export function sendsNeverSettled(keys: string[], processed: ReadonlySet<string>): Set<string> {
-	return new Set(keys.filter((key) => processed.has(sendingMark(key))));
+	return new Set(keys.filter((key) => marksOf(key).some((mark) => processed.has(mark))));
 }
 
 /**
- * Send Again: the items are sent, as the user chose. Their key and mark go with the check's undo, so
- * a send of theirs that fails now is not taken for sent later.
+ * Send Again: the items are sent, as the user chose. Their key and marks go with the check's undo,
+ * so a send of theirs that fails now is not taken for sent later.
  */
 export function releasedForSendAgain(neverSettled: Iterable<string>): string[] {
-	return [...neverSettled].flatMap((key) => [key, sendingMark(key)]);
+	return [...neverSettled].flatMap((key) => [key, ...marksOf(key)]);
+}
+
+/**
+ * Hold Back, at the trim: each held item's mark moves to the newest entries, so the trim cannot drop
+ * it. `newest` is the form the store lacks, written before the trim; `oldest` the form it has,
+ * dropped after. Where a run stopped half-way left both forms, the sending form goes first
+ * (`droppedFirst`), so it can come anew as the newest entry.
+ */
+export function heldMarksRenewed(held: Iterable<string>, processed: ReadonlySet<string>) {
+	const keys = [...held];
+	const hasHeld = (key: string) => processed.has(heldMark(key));
+	return {
+		droppedFirst: keys
+			.filter((key) => hasHeld(key) && processed.has(sendingMark(key)))
+			.map(sendingMark),
+		newest: keys.map((key) => (hasHeld(key) ? sendingMark(key) : heldMark(key))),
+		oldest: keys.map((key) => (hasHeld(key) ? heldMark(key) : sendingMark(key))),
+	};
 }
 
 export const HELD_BACK = 'held: may have been sent';

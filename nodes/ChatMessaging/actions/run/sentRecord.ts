@@ -3,7 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { SkipSettings } from '../fields/skipItemsAlreadySent';
 import {
-	isSendingMark,
+	heldMarksRenewed,
+	marksOf,
 	releasedForSendAgain,
 	sendingMark,
 	sendsNeverSettled,
@@ -36,6 +37,17 @@ export interface SentRecord {
 	trim(): Promise<void>;
 }
 
+/**
+ * n8n's store answers a check of a record that is not a list of entries (a damaged row) without an
+ * error, naming no item new and none processed, and keeps nothing: an answer must name each item
+ * asked about, or nothing was read or kept.
+ */
+function answersEvery(found: { new: unknown[]; processed: unknown[] }, asked: string[]): boolean {
+	return found.new.length + found.processed.length === asked.length;
+}
+const NO_ANSWER =
+	"n8n's store answered about none of the keys: its record is not a list of entries";
+
 /** The store could not be used before anything was sent: the run stops, having sent nothing. */
 function unavailable(this: IExecuteFunctions, problem: string): NodeOperationError {
 	return new NodeOperationError(this.getNode(), `Skip Items Already Sent: ${problem}`, {
@@ -56,13 +68,12 @@ export async function openSentRecord(
 	const { scope, historySize } = settings;
 	const holdBack = settings.mayHaveBeenSent === 'holdBack';
 	const unique = [...new Set(keys)];
-	const marks = unique.map(sendingMark);
+	const asked = [...unique, ...unique.flatMap(marksOf)];
 	let found: { new: unknown[]; processed: unknown[] };
 	try {
 		// No maxEntries here: a check must not push older keys out of the history.
-		found = await this.helpers.checkProcessedAndRecord([...unique, ...marks], scope, {
-			mode: 'entries',
-		});
+		found = await this.helpers.checkProcessedAndRecord(asked, scope, { mode: 'entries' });
+		if (!answersEvery(found, asked)) throw new Error(NO_ANSWER);
 	} catch (error) {
 		throw unavailable.call(
 			this,
@@ -84,14 +95,15 @@ export async function openSentRecord(
 		);
 	}
 
-	const newKeys =
-		found.new.filter((entry) => !isSendingMark(String(entry))).length + released.length / 2;
+	// What the run keeps among the newest entries: a key for each item it sends, a mark for each it
+	// holds back.
+	const newKeys = unique.filter((key) => uncertain.has(key) || !processed.has(key)).length;
 	if (newKeys > historySize) {
 		// n8n keeps only the newest History Size keys: some this run records would be forgotten
 		// before it ends, though reported recorded, and the next run would send them again.
 		throw new NodeOperationError(
 			this.getNode(),
-			`Skip Items Already Sent: History Size is ${historySize}, fewer keys than this run would send (${newKeys})`,
+			`Skip Items Already Sent: History Size is ${historySize}, fewer keys than this run would send${holdBack && uncertain.size > 0 ? ' or hold back' : ''} (${newKeys})`,
 			{
 				description: `Nothing was sent. n8n keeps only the newest ${historySize} keys, so ${newKeys - historySize} of the keys this run records would be forgotten before it ends, and a later run would send those messages again. Raise History Size to at least ${newKeys} (more, to remember earlier runs too).`,
 			},
@@ -114,11 +126,13 @@ export async function openSentRecord(
 		let added = true;
 		if (adding.length > 0) {
 			try {
-				await this.helpers.checkProcessedAndRecord(
-					adding.map((entry) => entry.add!),
+				const adds = adding.map((entry) => entry.add!);
+				const answer = await this.helpers.checkProcessedAndRecord(
+					adds,
 					scope,
 					holdBack ? { mode: 'entries' } : { mode: 'entries', maxEntries: historySize },
 				);
+				if (!answersEvery(answer, adds)) throw new Error(NO_ANSWER);
 			} catch (error) {
 				added = false;
 				for (const entry of adding) entry.done(error);
@@ -167,11 +181,16 @@ export async function openSentRecord(
 		},
 		async trim() {
 			if (!holdBack) return;
+			// Each held item's mark moves to the newest entries, so the trim cannot drop it.
+			const { droppedFirst, newest, oldest } = heldMarksRenewed(uncertain, processed);
 			const trimmed = writing.then(async () => {
-				await helpers.checkProcessedAndRecord([], scope, {
+				if (droppedFirst.length > 0)
+					await helpers.removeProcessed(droppedFirst, scope, { mode: 'entries' });
+				await helpers.checkProcessedAndRecord(newest, scope, {
 					mode: 'entries',
 					maxEntries: historySize,
 				});
+				if (oldest.length > 0) await helpers.removeProcessed(oldest, scope, { mode: 'entries' });
 			});
 			writing = trimmed.catch(() => undefined);
 			await trimmed;
