@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PROJECT_ROOT } from '../n8n/install';
+import { recordProcessGroup, type Recorded } from './processGroups';
 import { waitForPort } from './services';
 
 /*
@@ -87,6 +88,9 @@ export function nginxBinary(): string {
 export class Balancer {
 	private exited = false;
 
+	/** Its group, recorded with the watchdog until stop(). */
+	private recorded?: Recorded;
+
 	private constructor(
 		readonly url: string,
 		readonly accessLog: string,
@@ -115,6 +119,7 @@ export class Balancer {
 			join(prefix, 'nginx-access.log'),
 			child,
 		);
+		balancer.recorded = recordProcessGroup('nginx', child.pid);
 		try {
 			await waitForPort(ports.listen, 15_000, 'nginx', () => !balancer.exited);
 		} catch (error) {
@@ -148,6 +153,7 @@ export class Balancer {
 		group('SIGTERM');
 		const timer = setTimeout(() => group('SIGKILL'), 10_000);
 		await gone.finally(() => clearTimeout(timer));
+		this.recorded?.release();
 	}
 }
 

@@ -14,6 +14,7 @@ import {
 	type N8nProcess,
 	type QueueCluster,
 } from './cluster';
+import { recordTempFolder } from './processGroups';
 
 /*
  * `npm run bench:queue` (after bench-queue.sh built the package): sends per second on the scaled
@@ -98,6 +99,8 @@ const startedBy = (worker: N8nProcess, since: number) =>
 async function main(): Promise<void> {
 	const folder = join(tmpdir(), `n8n-nodes-chat-messaging-queue-bench-${tag}`);
 	rmSync(folder, { recursive: true, force: true });
+	// Removed by the watchdog if this ends without stopping the cluster (closed terminal, SIGTERM).
+	recordTempFolder("the benchmark's temp folder", folder);
 	const apiKey = `bench-${randomBytes(8).toString('hex')}`;
 	const standIn = await startStandIn(apiKey);
 	let cluster: QueueCluster | undefined;

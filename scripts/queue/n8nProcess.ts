@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 
 import type { N8nInstallation } from '../n8n/install';
 import { sleep } from '../n8n/real-n8n';
+import { recordProcessGroup, type Recorded } from './processGroups';
 
 /*
  * One n8n process of a queue-mode cluster (cluster.ts): started in its own process group with its
@@ -16,6 +17,9 @@ export class N8nProcess {
 	private child?: ChildProcess;
 
 	private exited = true;
+
+	/** Its group, recorded with the watchdog until stop() or kill() has ended it. */
+	private recorded?: Recorded;
 
 	/** How many times it was started: a restarted worker appends to the same log. */
 	starts = 0;
@@ -53,20 +57,25 @@ export class N8nProcess {
 	async start(timeoutMs = 180_000): Promise<void> {
 		if (!this.exited) throw new Error(`n8n ${this.name} is already running`);
 		mkdirSync(this.userFolder, { recursive: true });
-		const log = createWriteStream(this.logFile, { flags: 'a' });
+		// The log file itself, not a pipe through this process: n8n must not depend on its starter
+		// being alive to write a line (through a dead starter's pipe it failed every write and
+		// ignored SIGTERM for minutes).
+		const log = openSync(this.logFile, 'a');
 		// Its own process group: Ctrl-C in the terminal reaches only the starter, which stops this
-		// process (and the task runner it spawned) in order.
+		// process (and the task runner it spawned) in order; if the starter dies first, the
+		// watchdog (processGroups.ts) ends the group.
 		const child = spawn(this.installation.n8nBin, this.args, {
 			env: this.env,
-			stdio: ['ignore', 'pipe', 'pipe'],
+			stdio: ['ignore', log, log],
 			detached: true,
 		});
+		closeSync(log);
+		this.recorded?.release();
+		this.recorded = recordProcessGroup(`n8n ${this.name}`, child.pid);
 		this.child = child;
 		this.exited = false;
 		this.starts++;
 		child.once('exit', () => (this.exited = true));
-		child.stdout?.pipe(log);
-		child.stderr?.pipe(log);
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			if (this.exited)
@@ -124,6 +133,7 @@ export class N8nProcess {
 			// Gone meanwhile.
 		}
 		await gone;
+		this.recorded?.release();
 	}
 
 	/** SIGTERM to the group, SIGKILL after `graceMs`; resolves once it is gone. */
@@ -141,5 +151,8 @@ export class N8nProcess {
 		group('SIGTERM');
 		const timer = setTimeout(() => group('SIGKILL'), graceMs);
 		await gone.finally(() => clearTimeout(timer));
+		// The task runner may outlive n8n itself: the group goes whole.
+		group('SIGKILL');
+		this.recorded?.release();
 	}
 }

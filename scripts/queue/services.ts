@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 import { run } from '../n8n/install';
 import { sleep } from '../n8n/real-n8n';
+import { recordProcessGroup, recordStopCommand, type Recorded } from './processGroups';
 
 /*
  * What n8n's queue mode needs beside n8n: Postgres and Redis, from Debian's packages, installed
@@ -126,6 +127,9 @@ export interface PostgresDatabase {
  * are the postgres user's only (peer); TCP ones need a password, which n8n's role gets.
  */
 export class PostgresCluster {
+	/** `pg_ctl stop`, recorded with the watchdog from before the start until stop(). */
+	private recorded?: Recorded;
+
 	private constructor(
 		readonly dataDir: string,
 		readonly port: number,
@@ -176,6 +180,21 @@ export class PostgresCluster {
 		}
 		// A server left by a run that could not stop it (kill -9): stop it, then start ours cleanly.
 		await pg('pg_ctl', ['-D', dataDir, 'stop', '-m', 'fast']).catch(() => undefined);
+		// pg_ctl's server is a daemon in a session of its own: no signal to the run reaches it, so
+		// the watchdog stops it if the run ends without doing so (interrupted while it starts, too).
+		cluster.recorded = recordStopCommand(
+			`the private Postgres (${dataDir})`,
+			...asPostgres(join(options.postgresBin, 'pg_ctl'), [
+				'-D',
+				dataDir,
+				'stop',
+				'-m',
+				'fast',
+				'-w',
+				'-t',
+				'30',
+			]),
+		);
 		await pg('pg_ctl', [
 			'-D',
 			dataDir,
@@ -249,12 +268,16 @@ export class PostgresCluster {
 			...asPostgres(join(this.bin, 'pg_ctl'), ['-D', this.dataDir, 'stop', '-m', 'fast', '-w']),
 			{ cwd: '/' },
 		).catch(() => undefined);
+		this.recorded?.release();
 	}
 }
 
 /** `redis-server` on a loopback port, nothing saved to disk, in its own process group. */
 export class RedisServer {
 	private exited = false;
+
+	/** Its group, recorded with the watchdog until stop(). */
+	private recorded?: Recorded;
 
 	private constructor(
 		readonly port: number,
@@ -269,7 +292,8 @@ export class RedisServer {
 
 	static async start(options: { port: number; logFile: string }): Promise<RedisServer> {
 		mkdirSync(dirname(options.logFile), { recursive: true });
-		const log = createWriteStream(options.logFile, { flags: 'a' });
+		// The log file itself, not a pipe through this process, which may die first.
+		const log = openSync(options.logFile, 'a');
 		const child = spawn(
 			'redis-server',
 			[
@@ -286,11 +310,11 @@ export class RedisServer {
 				'--dir',
 				dirname(options.logFile),
 			],
-			{ stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+			{ stdio: ['ignore', log, log], detached: true },
 		);
-		child.stdout?.pipe(log);
-		child.stderr?.pipe(log);
+		closeSync(log);
 		const redis = new RedisServer(options.port, child);
+		redis.recorded = recordProcessGroup('redis-server', child.pid);
 		try {
 			await waitForPort(options.port, 15_000, 'redis-server', () => !redis.exited);
 		} catch (error) {
@@ -317,6 +341,7 @@ export class RedisServer {
 		}, 10_000);
 		await gone;
 		clearTimeout(timer);
+		this.recorded?.release();
 	}
 }
 

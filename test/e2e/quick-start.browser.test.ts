@@ -21,6 +21,7 @@ import { BOOT_TIMEOUT_MS, useN8n } from './setup/sharedN8n';
  */
 
 const HEADING = 'Your first workflow';
+const CREDENTIAL_HEADING = 'Set up the credential';
 const SCREENSHOTS = join(PROJECT_ROOT, 'test-output', 'screenshots', 'quick-start');
 const STAND_IN_API_KEY = 'quick-start-e2e-key-3c9d';
 /** What a person types into the form. */
@@ -50,6 +51,10 @@ beforeAll(async () => {
 		webhookSecret: 'quick-start-e2e-webhook-secret-5e1a',
 	}));
 	({ browser, page } = await openEditorPage());
+	// A hang guard for a shared, loaded machine (the editor's bundle is megabytes): a page load
+	// there took over 30 s, while nothing on screen is timed by this.
+	page.setDefaultTimeout(60_000);
+	page.setDefaultNavigationTimeout(120_000);
 }, BOOT_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -59,7 +64,9 @@ afterAll(async () => {
 });
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const exactly = (word: string) => new RegExp(`^\\s*${escapeRegExp(word)}\\s*$`);
+/** The whole text `word`; a required field's label may end in n8n's red "*". */
+const exactly = (word: string, requiredMark = false) =>
+	new RegExp(`^\\s*${escapeRegExp(word)}\\s*${requiredMark ? '\\*?\\s*' : ''}$`);
 
 /** The README step's words of one kind, at least `count` of them, or a failure saying so. */
 function wordsOf(step: ReadmeStep, kind: 'bold' | 'code', count: number): string[] {
@@ -72,10 +79,16 @@ function wordsOf(step: ReadmeStep, kind: 'bold' | 'code', count: number): string
 }
 
 /** The element of `scope` whose whole text is `word`, or a failure naming the step and the word. */
-async function shown(step: ReadmeStep, word: string, scope: Locator, where: string) {
-	const found = scope.getByText(exactly(word)).first();
+async function shown(
+	step: ReadmeStep,
+	word: string,
+	scope: Locator,
+	where: string,
+	requiredMark = false,
+) {
+	const found = scope.getByText(exactly(word, requiredMark)).first();
 	try {
-		await found.waitFor({ state: 'visible', timeout: 15_000 });
+		await found.waitFor({ state: 'visible', timeout: 60_000 });
 	} catch {
 		const file = `missing-${step.where.replace(/\W+/g, '-')}.png`;
 		await page.screenshot({ path: join(SCREENSHOTS, file) });
@@ -102,9 +115,9 @@ async function shot(name: string): Promise<void> {
 	await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
 
-/** Reads until `done` holds (or 30 s pass), and returns the last read. */
+/** Reads until `done` holds (or 60 s pass), and returns the last read. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-	const deadline = Date.now() + 30_000;
+	const deadline = Date.now() + 60_000;
 	for (;;) {
 		const value = await read();
 		if (done(value) || Date.now() > deadline) return value;
@@ -163,6 +176,66 @@ async function mapInto(step: ReadmeStep, label: string, field: string, parameter
 		(text) => text.includes(`{{ ${read} }}`),
 	);
 	expect(written).toContain(`{{ ${read} }}`);
+}
+
+/** One seed template as the README's step 6 describes its list entry, from the stand-in's own data. */
+interface SeedEntry {
+	name: string;
+	language: string;
+	category: string;
+	sendable: boolean;
+}
+
+const seedEntries = (): SeedEntry[] =>
+	seedTemplates().map((raw) => ({
+		name: String(raw.template_name),
+		language: String(raw.language),
+		category: String(raw.category),
+		sendable: raw.status === 'approved',
+	}));
+
+/**
+ * Step 6 on screen: "approved ones come first … The list shows each template's name, language and
+ * category; one that cannot be sent starts with why." Every entry the open list shows is read and
+ * held against the stand-in account's templates: one entry each, approved ones first, the others
+ * opening with "Cannot be sent (why): ".
+ */
+async function expectTheListTheReadmeDescribes(step: ReadmeStep, items: Locator): Promise<void> {
+	expect(step.text).toContain('approved ones come first');
+	expect(step.text).toContain(
+		"The list shows each template's name, language and category; one that cannot be sent starts with why.",
+	);
+	const account = seedEntries();
+	const listed = await until(
+		async () => (await items.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim()),
+		(texts) => texts.length >= account.length,
+	);
+	await shot('6-template-list');
+	const entry = /^(?:Cannot be sent \(([^)]+)\): )?(\S+) \(([^)]+)\) · (\S+)$/;
+	const read = listed.map((text) => {
+		const parts = entry.exec(text);
+		if (!parts)
+			throw new Error(`${step.where}: the list shows "${text}", not name (language) · category`);
+		const [, why, name, language, category] = parts;
+		return { text, why, name, language, category };
+	});
+	expect(read).toHaveLength(account.length);
+	for (const template of account) {
+		const shownAs = read.filter(
+			(item) => item.name === template.name && item.language === template.language,
+		);
+		expect(shownAs).toHaveLength(1);
+		// The category in words: the service's UTILITY is the list's Utility.
+		expect(shownAs[0].category.toUpperCase()).toBe(template.category.toUpperCase());
+		expect({ text: shownAs[0].text, why: shownAs[0].why !== undefined }).toEqual({
+			text: shownAs[0].text,
+			why: !template.sendable,
+		});
+		if (shownAs[0].why !== undefined) expect(shownAs[0].why.trim()).not.toBe('');
+	}
+	const firstUnsendable = read.findIndex((item) => item.why !== undefined);
+	expect(firstUnsendable).toBeGreaterThan(0);
+	expect(read.slice(firstUnsendable).every((item) => item.why !== undefined)).toBe(true);
 }
 
 test('the README names the eight steps this test follows', () => {
@@ -260,6 +333,7 @@ test("following the README's first workflow in the editor sends the template wit
 		},
 		(open) => open,
 	);
+	await expectTheListTheReadmeDescribes(template, items);
 	await (await shown(template, templateName, items, 'the template list')).click();
 	await shown(template, variablesHeading, ndv(), 'the Chat Messaging node');
 	await shot('5-template');
@@ -299,11 +373,24 @@ test("following the README's first workflow in the editor sends the template wit
 			},
 		},
 	]);
+	// "The form's page says only n8n's "Form Submitted" and "Your response has been recorded"."
+	const submitted = /The form's page says only n8n's "([^"]+)" and "([^"]+)"/.exec(
+		readmeSection(HEADING).replace(/\s+/g, ' '),
+	);
+	expect(submitted?.slice(1)).toEqual(['Form Submitted', 'Your response has been recorded']);
+	const formPage = await until(
+		async () => (await form.locator('body').innerText()).replace(/\s+/g, ' '),
+		(text) => submitted!.slice(1).every((words) => text.includes(words)),
+	);
 	await form.screenshot({ path: join(SCREENSHOTS, '7-form-answer.png') });
+	for (const words of submitted!.slice(1)) expect(formPage).toContain(words);
 
 	await page.bringToFront();
-	// n8n names the new node after the action chosen, so that is what the canvas shows.
-	await page.locator(`[data-node-name="${action}"]`).first().dblclick();
+	// n8n names the new node after the action chosen: "the canvas names it Send a template message".
+	expect(run.text).toContain(`the canvas names it ${action}`);
+	const sendNode = page.locator(`[data-node-name="${action}"]`).first();
+	await shown(run, action, sendNode, 'the canvas');
+	await sendNode.dblclick();
 	const [status, value] = queued.split(/:\s*/);
 	const output = await until(
 		async () => await ndv().innerText(),
@@ -351,3 +438,103 @@ test("the example form's ending page says what the README says, for a good and a
 		await form.close();
 	}
 }, 120_000);
+
+/*
+ * The README's "Set up the credential" done as written, in Chromium (issue 36): its steps' bold
+ * words are what is clicked, filled and then read on screen, n8n's own answer to the test Save
+ * runs and, behind More details, the node's reason in the README's quoted words. Three keys: the
+ * account's, a wrong one, and the right one with the Base URL the README warns against (with
+ * /api/v1). The credentials made here are deleted after, so the other browser tests on the shared
+ * n8n still find npm start's credential as the only one.
+ */
+test("setting up the credential as the README says: n8n's answer and the node's reason, on screen", async () => {
+	const [create, paste, save] = readmeSteps(CREDENTIAL_HEADING);
+	const [credentialsTab, createCredential, , appName, continueButton] = wordsOf(create, 'bold', 5);
+	const [apiKeyLabel, baseUrlLabel] = wordsOf(paste, 'bold', 2);
+	const [, withoutPath] = wordsOf(paste, 'code', 2);
+	const [saveButton, testedOk, couldNotConnect, moreDetails] = wordsOf(save, 'bold', 4);
+	const [keyRefused, notTheApi] = [...save.text.matchAll(/"([^"]+)"/g)].map((match) => match[1]);
+	expect([keyRefused, notTheApi]).toEqual([
+		'rejected this API key',
+		'does not answer as the Chat Messaging API',
+	]);
+
+	type Listed = { data: Array<{ id: string }> };
+	const before = new Set(
+		(await n8n.api<Listed>('GET', '/credentials?limit=250')).data.map((c) => c.id),
+	);
+	const dialog = () => page.locator('[role="dialog"]:visible').last();
+	const fieldOf = async (step: ReadmeStep, label: string) =>
+		(await shown(step, label, dialog(), 'the credential', true))
+			.locator('xpath=ancestor::*[.//input][1]')
+			.locator('input')
+			.first();
+
+	const cases = [
+		{ name: 'the account key', apiKey: STAND_IN_API_KEY, baseUrl: standIn.url, answer: testedOk },
+		{
+			name: 'a wrong key',
+			apiKey: 'not-the-account-key-7f2a',
+			baseUrl: standIn.url,
+			answer: couldNotConnect,
+			reason: keyRefused,
+		},
+		{
+			name: 'a Base URL with /api/v1',
+			apiKey: STAND_IN_API_KEY,
+			baseUrl: `${standIn.url}${withoutPath}`,
+			answer: couldNotConnect,
+			reason: notTheApi,
+		},
+	];
+	try {
+		for (const { name, apiKey, baseUrl, answer, reason } of cases) {
+			await page.goto(`${n8n.baseUrl}/home/workflows`);
+			// 1. Credentials, Create credential, the app, Continue.
+			await (await shown(create, credentialsTab, page.locator('body'), 'the overview')).click();
+			await (
+				await shown(create, createCredential, page.getByRole('button'), 'the Credentials tab')
+			).click();
+			const search = dialog().locator('input').first();
+			await search.click();
+			await search.fill(appName);
+			await (
+				await shown(
+					create,
+					appName,
+					page.locator('.el-select-dropdown:visible'),
+					'the list of apps',
+				)
+			).click();
+			await (
+				await shown(create, continueButton, dialog().getByRole('button'), 'the app picker')
+			).click();
+			// 2. The key and the Base URL, pasted.
+			await (await fieldOf(paste, apiKeyLabel)).fill(apiKey);
+			await (await fieldOf(paste, baseUrlLabel)).fill(baseUrl);
+			// 3. Save, and what n8n then shows.
+			await (await shown(save, saveButton, dialog().getByRole('button'), 'the credential')).click();
+			await shown(save, answer, dialog(), `the credential saved with ${name}`);
+			const shot = `credential-${name.replace(/\W+/g, '-')}`;
+			if (reason === undefined) {
+				expect(await dialog().innerText()).not.toContain(couldNotConnect);
+				await page.screenshot({ path: join(SCREENSHOTS, `${shot}.png`) });
+				continue;
+			}
+			await (await shown(save, moreDetails, dialog(), `the credential saved with ${name}`)).click();
+			const details = await until(
+				async () => (await dialog().innerText()).replace(/\s+/g, ' '),
+				(text) => text.includes(reason),
+			);
+			await page.screenshot({ path: join(SCREENSHOTS, `${shot}.png`) });
+			expect(details).toContain(reason);
+			expect(details).not.toContain(testedOk);
+			// What the node says never carries the key.
+			expect(details).not.toContain(apiKey);
+		}
+	} finally {
+		const after = (await n8n.api<Listed>('GET', '/credentials?limit=250')).data;
+		for (const { id } of after.filter((c) => !before.has(c.id)))
+			await n8n.api('DELETE', `/credentials/${id}`);
+	}
+}, 600_000);

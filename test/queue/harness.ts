@@ -7,6 +7,7 @@ import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import type { ExecutionSummary, RealN8n } from '../../scripts/n8n/real-n8n';
 import { freePort, sleep } from '../../scripts/n8n/real-n8n';
 import { startQueueCluster, type N8nProcess, type QueueCluster } from '../../scripts/queue/cluster';
+import { recordTempFolder } from '../../scripts/queue/processGroups';
 
 /*
  * The queue-mode suites' cluster: a fresh database in the private test Postgres cluster, Redis,
@@ -58,6 +59,9 @@ export async function startTestCluster(
 ): Promise<QueueCluster> {
 	const folder = join(tmpdir(), `n8n-nodes-chat-messaging-queue-${CLONE_TAG}`);
 	rmSync(folder, { recursive: true, force: true });
+	// Removed by the watchdog if jest ends without stopping the cluster (Ctrl-C, a closed terminal);
+	// after a normal stop it stays, with the processes' logs, until the next run.
+	const tempFolder = recordTempFolder("the queue tests' temp folder", folder);
 	const ports = {
 		main: await freePort(),
 		webhooks: await freePorts(layout.webhookProcessors),
@@ -71,7 +75,7 @@ export async function startTestCluster(
 		},
 		balancer: layout.balancer ? await freePort() : undefined,
 	};
-	return await startQueueCluster({
+	const cluster = await startQueueCluster({
 		folder,
 		postgresCluster: `test-${CLONE_TAG}`,
 		database: {
@@ -93,6 +97,12 @@ export async function startTestCluster(
 		},
 		say: log,
 	});
+	const stopCluster = cluster.stop.bind(cluster);
+	cluster.stop = async () => {
+		await stopCluster();
+		tempFolder.release();
+	};
+	return cluster;
 }
 
 /** A phone number per call, valid E.164, so every send is told apart by its contact too. */

@@ -23,6 +23,8 @@ const N8N_WORDS = [
 	// n8n 2.x ("projects.header.create.credential"); n8n 1.x ("credentials.add").
 	'Create credential',
 	'Add credential',
+	// The app picker's button after the credential type is chosen ("credentialSelectModal.continue").
+	'Continue',
 	'Save',
 	// The credential test's own words ("credentialEdit.credentialConfig.*", with n8n's ’), and the
 	// link that opens the node's reason.
