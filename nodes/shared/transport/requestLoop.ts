@@ -6,17 +6,15 @@ import type {
 } from 'n8n-workflow';
 
 import type { ServiceFailure } from './failures';
+import { ServiceRequestFailed, asReadFailure } from './failures';
+import { describeRedirect, describeStatusFailure } from './answeredFailures';
 import {
 	NEVER_REACHED_CODES,
-	ServiceRequestFailed,
-	asReadFailure,
 	describeCancelled,
 	describeDeadline,
 	describeNetworkFailure,
-	describeRedirect,
-	describeStatusFailure,
 	networkErrorCode,
-} from './failures';
+} from './unansweredFailures';
 import type { RetryPolicy } from './retryPolicy';
 import {
 	DEFAULT_RETRY_POLICY,

@@ -4,25 +4,21 @@
  * finalize answer is the media item of that upload (the same signed_id). The stand-in answers both
  * steps exactly as the article does (its `answer` fault, after checking each request against the
  * contract); a storage stand-in serves storage.example.com over https on this machine for this test
- * only (dns.lookup answers the name, tls.connect is given the port and this run's certificate as
- * the CA, so the certificate is still checked). The node must send the bytes there, without the
- * API key, and output the article's media item.
+ * only (storageHostOnThisMachine: dns.lookup answers the name, tls.connect is given the port and
+ * this run's certificate as the CA, so the certificate is still checked). The node must send the
+ * bytes there, without the API key, and output the article's media item.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import dns from 'node:dns';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import tls from 'node:tls';
 
 import type { IDataObject } from 'n8n-workflow';
 
 import { startStandInService, type StandInService } from '../../../sandbox/server';
 import { readReferenceExamples } from '../../helpers/referenceExamples';
 import { runUpload, testBytes } from '../../helpers/binaryItems';
+import {
+	startStorageHostOnThisMachine,
+	type StorageHost,
+} from '../../helpers/storageHostOnThisMachine';
 
 const API_KEY = 'direct-upload-reference-key-SECRET-77e0';
 const FIXTURES = new Map(readReferenceExamples());
@@ -35,7 +31,7 @@ const finalizeExample = FINALIZE.example as IDataObject;
 const STORAGE = new URL(directExample.direct_upload.url);
 
 let service: StandInService;
-let storage: Server;
+let storage: StorageHost;
 const storageSaw: Array<{
 	method?: string;
 	path?: string;
@@ -44,36 +40,8 @@ const storageSaw: Array<{
 	bytes: number;
 }> = [];
 
-function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
-	const folder = mkdtempSync(join(tmpdir(), 'reference-storage-tls-'));
-	const [key, cert] = [join(folder, 'key.pem'), join(folder, 'cert.pem')];
-	execFileSync(
-		'openssl',
-		[
-			'req',
-			'-x509',
-			'-newkey',
-			'rsa:2048',
-			'-nodes',
-			'-days',
-			'1',
-			'-subj',
-			`/CN=${STORAGE.hostname}`,
-			'-addext',
-			`subjectAltName=DNS:${STORAGE.hostname}`,
-			'-keyout',
-			key,
-			'-out',
-			cert,
-		],
-		{ stdio: 'ignore' },
-	);
-	return { key: readFileSync(key), cert: readFileSync(cert) };
-}
-
 beforeAll(async () => {
-	const certificate = selfSignedCertificate();
-	storage = createServer(certificate, (request, response) => {
+	storage = await startStorageHostOnThisMachine(STORAGE.hostname, (request, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
@@ -87,44 +55,11 @@ beforeAll(async () => {
 			response.writeHead(200).end();
 		});
 	});
-	await new Promise<void>((resolve) => storage.listen(0, '127.0.0.1', resolve));
-	const { port } = storage.address() as AddressInfo;
-
-	const realLookup = dns.lookup.bind(dns);
-	jest.spyOn(dns, 'lookup').mockImplementation(((
-		hostname: string,
-		options: unknown,
-		callback?: (...args: unknown[]) => void,
-	) => {
-		if (hostname !== STORAGE.hostname)
-			return (realLookup as (...args: unknown[]) => void)(hostname, options, callback);
-		const done = (typeof options === 'function' ? options : callback) as (
-			...args: unknown[]
-		) => void;
-		const all =
-			typeof options === 'object' && options !== null && (options as { all?: boolean }).all;
-		process.nextTick(() =>
-			all ? done(null, [{ address: '127.0.0.1', family: 4 }]) : done(null, '127.0.0.1', 4),
-		);
-	}) as unknown as typeof dns.lookup);
-	const realConnect = tls.connect.bind(tls);
-	jest
-		.spyOn(tls, 'connect')
-		.mockImplementation(((options: tls.ConnectionOptions, ...rest: unknown[]) =>
-			(realConnect as (...args: unknown[]) => tls.TLSSocket)(
-				options.servername === STORAGE.hostname
-					? { ...options, port, ca: certificate.cert }
-					: options,
-				...rest,
-			)) as unknown as typeof tls.connect);
-
 	service = await startStandInService({ apiKey: API_KEY });
 });
 
 afterAll(async () => {
-	jest.restoreAllMocks();
-	storage?.closeAllConnections();
-	await new Promise((resolve) => storage?.close(resolve));
+	await storage?.close();
 	await service?.close();
 });
 

@@ -12,13 +12,13 @@
  * which would be taken with clean headers. The reservation is the stand-in's fault queue answering
  * with the URL and headers given; the upload of the stand-in itself (its own origin) still works.
  */
-import dns from 'node:dns';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
 import fc from 'fast-check';
 
 import { runUpload, testBytes } from '../../helpers/binaryItems';
+import { resolveToThisMachine } from '../../helpers/namesResolvedToThisMachine';
 import { failureOf } from '../../helpers/resourceRuns';
 import { useStandInService } from '../../helpers/standInFixture';
 
@@ -51,20 +51,7 @@ const sockets = new Set<Socket>();
 
 beforeAll(async () => {
 	// Every name resolves to the listener: any host the node tried would be counted there.
-	jest.spyOn(dns, 'lookup').mockImplementation(((
-		_hostname: string,
-		options: unknown,
-		callback?: (...args: unknown[]) => void,
-	) => {
-		const done = (typeof options === 'function' ? options : callback) as (
-			...args: unknown[]
-		) => void;
-		const all =
-			typeof options === 'object' && options !== null && (options as { all?: boolean }).all;
-		process.nextTick(() =>
-			all ? done(null, [{ address: '127.0.0.1', family: 4 }]) : done(null, '127.0.0.1', 4),
-		);
-	}) as unknown as typeof dns.lookup);
+	resolveToThisMachine(() => true);
 	listener = createServer((socket) => {
 		connections++;
 		sockets.add(socket);

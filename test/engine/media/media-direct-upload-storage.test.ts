@@ -2,90 +2,31 @@
  * Issue 24, "Answers the real service may give": Direct Upload to a presigned https URL on another
  * host (object storage). The stand-in is told to give upload URLs on another host name, served over
  * https by a storage stand-in that passes the bytes on to the stand-in's own `/uploads/:token`.
- * The name resolves to this machine for this test only (dns.lookup answers it), and the storage's
- * certificate, made for this run, is trusted for that name only (tls.connect is given it as the
- * CA), as a public bucket's would be: the certificate is still checked. The bytes go there without the API key; the media item exists afterwards.
+ * The name resolves to this machine for this test only, and the storage's certificate, made for
+ * this run, is trusted for that name only, as a public bucket's would be: the certificate is still
+ * checked (storageHostOnThisMachine). The bytes go there without the API key; the media item exists
+ * afterwards.
  */
-import { execFileSync } from 'node:child_process';
-import dns from 'node:dns';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import tls from 'node:tls';
-
 import { createAccountSideService } from '../../../sandbox/service/accountSideService';
 import { startStandInService, type StandInService } from '../../../sandbox/server';
 import { accountSidePart } from '../../../sandbox/serviceParts';
 import { runUpload, testBytes } from '../../helpers/binaryItems';
+import {
+	startStorageHostOnThisMachine,
+	type StorageHost,
+} from '../../helpers/storageHostOnThisMachine';
 
 const API_KEY = 'direct-storage-key-SECRET-3e1c';
 // A public-looking name (a presigned URL names a public host; .test is refused as never public),
-// resolved to this machine by the lookup below for this test only.
+// resolved to this machine for this test only (storageHostOnThisMachine).
 const STORAGE_HOST = 'uploads.storage-bucket.example.com';
 
 let service: StandInService;
-let storage: Server;
+let storage: StorageHost;
 const storageSaw: Array<{ method?: string; path?: string; authorization?: string }> = [];
 
-/** A certificate for the storage's name, made for this run. */
-function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
-	const folder = mkdtempSync(join(tmpdir(), 'storage-tls-'));
-	const [key, cert] = [join(folder, 'key.pem'), join(folder, 'cert.pem')];
-	execFileSync(
-		'openssl',
-		[
-			'req',
-			'-x509',
-			'-newkey',
-			'rsa:2048',
-			'-nodes',
-			'-days',
-			'1',
-			'-subj',
-			`/CN=${STORAGE_HOST}`,
-			'-addext',
-			`subjectAltName=DNS:${STORAGE_HOST}`,
-			'-keyout',
-			key,
-			'-out',
-			cert,
-		],
-		{ stdio: 'ignore' },
-	);
-	return { key: readFileSync(key), cert: readFileSync(cert) };
-}
-
 beforeAll(async () => {
-	const realLookup = dns.lookup.bind(dns);
-	jest.spyOn(dns, 'lookup').mockImplementation(((
-		hostname: string,
-		options: unknown,
-		callback?: (...args: unknown[]) => void,
-	) => {
-		if (hostname !== STORAGE_HOST)
-			return (realLookup as (...args: unknown[]) => void)(hostname, options, callback);
-		const done = (typeof options === 'function' ? options : callback) as (
-			...args: unknown[]
-		) => void;
-		const all =
-			typeof options === 'object' && options !== null && (options as { all?: boolean }).all;
-		process.nextTick(() =>
-			all ? done(null, [{ address: '127.0.0.1', family: 4 }]) : done(null, '127.0.0.1', 4),
-		);
-	}) as unknown as typeof dns.lookup);
-	const certificate = selfSignedCertificate();
-	const realConnect = tls.connect.bind(tls);
-	jest
-		.spyOn(tls, 'connect')
-		.mockImplementation(((options: tls.ConnectionOptions, ...rest: unknown[]) =>
-			(realConnect as (...args: unknown[]) => tls.TLSSocket)(
-				options.servername === STORAGE_HOST ? { ...options, ca: certificate.cert } : options,
-				...rest,
-			)) as unknown as typeof tls.connect);
-
-	storage = createServer(certificate, (request, response) => {
+	storage = await startStorageHostOnThisMachine(STORAGE_HOST, (request, response) => {
 		storageSaw.push({
 			method: request.method,
 			path: request.url,
@@ -112,22 +53,20 @@ beforeAll(async () => {
 			);
 		});
 	});
-	await new Promise<void>((resolve) => storage.listen(0, '127.0.0.1', resolve));
-	const { port } = storage.address() as AddressInfo;
 	service = await startStandInService({
 		apiKey: API_KEY,
 		parts: [
 			accountSidePart(
-				createAccountSideService({ directUploadBaseUrl: `https://${STORAGE_HOST}:${port}` }),
+				createAccountSideService({
+					directUploadBaseUrl: `https://${STORAGE_HOST}:${storage.port}`,
+				}),
 			),
 		],
 	});
 });
 
 afterAll(async () => {
-	jest.restoreAllMocks();
-	storage?.closeAllConnections();
-	await new Promise((resolve) => storage?.close(resolve));
+	await storage?.close();
 	await service?.close();
 });
 

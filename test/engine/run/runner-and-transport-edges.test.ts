@@ -7,8 +7,8 @@
  *   at every evaluation, in ways the "same for every item" test did not recognise (a unicode escape
  *   standing for `$`, an escaped `\}}` that n8n reads as part of the code, an array's randomItem()),
  *   proved by the phone numbers and values the stand-in received, and by n8n's evaluator's counts;
- * - the API key in error texts (failures.ts, requestLoop.ts): a service or proxy that echoes the key
- *   near the point where an error text is cut short;
+ * - the API key in error texts (answeredFailures.ts, requestLoop.ts): a service or proxy that
+ *   echoes the key near the point where an error text is cut short;
  * - suspicions checked and ruled out (see the "SUSPICION RULED OUT" tests): Retry-After in the past,
  *   fractional and absurdly large values, a 2xx with an unexpected body, a 5xx without Retry-After,
  *   a reset after the body was written, a parallel stop report, Continue On Fail pairing, lists whose

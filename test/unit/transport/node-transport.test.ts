@@ -13,7 +13,10 @@ import {
 	serviceMessage,
 	toNodeApiError,
 } from '../../../nodes/shared/transport';
-import { describeCancelled, describeDeadline } from '../../../nodes/shared/transport/failures';
+import {
+	describeCancelled,
+	describeDeadline,
+} from '../../../nodes/shared/transport/unansweredFailures';
 import { withoutSecret } from '../../../nodes/shared/transport/secrets';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');

@@ -16,7 +16,7 @@ import {
 } from './serviceAnswers';
 import type { SkipSettings } from '../fields/skipItemsAlreadySent';
 import { readAlreadySentKey, readSkipSettings } from '../fields/skipItemsAlreadySent';
-import { itemsToSend } from './sentRecord';
+import { itemsToSend } from './itemsToSend';
 import { stoppedRunError } from './stoppedRun';
 
 interface ReadEntry<Entry> {

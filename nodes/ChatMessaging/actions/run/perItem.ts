@@ -14,7 +14,7 @@ import type { OperationRun } from './operationRun';
 import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
 import { inInstructionOrder } from './lastInstructionWins';
 import { runInParallel } from './parallelRequests';
-import { itemsToSend } from './sentRecord';
+import { itemsToSend } from './itemsToSend';
 import { answerIds, outputToldApart, promisedAnswerOrFailure } from './serviceAnswers';
 import { stoppedRunError } from './stoppedRun';
 

@@ -1,38 +1,28 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { DeliveryOutcome } from '../../../shared/transport';
-import { ServiceRequestFailed } from '../../../shared/transport';
 import type { SkipSettings } from '../fields/skipItemsAlreadySent';
+import {
+	heldMarksRenewed,
+	marksOf,
+	releasedForSendAgain,
+	sendingMark,
+	sendsNeverSettled,
+} from './itemsThatMayHaveBeenSent';
 
 /*
  * The keys of items already sent, kept in n8n's processed-data store (Remove Duplicates' helpers).
  * n8n offers no check that leaves the store unchanged: checkProcessedAndRecord records what it has
  * not seen. The check therefore records and at once removes the keys it found new, so a key is
  * kept only once the service accepted its message (record below). The store rewrites its whole
- * list on every call without a lock, so this run's calls go one at a time.
+ * list on every call without a lock, so this run's calls go one at a time. Which items a run sends,
+ * and what the others come out as, is itemsToSend.ts.
  *
  * With Items That May Have Been Sent: Hold Back, a key is also marked in the store as being sent
- * before its request leaves, and the mark is dropped once the key is recorded sent or the send
- * surely failed. A mark an earlier run left behind is a send whose end nobody saw: n8n stopped
- * (a worker killed) between the service's answer and the record, or the answer never came.
+ * before its request leaves (itemsThatMayHaveBeenSent.ts); the marks go through the same writes.
  */
 
-/**
- * The mark of a key whose send is under way. Keys are trimmed (readAlreadySentKey), so no key
- * begins with a space: a mark can never be taken for a key, nor a key for a mark.
- */
-export const sendingMark = (key: string) => ` sending ${key}`;
-
-/**
- * The other form of the mark, for an item held back. n8n keeps only the newest History Size entries,
- * and a mark an earlier run left is older than every key recorded since: a run that holds the item
- * back writes the form it lacks as its newest entry before trimming, and drops the old form only
- * after, so the mark is never missing, wherever the run stops.
- */
-const heldMark = (key: string) => ` held ${key}`;
-
-interface SentRecord {
+export interface SentRecord {
 	/** Keys an earlier run recorded as sent. */
 	alreadySent: ReadonlySet<string>;
 	/** Hold Back: keys an earlier run marked as being sent and never settled; empty with Send Again. */
@@ -65,7 +55,12 @@ function unavailable(this: IExecuteFunctions, problem: string): NodeOperationErr
 	});
 }
 
-async function openSentRecord(
+/**
+ * Opens the record for this run's keys: what earlier runs left (read, the check undone at once), and
+ * the writes of this run. Stops the run, having sent nothing, when n8n's store cannot be used or
+ * History Size is too small for the keys this run would record.
+ */
+export async function openSentRecord(
 	this: IExecuteFunctions,
 	settings: SkipSettings,
 	keys: string[],
@@ -73,14 +68,12 @@ async function openSentRecord(
 	const { scope, historySize } = settings;
 	const holdBack = settings.mayHaveBeenSent === 'holdBack';
 	const unique = [...new Set(keys)];
-	const marks = unique.flatMap((key) => [sendingMark(key), heldMark(key)]);
+	const asked = [...unique, ...unique.flatMap(marksOf)];
 	let found: { new: unknown[]; processed: unknown[] };
 	try {
 		// No maxEntries here: a check must not push older keys out of the history.
-		found = await this.helpers.checkProcessedAndRecord([...unique, ...marks], scope, {
-			mode: 'entries',
-		});
-		if (!answersEvery(found, [...unique, ...marks])) throw new Error(NO_ANSWER);
+		found = await this.helpers.checkProcessedAndRecord(asked, scope, { mode: 'entries' });
+		if (!answersEvery(found, asked)) throw new Error(NO_ANSWER);
 	} catch (error) {
 		throw unavailable.call(
 			this,
@@ -88,16 +81,8 @@ async function openSentRecord(
 		);
 	}
 	const processed = new Set(found.processed.map(String));
-	// A mark says the send's end was never seen, also beside a key: the kill may have come between
-	// the key's record and the mark's removal, or between the check and its undo.
-	const uncertain = new Set(
-		unique.filter((key) => processed.has(sendingMark(key)) || processed.has(heldMark(key))),
-	);
-	// With Send Again they are sent, as the user chose: their key and mark go with the check's undo,
-	// so a send of theirs that fails now is not taken for sent later.
-	const released = holdBack
-		? []
-		: [...uncertain].flatMap((key) => [key, sendingMark(key), heldMark(key)]);
+	const uncertain = sendsNeverSettled(unique, processed);
+	const released = holdBack ? [] : releasedForSendAgain(uncertain);
 	try {
 		const undone = [...(found.new as string[]), ...released];
 		if (undone.length > 0) await this.helpers.removeProcessed(undone, scope, { mode: 'entries' });
@@ -141,13 +126,13 @@ async function openSentRecord(
 		let added = true;
 		if (adding.length > 0) {
 			try {
-				const asked = adding.map((entry) => entry.add!);
-				const found = await this.helpers.checkProcessedAndRecord(
-					asked,
+				const adds = adding.map((entry) => entry.add!);
+				const answer = await this.helpers.checkProcessedAndRecord(
+					adds,
 					scope,
 					holdBack ? { mode: 'entries' } : { mode: 'entries', maxEntries: historySize },
 				);
-				if (!answersEvery(found, asked)) throw new Error(NO_ANSWER);
+				if (!answersEvery(answer, adds)) throw new Error(NO_ANSWER);
 			} catch (error) {
 				added = false;
 				for (const entry of adding) entry.done(error);
@@ -196,21 +181,11 @@ async function openSentRecord(
 		},
 		async trim() {
 			if (!holdBack) return;
-			// Each held item's mark moves to the newest entries, so the trim cannot drop it (heldMark).
-			const held = [...uncertain];
-			const both = held.filter(
-				(key) => processed.has(sendingMark(key)) && processed.has(heldMark(key)),
-			);
-			const newest = held.map((key) =>
-				processed.has(heldMark(key)) ? sendingMark(key) : heldMark(key),
-			);
-			const oldest = held.map((key) =>
-				processed.has(heldMark(key)) ? heldMark(key) : sendingMark(key),
-			);
+			// Each held item's mark moves to the newest entries, so the trim cannot drop it.
+			const { droppedFirst, newest, oldest } = heldMarksRenewed(uncertain, processed);
 			const trimmed = writing.then(async () => {
-				// Both forms left by a run stopped half-way: one goes first, so the other can come anew.
-				if (both.length > 0)
-					await helpers.removeProcessed(both.map(sendingMark), scope, { mode: 'entries' });
+				if (droppedFirst.length > 0)
+					await helpers.removeProcessed(droppedFirst, scope, { mode: 'entries' });
 				await helpers.checkProcessedAndRecord(newest, scope, {
 					mode: 'entries',
 					maxEntries: historySize,
@@ -223,239 +198,6 @@ async function openSentRecord(
 	};
 }
 
-/** Recorded only now the service accepted it; a failed record leaves the message sent, and says so. */
-async function recordedAfterAcceptance(record: SentRecord, key: string, holdBack: boolean) {
-	try {
-		await record.record(key);
-		return { alreadySentKey: key, alreadySentRecorded: true };
-	} catch (error) {
-		return {
-			alreadySentKey: key,
-			alreadySentRecorded: false,
-			alreadySentRecordError: `The message was sent, but n8n could not record its key (${error instanceof Error ? error.message : String(error)}): ${holdBack ? 'a later run holds it back as "may have been sent"' : 'a later run would send it again'}`,
-		};
-	}
-}
-
-/** Hold Back could not mark the key before the send: the request does not leave. */
-function notMarked(key: string, error: unknown): ServiceRequestFailed {
-	return new ServiceRequestFailed({
-		outcome: 'not sent',
-		retries: 0,
-		message: `Skip Items Already Sent: n8n could not note that the item with key "${key}" is being sent (${messageOf(error)})`,
-		description:
-			'Nothing was sent for this item: with Items That May Have Been Sent set to Hold Back, a message is sent only once n8n has noted it, so that a run cut short cannot send it twice.',
-	});
-}
-
 function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
-}
-
-/** Items of this run left out for an earlier item with the same key: item → that earlier item. */
-type SameKeyItems = ReadonlyMap<number, number>;
-
-/**
- * The items to send: those whose key no earlier run recorded and no earlier item of this run has.
- * Every other item comes out marked as skipped, paired with its input item; one left out for an
- * earlier item of this run says what became of that item once the run is over (settleSameKeyItems).
- */
-function withoutItemsAlreadySent<T extends { itemIndex: number; key: string }>(
-	record: SentRecord,
-	entries: T[],
-	output: INodeExecutionData[],
-): { toSend: T[]; sameKey: SameKeyItems } {
-	const firstWithKey = new Map<string, number>();
-	const sameKey = new Map<number, number>();
-	const toSend: T[] = [];
-	for (const entry of entries) {
-		const { itemIndex, key } = entry;
-		if (record.mayHaveBeenSent.has(key)) {
-			output[itemIndex] = heldBackItem(itemIndex, key);
-			continue;
-		}
-		const earlier = firstWithKey.get(key);
-		if (record.alreadySent.has(key) || earlier !== undefined) {
-			output[itemIndex] = {
-				json: {
-					skipped: true,
-					outcome: SKIPPED_AS_SENT,
-					alreadySentKey: key,
-					reason:
-						earlier === undefined
-							? 'An earlier run sent an item with this key, so it was not sent again'
-							: `Item ${earlier} of this run has the same key, so this one was not sent`,
-				},
-				pairedItem: { item: itemIndex },
-			};
-			if (earlier !== undefined) sameKey.set(itemIndex, earlier);
-			continue;
-		}
-		firstWithKey.set(key, itemIndex);
-		toSend.push(entry);
-	}
-	return { toSend, sameKey };
-}
-
-const SKIPPED_AS_SENT = 'skipped: already sent';
-export const HELD_BACK = 'held: may have been sent';
-
-/**
- * Hold Back: an item an earlier run began to send and never saw settled. Not an error (nothing
- * failed in this run), so no `error` field: its `outcome` says what it is, `toCheck` how to find
- * out whether the service has it.
- */
-function heldBackItem(itemIndex: number, key: string): INodeExecutionData {
-	return {
-		json: {
-			skipped: true,
-			outcome: HELD_BACK,
-			alreadySentKey: key,
-			reason:
-				'An earlier run began sending an item with this key and never learned whether the service accepted it (a timeout, a broken connection, or n8n stopped before recording the answer), so it was held back rather than sent twice',
-			toCheck:
-				"Look for a message to this item's number with Message → Get Many Statuses (Updated Since: before that earlier run). If there is none, run this item again with Items That May Have Been Sent set to Send Again.",
-		},
-		pairedItem: { item: itemIndex },
-	};
-}
-
-/** What became of an item of the run: accepted, failed (either way), or never tried. */
-type ItemFate = 'accepted' | DeliveryOutcome | 'not tried';
-
-const FATE_IN_WORDS: Record<Exclude<ItemFate, 'accepted'>, string> = {
-	'not sent': 'was not sent (see its error)',
-	'may have been sent': 'may have been sent (see its error), so it is not sent twice',
-	'not tried': 'was not tried (the run stopped before it)',
-};
-
-/**
- * Once the run is over: an item left out for an earlier item of this run with its key is "already
- * sent" only if the service accepted that item. Otherwise nothing with the key was sent by it
- * either, and it says so. Returns those items, which a stopped run counts as not tried: running
- * again sends the key once.
- */
-function settleSameKeyItems(
-	sameKey: SameKeyItems,
-	output: INodeExecutionData[],
-	fateOf: (itemIndex: number) => ItemFate,
-): number[] {
-	const notSent: number[] = [];
-	for (const [itemIndex, earlier] of sameKey) {
-		const fate = fateOf(earlier);
-		if (fate === 'accepted') continue;
-		output[itemIndex] = {
-			json: {
-				skipped: true,
-				outcome: 'not sent',
-				alreadySentKey: output[itemIndex].json.alreadySentKey,
-				reason: `Item ${earlier} of this run has the same key and ${FATE_IN_WORDS[fate]}; this one was not sent either, as a key is sent once`,
-			},
-			pairedItem: { item: itemIndex },
-		};
-		notSent.push(itemIndex);
-	}
-	return notSent;
-}
-
-/** An item's fate from the runner's own records and the failure items Continue On Fail left. */
-function itemFate(
-	itemIndex: number,
-	accepted: ReadonlySet<number>,
-	failed: ReadonlyMap<number, DeliveryOutcome>,
-	output: INodeExecutionData[],
-): ItemFate {
-	if (accepted.has(itemIndex)) return 'accepted';
-	const outcome = failed.get(itemIndex) ?? output[itemIndex]?.json.outcome;
-	return outcome === 'not sent' || outcome === 'may have been sent' ? outcome : 'not tried';
-}
-
-/** The items of the output whose outcome is this one. */
-function itemsWithOutcome(output: INodeExecutionData[], outcome: string): number[] {
-	return output.flatMap((item, itemIndex) => (item?.json.outcome === outcome ? [itemIndex] : []));
-}
-
-/**
- * Skip Items Already Sent over one run of a runner that sends (perItem.ts, batch.ts), from the check
- * before the first send to the settling after the last. A runner gets the items to send only from
- * here, and with them the settling it owes once its sends are over: an item left out for an earlier
- * item of the run with its key is "already sent" only if that item was accepted. The filtering and
- * the settling are one step, and a stopped run's counts of skipped and not-tried items come only
- * from settle(), so a runner cannot take the one without the other.
- */
-export interface ItemsToSend<T> {
-	/** The items no earlier run and no earlier item of this run has the key of; all with the option off. */
-	toSend: T[];
-	/**
-	 * Hold Back: awaited before an item's request leaves; throws a "not sent" failure when n8n could
-	 * not note the send. Undefined otherwise, so a run without it awaits nothing more per item.
-	 */
-	beforeSend?: (key: string) => Promise<void>;
-	/**
-	 * After the service accepted `item` (sent with `key`): records the key and says so in the item.
-	 * Undefined with the option off, so a run without it awaits nothing more per item.
-	 */
-	recordAccepted?: (item: INodeExecutionData, key: string) => Promise<void>;
-	/**
-	 * Once every send is over, from the runner's own records (the items accepted, and those failed,
-	 * with their outcome): settles the items left out for an earlier item with their key, and returns
-	 * what a stopped run's report counts: those items as not tried (running again sends the key
-	 * once), the items skipped as already sent and those held back (undefined with the option off).
-	 */
-	settle(
-		accepted: ReadonlySet<number>,
-		failed: ReadonlyMap<number, DeliveryOutcome>,
-	): Promise<{ notTried: number[]; skipped: number[] | undefined; heldBack: number[] | undefined }>;
-}
-
-export async function itemsToSend<T extends { itemIndex: number; key: string }>(
-	node: IExecuteFunctions,
-	settings: SkipSettings | undefined,
-	read: T[],
-	output: INodeExecutionData[],
-): Promise<ItemsToSend<T>> {
-	if (settings === undefined)
-		return {
-			toSend: read,
-			settle: async () => ({ notTried: [], skipped: undefined, heldBack: undefined }),
-		};
-	const holdBack = settings.mayHaveBeenSent === 'holdBack';
-	const record = await openSentRecord.call(
-		node,
-		settings,
-		read.map((entry) => entry.key),
-	);
-	const { toSend, sameKey } = withoutItemsAlreadySent(record, read, output);
-	return {
-		toSend,
-		beforeSend: holdBack
-			? async (key) => {
-					try {
-						await record.markSending(key);
-					} catch (error) {
-						throw notMarked(key, error);
-					}
-				}
-			: undefined,
-		async recordAccepted(item, key) {
-			item.json = { ...item.json, ...(await recordedAfterAcceptance(record, key, holdBack)) };
-		},
-		async settle(accepted, failed) {
-			const fateOf = (itemIndex: number) => itemFate(itemIndex, accepted, failed, output);
-			const notTried = settleSameKeyItems(sameKey, output, fateOf);
-			if (holdBack) {
-				// A send that surely failed leaves nothing at the service: its mark goes, and a later run
-				// sends it. A mark that cannot be dropped only holds the item back next time, to check.
-				const notSent = toSend.filter(({ itemIndex }) => fateOf(itemIndex) === 'not sent');
-				await record.unmark(notSent.map(({ key }) => key)).catch(() => undefined);
-				await record.trim().catch(() => undefined);
-			}
-			// Only after settling: a settled item is no longer skipped as sent.
-			return {
-				notTried,
-				skipped: itemsWithOutcome(output, SKIPPED_AS_SENT),
-				heldBack: itemsWithOutcome(output, HELD_BACK),
-			};
-		},
-	};
 }
