@@ -30,6 +30,15 @@ export interface TemplateSummary {
 const text = (value: unknown) =>
 	typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
+/**
+ * A template's status, the one reading for the editor, the checks before a send, Get Many's Status
+ * filter and the status changes: the reference shows it lowercase, and an answer in another letter
+ * case (or padded) is the same status, never another verdict.
+ */
+export function templateStatus(value: unknown): string {
+	return (text(value) ?? 'unknown').toLowerCase();
+}
+
 /** One template from an answer, or undefined when it lacks an id or name. */
 export function readTemplate(raw: unknown): TemplateSummary | undefined {
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
@@ -45,7 +54,7 @@ export function readTemplate(raw: unknown): TemplateSummary | undefined {
 		name,
 		language: text(record.language),
 		category: text(record.category),
-		status: (text(record.status) ?? 'unknown').toLowerCase(),
+		status: templateStatus(record.status),
 		...(components === undefined ? {} : { components }),
 	};
 }

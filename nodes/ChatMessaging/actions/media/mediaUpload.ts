@@ -189,6 +189,18 @@ async function viaJson(
 	return { answer, media: mediaOf(answer, `POST ${MEDIAS_PATH}`) };
 }
 
+/**
+ * The size a reservation names, as a number: the reference writes it as one, and its digits as
+ * text are the same size. Null or absent names no size (an Active Storage blob may leave it
+ * unset), so it contradicts nothing; anything else is no size, so never this file's.
+ */
+function reservedSize(written: unknown): number | undefined {
+	if (written === undefined || written === null) return undefined;
+	if (typeof written === 'number') return written;
+	if (typeof written === 'string' && /^[0-9]+$/.test(written)) return Number(written);
+	return Number.NaN;
+}
+
 async function viaDirectUpload(
 	this: IExecuteFunctions,
 	client: ServiceClient,
@@ -238,10 +250,11 @@ async function viaDirectUpload(
 	// The reservation names the file it is for. One for another file (another size or MD5) would
 	// take this file's bytes to its URL, and finalize would make that file's media item.
 	const shown = reservation.data as { byte_size?: unknown; checksum?: unknown };
+	const shownSize = reservedSize(shown.byte_size);
 	const otherFile =
-		shown.byte_size !== undefined && shown.byte_size !== bytes.length
+		shownSize !== undefined && shownSize !== bytes.length
 			? `${JSON.stringify(shown.byte_size)} bytes, not ${bytes.length}`
-			: shown.checksum !== undefined && shown.checksum !== checksum
+			: shown.checksum !== undefined && shown.checksum !== null && shown.checksum !== checksum
 				? 'another MD5 checksum'
 				: undefined;
 	if (otherFile !== undefined) {

@@ -23,6 +23,8 @@ export interface AskedObject {
 	sameId?: (answered: string | number, id: string) => boolean;
 	/** For a change: its name ("archive") and the statuses it leaves the object in. */
 	change?: { name: string; statuses: readonly string[] };
+	/** The answer's status as the node reads it everywhere else: the value as answered unless said. */
+	readStatus?: (answered: unknown) => string;
 	/** Where to look before running the item again ("Broadcast → Get"). */
 	readWith: string;
 }
@@ -49,7 +51,10 @@ export function confirmAnsweredObject(
 	const sameId = asked.sameId ?? ((answered, wanted) => String(answered) === wanted);
 	if ((typeof id !== 'string' && typeof id !== 'number') || !sameId(id, asked.id)) {
 		problem = `is ${asked.kind} ${JSON.stringify(id)}, not ${asked.id}`;
-	} else if (asked.change && !asked.change.statuses.includes(String(status))) {
+	} else if (
+		asked.change &&
+		!asked.change.statuses.includes(asked.readStatus ? asked.readStatus(status) : String(status))
+	) {
 		problem = `is ${asked.kind} ${asked.id} in status ${JSON.stringify(status)}, where ${asked.change.name} leads to ${asked.change.statuses.join(' or ')}`;
 	}
 	if (problem === undefined) return;

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
+import { templateStatus } from '../../methods/templates';
 import type { PerItemOperation } from '../operationKinds';
 import { confirmAnsweredObject, idInPath } from '../run/answeredObject';
 import {
@@ -51,6 +52,7 @@ export function statusChange(
 					kind: 'template',
 					id: idInPath(request),
 					change: { name: action, statuses: STATUS_AFTER[action] },
+					readStatus: templateStatus,
 					readWith: 'Template → Get',
 				},
 				'may have been sent',

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { TemplateAnswer } from '../../../shared/schemas/templates';
 import type { ServiceAnswer, ServiceClient } from '../../../shared/transport';
 import { ServiceRequestFailed } from '../../../shared/transport';
-import { readTemplateListBody } from '../../methods/templates';
+import { readTemplateListBody, templateStatus } from '../../methods/templates';
 import {
 	UNENDING_LIST,
 	readWholeTemplateList,
@@ -38,7 +38,8 @@ export function answeredTemplates(
  * An answer that is no list of templates, or a list that never ends, fails the item: nothing was changed.
  *
  * `status` in the query is a filter the service's reference does not name: a service that ignores
- * it answers every template, so the templates are held to it here too, and Limit counts only those.
+ * it answers every template, so the templates are held to it here too, and Limit counts only those;
+ * a status is read in any letter case, as the editor and a send read it.
  */
 export async function readServiceTemplates(
 	this: IExecuteFunctions,
@@ -57,7 +58,7 @@ export async function readServiceTemplates(
 	const read = await readWholeTemplateList(
 		source,
 		limit,
-		status === undefined ? undefined : (template) => template.status === status,
+		status === undefined ? undefined : (template) => templateStatus(template.status) === status,
 	);
 	if (!read.complete) {
 		throw new ServiceRequestFailed({

@@ -184,8 +184,13 @@ export const update: PerItemOperation<UpdateTemplateBody> = {
 			'may have been sent',
 		);
 		const sent = request.body.whats_app_template;
+		// A category is read in any letter case, as the editor reads it (categoryInWords); a name exactly.
+		const same = (field: 'template_name' | 'category', answered: string, asked: string) =>
+			field === 'category' ? answered.toUpperCase() === asked.toUpperCase() : answered === asked;
 		const shown = (field: 'template_name' | 'category') =>
-			sent[field] !== undefined && template[field] !== undefined && template[field] !== sent[field]
+			sent[field] !== undefined &&
+			template[field] !== undefined &&
+			!same(field, String(template[field]), String(sent[field]))
 				? `${field} ${JSON.stringify(template[field])}, not ${sent[field]} as sent`
 				: undefined;
 		const problem = shown('template_name') ?? shown('category');
