@@ -37,8 +37,9 @@ function text(html: string): string {
  * n8n's ending page (templates/form-trigger-completion) is a card `<div class='header'>` holding the
  * Completion Title as `<h1>` and the Completion Message as `<p>`; the form's own page has no such
  * card. The `<p>` differs by version: 2.x gives it `style="white-space: pre-line;"`, 1.85 and 1.123
- * a bare `<p>` (1.85 HTML-escapes the message, 1.123 and 2.x do not). Its `<title>` is the form
- * trigger's Form Title on every version, so it cannot tell the two pages apart.
+ * a bare `<p>` (1.85 HTML-escapes the message, 1.123 and 2.x let through the HTML their sanitizer
+ * allows). Its `<title>` is the form trigger's Form Title on every version, so it cannot tell the
+ * two pages apart.
  */
 const ENDING_CARD =
 	/<div class='header'>\s*<h1>([\s\S]*?)<\/h1>\s*<p(?: style="white-space: pre-line;")?>([\s\S]*?)<\/p>/;
@@ -47,7 +48,7 @@ const ENDING_CARD =
 export function readFormEnding(html: string): FormEndingPage {
 	const card = ENDING_CARD.exec(html);
 	if (!card) {
-		// From <body>: the head is the same on the form's page and the ending page.
+		// From <body>: the head is styles and the form's title on both pages; the body tells them apart.
 		const body = Math.max(html.indexOf('<body>'), 0);
 		throw new Error(`not an n8n form ending page:\n${html.slice(body, body + 2000)}`);
 	}
