@@ -10,7 +10,7 @@
 import type { FaultSpec } from '../../../sandbox/faults';
 import { useStandInService } from '../../helpers/standInFixture';
 import { runChatMessaging } from '../../helpers/engineHarness';
-import { mappedBelow, picked } from '../../helpers/savedParameters';
+import { refundApprovalSendAndWait } from '../../helpers/refundApprovalSendAndWait';
 
 const API_KEY = 'adv3-send-and-wait-key-SECRET-93d1';
 const service = useStandInService({ apiKey: API_KEY });
@@ -22,19 +22,7 @@ const PHONE = '+14155550123';
 function sendAndWait() {
 	return runChatMessaging({
 		items: [{ customer: 'Ada' }],
-		parameters: {
-			resource: 'message',
-			operation: 'sendAndWait',
-			phoneNumber: PHONE,
-			responseLinkVariable: 'approval_link',
-			template: picked('wat_7e6d5c4b3a291807', 'id'),
-			templateVariablesInput: 'mapper',
-			templateVariablesMapped: mappedBelow({
-				amount: '40.00 EUR',
-				order_number: 'A-7',
-				approval_link: '',
-			}),
-		} as never,
+		parameters: refundApprovalSendAndWait(PHONE) as never,
 		baseUrl: service.url,
 		apiKey: API_KEY,
 		typeVersion: 2,
