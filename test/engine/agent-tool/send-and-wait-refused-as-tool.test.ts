@@ -7,7 +7,7 @@
  */
 import type { ToolPath } from '../../helpers/agentToolHarness';
 import { runAgent } from '../../helpers/agentToolHarness';
-import { refundApprovalSendAndWait } from '../../helpers/refundApprovalSendAndWait';
+import { refundApprovalSendAndWait } from '../../helpers/refundApproval';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'adv4-send-and-wait-tool-key-5e1a';

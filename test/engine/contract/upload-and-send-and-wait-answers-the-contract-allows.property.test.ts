@@ -30,12 +30,8 @@ import {
 	type Shape,
 } from '../../helpers/answersFromContract';
 import { runUpload, testBytes } from '../../helpers/binaryItems';
-import { runChatMessaging } from '../../helpers/engineHarness';
 import { loadOpenApiContract, type OpenApiContract } from '../../helpers/openApiContract';
-import {
-	REFUND_APPROVAL_TEMPLATE,
-	refundApprovalSendAndWait,
-} from '../../helpers/refundApprovalSendAndWait';
+import { REFUND_APPROVAL_TEMPLATE, askAdaForRefundApproval } from '../../helpers/refundApproval';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'upload-send-and-wait-answers-key-SECRET-4b8e';
@@ -316,15 +312,7 @@ describe('Send Template and Wait for Response: the send step', () => {
 	/** Fields of the item the node owns (send-and-wait.md, "What comes out"). */
 	const OWN = ['answered', 'data', 'respondedAt', 'event_id'];
 
-	const sendAndWait = () =>
-		runChatMessaging({
-			items: [{ customer: 'Ada' }],
-			parameters: refundApprovalSendAndWait(ADA) as never,
-			baseUrl: service.url,
-			apiKey: API_KEY,
-			typeVersion: 2,
-			continueOnFail: true,
-		});
+	const sendAndWait = () => askAdaForRefundApproval(service, API_KEY, ADA);
 
 	/** Who and what the send's answer names: this send (or nothing), or another, as text or a number. */
 	const thisSend = fc.record({

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 
 import { runChatMessaging } from '../../helpers/engineHarness';
-import { refundApprovalSendAndWait } from '../../helpers/refundApprovalSendAndWait';
+import { refundApprovalSendAndWait } from '../../helpers/refundApproval';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'send-and-wait-own-fields-key-SECRET-51d0';

@@ -8,10 +8,7 @@ import { ExecuteContext } from 'n8n-core';
 
 import { runChatMessaging } from '../../helpers/engineHarness';
 import { mappedBelow, picked } from '../../helpers/savedParameters';
-import {
-	REFUND_APPROVAL_TEMPLATE,
-	refundApprovalTemplate,
-} from '../../helpers/refundApprovalSendAndWait';
+import { REFUND_APPROVAL_TEMPLATE, refundApprovalTemplate } from '../../helpers/refundApproval';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'send-and-wait-key-SECRET-7c21';

@@ -4,6 +4,8 @@
  * link going into approval_link: the send-and-wait most engine tests start from. Spread it and
  * override what a test is about.
  */
+import type { StandInService } from '../../sandbox/server';
+import { runChatMessaging } from './engineHarness';
 import { mappedBelow, picked } from './savedParameters';
 
 export const REFUND_APPROVAL_TEMPLATE = 'wat_7e6d5c4b3a291807';
@@ -30,4 +32,23 @@ export function refundApprovalSendAndWait(phoneNumber = '+14155550123') {
 		responseLinkVariable: 'approval_link',
 		...refundApprovalTemplate(),
 	};
+}
+
+/**
+ * Runs it for one item (customer Ada) with Continue On Fail against the stand-in, as type version 2:
+ * the run the tests of what the service may answer the send start from.
+ */
+export function askAdaForRefundApproval(
+	service: StandInService,
+	apiKey: string,
+	phoneNumber = '+14155550123',
+) {
+	return runChatMessaging({
+		items: [{ customer: 'Ada' }],
+		parameters: refundApprovalSendAndWait(phoneNumber) as never,
+		baseUrl: service.url,
+		apiKey,
+		typeVersion: 2,
+		continueOnFail: true,
+	});
 }
