@@ -33,3 +33,20 @@ export function cacheWithFakeNode(
 	}
 	return cache;
 }
+
+/**
+ * The environment install-n8n.sh runs in against `cache`: n8n 0.0.0-test, and the fake `node` first
+ * on PATH, so npm runs on it too; `extra` adds to it.
+ */
+export function installEnvironment(
+	cache: string,
+	extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+	return {
+		...process.env,
+		CHAT_MESSAGING_CACHE: cache,
+		N8N_VERSION: '0.0.0-test',
+		PATH: `${fakeNodeBin(cache)}:${process.env.PATH ?? ''}`,
+		...extra,
+	};
+}

@@ -10,7 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PROJECT_ROOT } from '../../../scripts/n8n/install';
-import { cacheWithFakeNode, fakeNodeBin } from '../../helpers/fakeNodeCache';
+import { cacheWithFakeNode, fakeNodeBin, installEnvironment } from '../../helpers/fakeNodeCache';
 
 const FAKE_NODE = `#!/bin/sh
 case "$1" in
@@ -49,13 +49,7 @@ async function holdTheInstallLock() {
 /** Runs the installer; stops it as soon as it says it waits (the defect), not after 30 minutes. */
 async function install(env: NodeJS.ProcessEnv = {}) {
 	const child = spawn('bash', [join(PROJECT_ROOT, 'scripts', 'install-n8n.sh')], {
-		env: {
-			...process.env,
-			CHAT_MESSAGING_CACHE: cache,
-			N8N_VERSION: '0.0.0-test',
-			PATH: `${fakeNodeBin(cache)}:${process.env.PATH ?? ''}`,
-			...env,
-		},
+		env: installEnvironment(cache, env),
 	});
 	let stdout = '';
 	let stderr = '';

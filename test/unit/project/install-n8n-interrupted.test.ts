@@ -8,7 +8,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PROJECT_ROOT } from '../../../scripts/n8n/install';
-import { cacheWithFakeNode, fakeNodeBin } from '../../helpers/fakeNodeCache';
+import { cacheWithFakeNode, installEnvironment } from '../../helpers/fakeNodeCache';
 
 // Answers the version checks; as npm, an `install` with --ignore-scripts (n8n's) waits until
 // the file `release` exists, so the test can stop the script while npm installs.
@@ -36,14 +36,10 @@ afterEach(() => {
 
 function install() {
 	const child = spawn('bash', [join(PROJECT_ROOT, 'scripts', 'install-n8n.sh')], {
-		env: {
-			...process.env,
+		env: installEnvironment(cache, {
 			CACHE: cache,
-			CHAT_MESSAGING_CACHE: cache,
 			CHAT_MESSAGING_INSTALL_LOG: join(cache, 'install.log'),
-			N8N_VERSION: '0.0.0-test',
-			PATH: `${fakeNodeBin(cache)}:${process.env.PATH ?? ''}`,
-		},
+		}),
 		stdio: ['ignore', 'pipe', 'pipe'],
 		// Its own group, as npm start runs it, so the stop reaches npm too.
 		detached: true,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { PROJECT_ROOT } from '../../../scripts/n8n/install';
-import { cacheWithFakeNode, fakeNodeBin } from '../../helpers/fakeNodeCache';
+import { cacheWithFakeNode, installEnvironment } from '../../helpers/fakeNodeCache';
 
 const run = promisify(execFile);
 const FAKE_NODE = `#!/bin/sh
@@ -33,14 +33,8 @@ afterEach(() => rmSync(cache, { recursive: true, force: true }));
 
 async function install(env: NodeJS.ProcessEnv) {
 	return await run('bash', [join(PROJECT_ROOT, 'scripts', 'install-n8n.sh')], {
-		env: {
-			...process.env,
-			CHAT_MESSAGING_CACHE: cache,
-			N8N_VERSION: '0.0.0-test',
-			// npm runs on whichever node comes first on PATH: the fake one.
-			PATH: `${fakeNodeBin(cache)}:${process.env.PATH ?? ''}`,
-			...env,
-		},
+		// npm runs on whichever node comes first on PATH: the fake one.
+		env: installEnvironment(cache, env),
 	});
 }
 
