@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 
 import type { FaultSpec } from '../../sandbox/faults';
+import type { StandInService } from '../../sandbox/server';
+import { runChatMessaging } from './engineHarness';
+import { orderUpdateSend } from './orderUpdateSend';
 
 /*
  * Skip Items Already Sent keyed by each item's order id, the setup most of its engine tests share:
@@ -20,6 +23,31 @@ export const SKIP_BY_ORDER_ID = {
 export const phoneOf = (order: number) => `+1415555${String(1000 + order)}`;
 export const orders = (...numbers: number[]) =>
 	numbers.map((order) => ({ orderId: `A-${order}`, phone: phoneOf(order) }));
+
+/**
+ * Runs Send Template (order_update) for orders `numbers`, one request at a time, with Skip Items
+ * Already Sent keyed by order id and these `settings` of it (what may have been sent, history size).
+ */
+export function sendOrderUpdates(
+	service: StandInService,
+	apiKey: string,
+	numbers: number[],
+	settings: Record<string, unknown>,
+	continueOnFail: boolean,
+) {
+	return runChatMessaging({
+		items: orders(...numbers),
+		parameters: {
+			...orderUpdateSend(),
+			...SKIP_BY_ORDER_ID,
+			...settings,
+			options: { requestsInParallel: 1 },
+		} as never,
+		baseUrl: service.url,
+		apiKey,
+		continueOnFail,
+	});
+}
 
 /** Send Template and Wait for Response: the refund_approval template, each order once. */
 export const REFUND_APPROVAL_ONCE_PER_ORDER = {

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
  * group (the terminal's foreground job), Ctrl-C signalling the whole group, the environment a
  * person's shell has (none of the settings npm and jest pass to the tests). Every process that
  * appears under it is remembered (pid and start time, so a reused pid is not mistaken for it),
- * to ask afterwards which of them outlived it. Linux (/proc) only. startProcess.ts does the same
- * for `npm start`, with the start tests' own ports and folder.
+ * to ask afterwards which of them outlived it. Linux (/proc) only. startProcess.ts's StartRun is
+ * this for `npm start`, with the start tests' own ports and folder.
  */
 
 interface SeenProcess {
@@ -65,11 +65,15 @@ export class TerminalCommand {
 
 	readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
+	/** What the messages call the command: `name`, else the command itself. */
+	readonly name: string;
+
 	constructor(
 		readonly command: string,
 		args: string[],
-		options: { cwd: string; env: NodeJS.ProcessEnv },
+		options: { cwd: string; env: NodeJS.ProcessEnv; name?: string; lookEveryMs?: number },
 	) {
+		this.name = options.name ?? command;
 		this.child = spawn(command, args, {
 			cwd: options.cwd,
 			env: options.env,
@@ -83,11 +87,11 @@ export class TerminalCommand {
 			this.child.once('exit', (code, signal) => resolve({ code, signal })),
 		);
 		// Kept on after the command ends: what it started may start more while it stops.
-		this.watcher = setInterval(() => this.look(), 250);
+		this.watcher = setInterval(() => this.look(), options.lookEveryMs ?? 250);
 	}
 
 	/** Remembers every process under the command, or under one seen before, now (by parent pid). */
-	private look(): void {
+	protected look(): void {
 		const root = this.child.pid;
 		if (root === undefined) return;
 		// A script polling in a loop starts short-lived processes by the thousand: the ended ones
@@ -166,7 +170,7 @@ export class TerminalCommand {
 		while (!pattern.test(this.text.slice(from))) {
 			if (ended || Date.now() > deadline)
 				throw new Error(
-					`${this.command} ${ended ? 'ended' : `did not print ${String(pattern)} within ${timeoutMs} ms`}; its output:\n${this.text}`,
+					`${this.name} ${ended ? 'ended' : `did not print ${String(pattern)} within ${timeoutMs} ms`}; its output:\n${this.text}`,
 				);
 			await new Promise((resolve) => setTimeout(resolve, 100));
 		}
@@ -174,9 +178,14 @@ export class TerminalCommand {
 
 	/** Ctrl-C in the terminal: SIGINT to the whole foreground group. */
 	ctrlC(): void {
+		this.signalGroup('SIGINT');
+	}
+
+	/** A signal to the whole foreground group, after a last look at what is in it. */
+	protected signalGroup(signal: NodeJS.Signals): void {
 		this.look();
 		try {
-			process.kill(-(this.child.pid as number), 'SIGINT');
+			process.kill(-(this.child.pid as number), signal);
 		} catch {
 			// Already gone.
 		}
@@ -191,9 +200,7 @@ export class TerminalCommand {
 		const result = await Promise.race([this.exited, timer]);
 		clearTimeout(timeout);
 		if (result === 'timeout')
-			throw new Error(
-				`${this.command} did not end within ${timeoutMs} ms; its output:\n${this.text}`,
-			);
+			throw new Error(`${this.name} did not end within ${timeoutMs} ms; its output:\n${this.text}`);
 		return result;
 	}
 

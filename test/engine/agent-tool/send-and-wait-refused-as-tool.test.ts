@@ -7,13 +7,11 @@
  */
 import type { ToolPath } from '../../helpers/agentToolHarness';
 import { runAgent } from '../../helpers/agentToolHarness';
-import { mappedBelow, picked } from '../../helpers/savedParameters';
+import { refundApprovalSendAndWait } from '../../helpers/refundApproval';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'adv4-send-and-wait-tool-key-5e1a';
 const service = useStandInService({ apiKey: API_KEY });
-
-const REFUND_APPROVAL = 'wat_7e6d5c4b3a291807';
 
 describe.each<ToolPath>(['tool wrapper', 'engine requests'])(
 	"run through n8n-core's %s",
@@ -23,19 +21,9 @@ describe.each<ToolPath>(['tool wrapper', 'engine requests'])(
 				tools: [
 					{
 						name: 'Ask for approval',
-						parameters: {
-							resource: 'message',
-							operation: 'sendAndWait',
-							phoneNumber: "={{ $fromAI('phone_number', 'The customer', 'string') }}",
-							responseLinkVariable: 'approval_link',
-							template: picked(REFUND_APPROVAL, 'id'),
-							templateVariablesInput: 'mapper',
-							templateVariablesMapped: mappedBelow({
-								amount: '40.00 EUR',
-								order_number: 'A-7',
-								approval_link: '',
-							}) as never,
-						},
+						parameters: refundApprovalSendAndWait(
+							"={{ $fromAI('phone_number', 'The customer', 'string') }}",
+						) as never,
 					},
 				],
 				calls: [{ tool: 'Ask_for_approval', args: { phone_number: '+14155550123' } }],

@@ -30,9 +30,8 @@ import {
 	type Shape,
 } from '../../helpers/answersFromContract';
 import { runUpload, testBytes } from '../../helpers/binaryItems';
-import { runChatMessaging } from '../../helpers/engineHarness';
 import { loadOpenApiContract, type OpenApiContract } from '../../helpers/openApiContract';
-import { mappedBelow, picked } from '../../helpers/savedParameters';
+import { REFUND_APPROVAL_TEMPLATE, askAdaForRefundApproval } from '../../helpers/refundApproval';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'upload-send-and-wait-answers-key-SECRET-4b8e';
@@ -55,6 +54,34 @@ const isObject = (value: unknown): value is Record<string, Json> =>
 /** The item's failure with Continue On Fail: its `error` at the top (never an answer's, see above). */
 function failureOf(output: Array<{ json: Record<string, unknown> }> | undefined): unknown {
 	return (output ?? []).find((item) => 'error' in item.json)?.json.error;
+}
+
+/**
+ * Checks `check` on RUNS cases of `cases`, the stand-in's faults and requests cleared before each.
+ * `cases` is made when the property runs, after beforeAll has loaded the contract.
+ */
+function holdsForCases<T>(cases: () => fc.Arbitrary<T>, check: (given: T) => Promise<void>) {
+	return fc.assert(
+		fc.asyncProperty(fc.constant(null).chain(cases), async (given) => {
+			service.clearFaults();
+			service.clearRequests();
+			await check(given);
+		}),
+		{ numRuns: RUNS, endOnFailure: true },
+	);
+}
+
+/** Checks `check` on answers the contract allows, each the stand-in's answer at `path`. */
+function holdsForEachAnswer(
+	answers: () => fc.Arbitrary<GeneratedAnswer>,
+	path: string,
+	check: (answer: GeneratedAnswer) => Promise<void>,
+) {
+	return holdsForCases(answers, async (answer) => {
+		fc.pre(answer.problems.length === 0);
+		service.injectFaults({ path, answer: { status: answer.status, body: answer.body } });
+		await check(answer);
+	});
 }
 
 /** A field that may be in the answer or not: `undefined` leaves it out. */
@@ -132,29 +159,20 @@ describe('Media → Upload', () => {
 	}
 
 	test('JSON: an answer the contract allows is this file’s media item, unless it says it failed', async () => {
-		await fc.assert(
-			fc.asyncProperty(
-				fc.constant(null).chain(() => mediaAnswers('addMedia')),
-				async (answer) => {
-					fc.pre(answer.problems.length === 0);
-					service.clearFaults();
-					service.clearRequests();
-					service.injectFaults({
-						path: MEDIAS,
-						answer: { status: answer.status, body: answer.body },
-					});
-					const run = await upload('json');
-					expect(run.error).toBeUndefined();
-					expect(run.output).toHaveLength(1);
-					const [{ json, pairedItem }] = run.output!;
-					expect(pairedItem).toEqual({ item: 0 });
-					if (documentedFailureSign(answer.body))
-						expect(failureOf(run.output)).toMatch(/not as documented/);
-					else expectTheMediaItem(json, answer.body, 'json');
-					expect(service.requests.filter((r) => r.contractViolation)).toEqual([]);
-				},
-			),
-			{ numRuns: RUNS, endOnFailure: true },
+		await holdsForEachAnswer(
+			() => mediaAnswers('addMedia'),
+			MEDIAS,
+			async (answer) => {
+				const run = await upload('json');
+				expect(run.error).toBeUndefined();
+				expect(run.output).toHaveLength(1);
+				const [{ json, pairedItem }] = run.output!;
+				expect(pairedItem).toEqual({ item: 0 });
+				if (documentedFailureSign(answer.body))
+					expect(failureOf(run.output)).toMatch(/not as documented/);
+				else expectTheMediaItem(json, answer.body, 'json');
+				expect(service.requests.filter((r) => r.contractViolation)).toEqual([]);
+			},
 		);
 	});
 
@@ -227,42 +245,32 @@ describe('Media → Upload', () => {
 	}
 
 	test('Direct Upload: a reservation and finalize the contract allows are this file’s, unless one says it failed', async () => {
-		await fc.assert(
-			fc.asyncProperty(
-				fc.constant(null).chain(() =>
-					fc.tuple(
-						fc.constant(null).chain(() => reservations(true)),
-						mediaAnswers('finalizeMedia', THIS_UPLOAD),
-					),
-				),
-				async ([reservationTemplate, finalize]) => {
-					fc.pre(reservationTemplate.problems.length === 0 && finalize.problems.length === 0);
-					service.clearFaults();
-					service.clearRequests();
-					const reserved = await reserveTheFile();
-					const reservation = reservationWith(reservationTemplate, reserved);
-					const finalizeBody =
-						isObject(finalize.body) && finalize.body.signed_id === THIS_UPLOAD
-							? { ...finalize.body, signed_id: reserved.signedId }
-							: finalize.body;
-					service.injectFaults([
-						{ path: `${MEDIAS}/direct_uploads`, answer: { status: 200, body: reservation } },
-						{ path: `${MEDIAS}/finalize`, answer: { status: finalize.status, body: finalizeBody } },
-					]);
-					const run = await upload('direct');
-					expect(run.error).toBeUndefined();
-					expect(run.output).toHaveLength(1);
-					const [{ json }] = run.output!;
-					if (documentedFailureSign(reservation)) {
-						expect(failureOf(run.output)).toMatch(/step 1 of 3.*not as documented/);
-						expect(json.outcome).toBe('not sent');
-					} else if (documentedFailureSign(finalizeBody))
-						expect(failureOf(run.output)).toMatch(/finalize.*not as documented/);
-					else expectTheMediaItem(json, finalizeBody, 'direct');
-					expect(service.requests.filter((r) => r.contractViolation)).toEqual([]);
-				},
-			),
-			{ numRuns: RUNS, endOnFailure: true },
+		await holdsForCases(
+			() => fc.tuple(reservations(true), mediaAnswers('finalizeMedia', THIS_UPLOAD)),
+			async ([reservationTemplate, finalize]) => {
+				fc.pre(reservationTemplate.problems.length === 0 && finalize.problems.length === 0);
+				const reserved = await reserveTheFile();
+				const reservation = reservationWith(reservationTemplate, reserved);
+				const finalizeBody =
+					isObject(finalize.body) && finalize.body.signed_id === THIS_UPLOAD
+						? { ...finalize.body, signed_id: reserved.signedId }
+						: finalize.body;
+				service.injectFaults([
+					{ path: `${MEDIAS}/direct_uploads`, answer: { status: 200, body: reservation } },
+					{ path: `${MEDIAS}/finalize`, answer: { status: finalize.status, body: finalizeBody } },
+				]);
+				const run = await upload('direct');
+				expect(run.error).toBeUndefined();
+				expect(run.output).toHaveLength(1);
+				const [{ json }] = run.output!;
+				if (documentedFailureSign(reservation)) {
+					expect(failureOf(run.output)).toMatch(/step 1 of 3.*not as documented/);
+					expect(json.outcome).toBe('not sent');
+				} else if (documentedFailureSign(finalizeBody))
+					expect(failureOf(run.output)).toMatch(/finalize.*not as documented/);
+				else expectTheMediaItem(json, finalizeBody, 'direct');
+				expect(service.requests.filter((r) => r.contractViolation)).toEqual([]);
+			},
 		);
 	});
 
@@ -277,27 +285,22 @@ describe('Media → Upload', () => {
 	}
 
 	test('Direct Upload: a reservation the contract allows for another file sends no bytes and fails the item', async () => {
-		await fc.assert(
-			fc.asyncProperty(
-				fc.constant(null).chain(() => reservations(false)),
-				async (reservationTemplate) => {
-					fc.pre(reservationTemplate.problems.length === 0);
-					service.clearFaults();
-					service.clearRequests();
-					const reserved = await reserveTheFile();
-					service.clearRequests();
-					service.injectFaults({
-						path: `${MEDIAS}/direct_uploads`,
-						answer: { status: 200, body: reservationWith(reservationTemplate, reserved) },
-					});
-					const run = await upload('direct');
-					expect(run.error).toBeUndefined();
-					expect(failureOf(run.output)).toMatch(/step 1 of 3/);
-					expect(run.output![0].json.outcome).toBe('not sent');
-					expect(service.requests.map((r) => r.path)).toEqual([`${MEDIAS}/direct_uploads`]);
-				},
-			),
-			{ numRuns: RUNS, endOnFailure: true },
+		await holdsForCases(
+			() => reservations(false),
+			async (reservationTemplate) => {
+				fc.pre(reservationTemplate.problems.length === 0);
+				const reserved = await reserveTheFile();
+				service.clearRequests();
+				service.injectFaults({
+					path: `${MEDIAS}/direct_uploads`,
+					answer: { status: 200, body: reservationWith(reservationTemplate, reserved) },
+				});
+				const run = await upload('direct');
+				expect(run.error).toBeUndefined();
+				expect(failureOf(run.output)).toMatch(/step 1 of 3/);
+				expect(run.output![0].json.outcome).toBe('not sent');
+				expect(service.requests.map((r) => r.path)).toEqual([`${MEDIAS}/direct_uploads`]);
+			},
 		);
 	});
 });
@@ -305,31 +308,11 @@ describe('Media → Upload', () => {
 describe('Send Template and Wait for Response: the send step', () => {
 	const EVENTS = '/api/v1/events';
 	const ADA = '+14155550123';
-	const REFUND_APPROVAL = 'wat_7e6d5c4b3a291807';
+	const REFUND_APPROVAL = REFUND_APPROVAL_TEMPLATE;
 	/** Fields of the item the node owns (send-and-wait.md, "What comes out"). */
 	const OWN = ['answered', 'data', 'respondedAt', 'event_id'];
 
-	const sendAndWait = () =>
-		runChatMessaging({
-			items: [{ customer: 'Ada' }],
-			parameters: {
-				resource: 'message',
-				operation: 'sendAndWait',
-				phoneNumber: ADA,
-				responseLinkVariable: 'approval_link',
-				template: picked(REFUND_APPROVAL, 'id'),
-				templateVariablesInput: 'mapper',
-				templateVariablesMapped: mappedBelow({
-					amount: '40.00 EUR',
-					order_number: 'A-7',
-					approval_link: '',
-				}),
-			} as never,
-			baseUrl: service.url,
-			apiKey: API_KEY,
-			typeVersion: 2,
-			continueOnFail: true,
-		});
+	const sendAndWait = () => askAdaForRefundApproval(service, API_KEY, ADA);
 
 	/** Who and what the send's answer names: this send (or nothing), or another, as text or a number. */
 	const thisSend = fc.record({
@@ -381,71 +364,53 @@ describe('Send Template and Wait for Response: the send step', () => {
 	}
 
 	test('an answer about this send makes the run wait, with the item that says only what this wait got', async () => {
-		await fc.assert(
-			fc.asyncProperty(
-				fc.constant(null).chain(() => sendAnswers(thisSend)),
-				async (answer) => {
-					fc.pre(answer.problems.length === 0);
-					service.clearFaults();
-					service.clearRequests();
-					service.injectFaults({
-						path: EVENTS,
-						answer: { status: answer.status, body: answer.body },
+		await holdsForEachAnswer(
+			() => sendAnswers(thisSend),
+			EVENTS,
+			async (answer) => {
+				const run = await sendAndWait();
+				expect(run.error).toBeUndefined();
+				expect(run.output).toHaveLength(1);
+				const [{ json, pairedItem }] = run.output!;
+				expect(pairedItem).toEqual({ item: 0 });
+				if (documentedFailureSign(answer.body)) {
+					expect(run.run.status).not.toBe('waiting');
+					expect(json).toMatchObject({
+						outcome: 'may have been sent',
+						error: expect.stringMatching(/not as documented/),
 					});
-					const run = await sendAndWait();
-					expect(run.error).toBeUndefined();
-					expect(run.output).toHaveLength(1);
-					const [{ json, pairedItem }] = run.output!;
-					expect(pairedItem).toEqual({ item: 0 });
-					if (documentedFailureSign(answer.body)) {
-						expect(run.run.status).not.toBe('waiting');
-						expect(json).toMatchObject({
-							outcome: 'may have been sent',
-							error: expect.stringMatching(/not as documented/),
-						});
-						return;
-					}
-					expect(run.run.status).toBe('waiting');
-					// The answer's own event_id (text or a number) names the event, else its Location.
-					const given = (answer.body as Record<string, Json>).event_id;
-					expect(json).toEqual({
-						customer: 'Ada',
-						answered: false,
-						event_id:
-							typeof given === 'string' && given.trim() !== ''
-								? given
-								: typeof given === 'number'
-									? String(given)
-									: expect.stringMatching(/^evt_/),
-					});
-				},
-			),
-			{ numRuns: RUNS, endOnFailure: true },
+					return;
+				}
+				expect(run.run.status).toBe('waiting');
+				// The answer's own event_id (text or a number) names the event, else its Location.
+				const given = (answer.body as Record<string, Json>).event_id;
+				expect(json).toEqual({
+					customer: 'Ada',
+					answered: false,
+					event_id:
+						typeof given === 'string' && given.trim() !== ''
+							? given
+							: typeof given === 'number'
+								? String(given)
+								: expect.stringMatching(/^evt_/),
+				});
+			},
 		);
 	});
 
 	test('an answer about another contact or template, as text or a number, goes on at once as "may have been sent"', async () => {
-		await fc.assert(
-			fc.asyncProperty(
-				fc.constant(null).chain(() => sendAnswers(anotherSend)),
-				async (answer) => {
-					fc.pre(answer.problems.length === 0);
-					service.clearFaults();
-					service.clearRequests();
-					service.injectFaults({
-						path: EVENTS,
-						answer: { status: answer.status, body: answer.body },
-					});
-					const run = await sendAndWait();
-					expect(run.error).toBeUndefined();
-					expect(run.run.status).not.toBe('waiting');
-					expect(run.run.waitTill).toBeUndefined();
-					expect(run.output).toHaveLength(1);
-					expect(run.output![0].json).toMatchObject({ outcome: 'may have been sent' });
-					expect(run.output![0].json.answered).toBeUndefined();
-				},
-			),
-			{ numRuns: RUNS, endOnFailure: true },
+		await holdsForEachAnswer(
+			() => sendAnswers(anotherSend),
+			EVENTS,
+			async () => {
+				const run = await sendAndWait();
+				expect(run.error).toBeUndefined();
+				expect(run.run.status).not.toBe('waiting');
+				expect(run.run.waitTill).toBeUndefined();
+				expect(run.output).toHaveLength(1);
+				expect(run.output![0].json).toMatchObject({ outcome: 'may have been sent' });
+				expect(run.output![0].json.answered).toBeUndefined();
+			},
 		);
 	});
 });

@@ -10,29 +10,17 @@
 import fc from 'fast-check';
 
 import { runChatMessaging } from '../../helpers/engineHarness';
-import { mappedBelow, picked } from '../../helpers/savedParameters';
+import { refundApprovalSendAndWait } from '../../helpers/refundApproval';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'send-and-wait-own-fields-key-SECRET-51d0';
 const service = useStandInService({ apiKey: API_KEY });
 
-const REFUND_APPROVAL = 'wat_7e6d5c4b3a291807';
-
 async function waitWith(input: Record<string, unknown>) {
 	const result = await runChatMessaging({
 		items: [input],
 		parameters: {
-			resource: 'message',
-			operation: 'sendAndWait',
-			phoneNumber: '+14155550123',
-			responseLinkVariable: 'approval_link',
-			template: picked(REFUND_APPROVAL, 'id'),
-			templateVariablesInput: 'mapper',
-			templateVariablesMapped: mappedBelow({
-				amount: '40.00 EUR',
-				order_number: 'A-7',
-				approval_link: '',
-			}),
+			...refundApprovalSendAndWait(),
 			options: {
 				limitWaitTime: {
 					values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' },

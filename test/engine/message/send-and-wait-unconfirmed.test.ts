@@ -9,8 +9,7 @@
 
 import type { FaultSpec } from '../../../sandbox/faults';
 import { useStandInService } from '../../helpers/standInFixture';
-import { runChatMessaging } from '../../helpers/engineHarness';
-import { mappedBelow, picked } from '../../helpers/savedParameters';
+import { askAdaForRefundApproval } from '../../helpers/refundApproval';
 
 const API_KEY = 'adv3-send-and-wait-key-SECRET-93d1';
 const service = useStandInService({ apiKey: API_KEY });
@@ -19,28 +18,7 @@ jest.setTimeout(120_000);
 const EVENTS = '/api/v1/events';
 const PHONE = '+14155550123';
 
-function sendAndWait() {
-	return runChatMessaging({
-		items: [{ customer: 'Ada' }],
-		parameters: {
-			resource: 'message',
-			operation: 'sendAndWait',
-			phoneNumber: PHONE,
-			responseLinkVariable: 'approval_link',
-			template: picked('wat_7e6d5c4b3a291807', 'id'),
-			templateVariablesInput: 'mapper',
-			templateVariablesMapped: mappedBelow({
-				amount: '40.00 EUR',
-				order_number: 'A-7',
-				approval_link: '',
-			}),
-		} as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		typeVersion: 2,
-		continueOnFail: true,
-	});
-}
+const sendAndWait = () => askAdaForRefundApproval(service, API_KEY, PHONE);
 
 /** What the service may answer the send, and whether that confirms this message was queued. */
 const answers: Array<{ name: string; fault?: FaultSpec; confirmed: boolean }> = [

@@ -8,26 +8,19 @@ import { ExecuteContext } from 'n8n-core';
 
 import { runChatMessaging } from '../../helpers/engineHarness';
 import { mappedBelow, picked } from '../../helpers/savedParameters';
+import { REFUND_APPROVAL_TEMPLATE, refundApprovalTemplate } from '../../helpers/refundApproval';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'send-and-wait-key-SECRET-7c21';
 const service = useStandInService({ apiKey: API_KEY });
 
-const REFUND_APPROVAL = 'wat_7e6d5c4b3a291807';
+const REFUND_APPROVAL = REFUND_APPROVAL_TEMPLATE;
 const ORDER_UPDATE = 'wat_1a2b3c4d5e6f7081';
 /** The harness's execution and node: n8n signs /webhook-waiting/<execution>/<node id>. */
 const LINK =
 	/^http:\/\/127\.0\.0\.1:5678\/webhook-waiting\/engine-test-execution\/chat\?wait=1&signature=[0-9a-f]{64}$/;
 
-const VERSION_2 = {
-	template: picked(REFUND_APPROVAL, 'id'),
-	templateVariablesInput: 'mapper',
-	templateVariablesMapped: mappedBelow({
-		amount: '40.00 EUR',
-		order_number: 'A-7',
-		approval_link: '',
-	}),
-};
+const VERSION_2 = refundApprovalTemplate();
 
 function run(
 	parameters: Record<string, unknown>,

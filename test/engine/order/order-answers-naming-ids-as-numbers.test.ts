@@ -16,6 +16,7 @@ import fc from 'fast-check';
 
 import { outcomesWithContinueOnFail } from '../../helpers/continueOnFailOutcomes';
 import { useStandInService } from '../../helpers/standInFixture';
+import { teaOrderCreate } from '../../helpers/teaOrderCreate';
 
 const API_KEY = 'order-ids-as-numbers-key-SECRET-3b8e';
 const service = useStandInService({ apiKey: API_KEY });
@@ -53,18 +54,6 @@ async function refunded(askedOrderId: string, answeredOrderId: unknown) {
 	return item;
 }
 
-const create = (reference: string) => ({
-	resource: 'order',
-	operation: 'create',
-	referenceId: reference,
-	orderType: 'physical_goods',
-	phoneNumber: '+14155550123',
-	amountsAreIn: 'minor',
-	currency: 'USD',
-	lineItemsInput: 'fields',
-	lineItems: { item: [{ name: 'Tea', amount: '1200', quantity: 1, saleAmount: '' }] },
-});
-
 async function created(reference: string, answeredReference: unknown) {
 	const [item] = await outcomesWithContinueOnFail(service, API_KEY, {
 		faults: {
@@ -73,7 +62,7 @@ async function created(reference: string, answeredReference: unknown) {
 			body: { id: 'wa_ord_5555', status: 'pending', reference_id: answeredReference },
 		},
 		items: [{}],
-		parameters: create(reference),
+		parameters: teaOrderCreate(reference),
 	});
 	return item;
 }

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { SEEDED_ORDERS } from '../../../sandbox/service/orders';
 import { runChatMessaging } from '../../helpers/engineHarness';
 import { useStandInService } from '../../helpers/standInFixture';
+import { teaOrderCreate } from '../../helpers/teaOrderCreate';
 
 const API_KEY = 'order-created-status-key-SECRET-7a21';
 const service = useStandInService({ apiKey: API_KEY });
@@ -31,17 +32,6 @@ async function run(parameters: Record<string, unknown>, continueOnFail = false) 
 	});
 }
 
-const create = (reference: string) => ({
-	operation: 'create',
-	referenceId: reference,
-	orderType: 'physical_goods',
-	phoneNumber: '+14155550123',
-	amountsAreIn: 'minor',
-	currency: 'USD',
-	lineItemsInput: 'fields',
-	lineItems: { item: [{ name: 'Tea', amount: '1200', quantity: 1, saleAmount: '' }] },
-});
-
 const refund = {
 	operation: 'refund',
 	orderId: SEEDED_ORDERS.paid,
@@ -59,7 +49,7 @@ test('Create answered 200, 201 or 202 with the order of this reference: the orde
 			service.clearRequests();
 			service.answerSuccessWith([{ status, method: 'POST', pathPrefix: ORDERS }]);
 			const reference = newReference();
-			const result = await run(create(reference));
+			const result = await run(teaOrderCreate(reference));
 			expect(result.error).toBeUndefined();
 			expect(service.requests.map((r) => r.status)).toEqual([status]);
 			expect(result.output).toEqual([
@@ -116,7 +106,7 @@ test('Create or Refund answered any success status with a body that is not this 
 	const reference = newReference();
 	const cases = fc.oneof(
 		fc.record({
-			operation: fc.constant(create(reference)),
+			operation: fc.constant(teaOrderCreate(reference)),
 			body: fc.constantFrom<object>(...notThisOrder(reference)),
 		}),
 		fc.record({ operation: fc.constant(refund), body: fc.constantFrom<object>(...notThisRefund) }),

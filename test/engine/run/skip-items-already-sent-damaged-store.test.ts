@@ -6,10 +6,8 @@
  * sent before" and "recorded", every run would send everything again while reporting each key kept.
  */
 import { useStandInService } from '../../helpers/standInFixture';
-import { runChatMessaging } from '../../helpers/engineHarness';
-import { orderUpdateSend } from '../../helpers/orderUpdateSend';
 import { useProcessedDataStore } from '../../helpers/processedDataStore';
-import { EVENTS, SKIP_BY_ORDER_ID, orders } from '../../helpers/skipByOrderId';
+import { EVENTS, sendOrderUpdates } from '../../helpers/skipByOrderId';
 
 const API_KEY = 'damaged-store-key-SECRET-93be';
 const service = useStandInService({ apiKey: API_KEY });
@@ -21,18 +19,13 @@ async function send(
 	mayHaveBeenSent: 'sendAgain' | 'holdBack',
 	continueOnFail = false,
 ) {
-	return await runChatMessaging({
-		items: orders(...numbers),
-		parameters: {
-			...orderUpdateSend(),
-			...SKIP_BY_ORDER_ID,
-			itemsThatMayHaveBeenSent: mayHaveBeenSent,
-			options: { requestsInParallel: 1 },
-		} as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
+	return await sendOrderUpdates(
+		service,
+		API_KEY,
+		numbers,
+		{ itemsThatMayHaveBeenSent: mayHaveBeenSent },
 		continueOnFail,
-	});
+	);
 }
 
 const accepted = () => service.acceptedSends(EVENTS).length;

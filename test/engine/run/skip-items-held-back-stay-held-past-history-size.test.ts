@@ -9,11 +9,9 @@
 import fc from 'fast-check';
 
 import { useStandInService } from '../../helpers/standInFixture';
-import { runChatMessaging } from '../../helpers/engineHarness';
-import { orderUpdateSend } from '../../helpers/orderUpdateSend';
 import type { StoreCall } from '../../helpers/processedDataStore';
 import { useProcessedDataStore } from '../../helpers/processedDataStore';
-import { EVENTS, SKIP_BY_ORDER_ID, orders, phoneOf } from '../../helpers/skipByOrderId';
+import { EVENTS, phoneOf, sendOrderUpdates } from '../../helpers/skipByOrderId';
 
 const API_KEY = 'held-past-history-size-key-SECRET-41c7';
 const service = useStandInService({ apiKey: API_KEY });
@@ -27,19 +25,13 @@ async function send(
 	historySize: number,
 	mayHaveBeenSent: 'holdBack' | 'sendAgain' = 'holdBack',
 ) {
-	return await runChatMessaging({
-		items: orders(...numbers),
-		parameters: {
-			...orderUpdateSend(),
-			...SKIP_BY_ORDER_ID,
-			itemsThatMayHaveBeenSent: mayHaveBeenSent,
-			alreadySentHistorySize: historySize,
-			options: { requestsInParallel: 1 },
-		} as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail: true,
-	});
+	return await sendOrderUpdates(
+		service,
+		API_KEY,
+		numbers,
+		{ itemsThatMayHaveBeenSent: mayHaveBeenSent, alreadySentHistorySize: historySize },
+		true,
+	);
 }
 
 /** How many requests to send a message reached the stand-in for order n, accepted or not. */

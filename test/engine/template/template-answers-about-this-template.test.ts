@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 
-import { runChatMessaging } from '../../helpers/engineHarness';
+import { answeredTemplate, templateRunner } from '../../helpers/templateRuns';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'adv3-account-templates-key-SECRET-5b1e';
@@ -20,27 +20,10 @@ const service = useStandInService({ apiKey: API_KEY });
 const TEMPLATES = '/api/v1/whats_app_templates';
 jest.setTimeout(60_000);
 
-const templateNamed = (id: string, name: string, language: string, status = 'draft') => ({
-	id,
-	template_name: name,
-	language,
-	category: 'UTILITY',
-	status,
-	whats_app_business_account_id: 7,
-	components: [{ id: 1, component_type: 'body', data_type: 'text', value: 'Hi there', index: 0 }],
-});
+const templateNamed = (id: string, name: string, language: string, status = 'draft') =>
+	answeredTemplate({ id, name, language, status });
 
-async function runTemplate(parameters: Record<string, unknown>) {
-	const result = await runChatMessaging({
-		items: [{}],
-		parameters: { resource: 'template', ...parameters } as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail: true,
-	});
-	expect(result.error).toBeUndefined();
-	return result.output!.map((item) => item.json);
-}
+const runTemplate = templateRunner(service, API_KEY);
 
 const idTail = fc.stringMatching(/^[0-9a-f]{16}$/);
 

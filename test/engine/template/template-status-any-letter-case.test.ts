@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 
-import { runChatMessaging } from '../../helpers/engineHarness';
+import { answeredTemplate, templateRunner } from '../../helpers/templateRuns';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'template-status-case-key-SECRET-7c2d';
@@ -16,27 +16,10 @@ const service = useStandInService({ apiKey: API_KEY });
 const TEMPLATES = '/api/v1/whats_app_templates';
 jest.setTimeout(90_000);
 
-const template = (id: string, status: string) => ({
-	id,
-	template_name: `t_${id.slice(-4)}`,
-	language: 'en',
-	category: 'UTILITY',
-	status,
-	whats_app_business_account_id: 7,
-	components: [{ id: 1, component_type: 'body', data_type: 'text', value: 'Hi there', index: 0 }],
-});
+const template = (id: string, status: string) =>
+	answeredTemplate({ id, name: `t_${id.slice(-4)}`, language: 'en', status });
 
-async function runTemplate(parameters: Record<string, unknown>) {
-	const result = await runChatMessaging({
-		items: [{}],
-		parameters: { resource: 'template', ...parameters } as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		continueOnFail: true,
-	});
-	expect(result.error).toBeUndefined();
-	return result.output!.map((item) => item.json);
-}
+const runTemplate = templateRunner(service, API_KEY);
 
 /** The same status in some letter case: each letter upper or lower at random. */
 const inSomeCase = (status: string) =>

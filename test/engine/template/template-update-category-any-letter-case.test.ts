@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 
-import { runChatMessaging } from '../../helpers/engineHarness';
+import { outcomesWithContinueOnFail } from '../../helpers/continueOnFailOutcomes';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'template-category-case-key-SECRET-41b8';
@@ -31,36 +31,29 @@ test('Update: the category answered in another letter case is the category sent;
 				.constantFrom(...categories)
 				.chain((shown) => inSomeCase(shown).map((written) => ({ shown, written }))),
 			async (sent, answered) => {
-				service.clearFaults();
-				service.injectFaults({
-					status: 200,
-					path: `/api/v1/whats_app_templates/${id}`,
-					body: {
-						id,
-						template_name: 'order_update',
-						language: 'en',
-						category: answered.written,
-						status: 'pending',
-						components: [
-							{ id: 1, component_type: 'body', data_type: 'text', value: 'Hi', index: 0 },
-						],
-					},
-				});
-				const result = await runChatMessaging({
+				const [item] = await outcomesWithContinueOnFail(service, API_KEY, {
 					items: [{}],
 					parameters: {
 						resource: 'template',
 						operation: 'update',
 						templateId: id,
 						updateFields: { category: sent },
-					} as never,
-					baseUrl: service.url,
-					apiKey: API_KEY,
-					continueOnFail: true,
+					},
+					faults: {
+						status: 200,
+						path: `/api/v1/whats_app_templates/${id}`,
+						body: {
+							id,
+							template_name: 'order_update',
+							language: 'en',
+							category: answered.written,
+							status: 'pending',
+							components: [
+								{ id: 1, component_type: 'body', data_type: 'text', value: 'Hi', index: 0 },
+							],
+						},
+					},
 				});
-				service.clearFaults();
-				expect(result.error).toBeUndefined();
-				const [item] = result.output!.map((out) => out.json);
 				if (answered.shown === sent) {
 					expect(item.error).toBeUndefined();
 					expect(item).toMatchObject({ id, category: answered.written });

@@ -6,11 +6,11 @@
  * `node` is a shell script that answers the version and `require('sqlite3')` checks.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PROJECT_ROOT } from '../../../scripts/n8n/install';
+import { cacheWithFakeNode, fakeNodeBin, installEnvironment } from '../../helpers/fakeNodeCache';
 
 const FAKE_NODE = `#!/bin/sh
 case "$1" in
@@ -23,11 +23,7 @@ exit 1
 let cache: string;
 
 beforeEach(() => {
-	cache = mkdtempSync(join(tmpdir(), 'install-cached-'));
-	const bin = join(cache, 'node-24', 'node_modules', 'node', 'bin');
-	mkdirSync(bin, { recursive: true });
-	writeFileSync(join(bin, 'node'), FAKE_NODE);
-	chmodSync(join(bin, 'node'), 0o755);
+	cache = cacheWithFakeNode('install-cached-', FAKE_NODE);
 	mkdirSync(join(cache, 'n8n-0.0.0-test'), { recursive: true });
 	writeFileSync(join(cache, 'n8n-0.0.0-test', '.complete'), '');
 });
@@ -53,13 +49,7 @@ async function holdTheInstallLock() {
 /** Runs the installer; stops it as soon as it says it waits (the defect), not after 30 minutes. */
 async function install(env: NodeJS.ProcessEnv = {}) {
 	const child = spawn('bash', [join(PROJECT_ROOT, 'scripts', 'install-n8n.sh')], {
-		env: {
-			...process.env,
-			CHAT_MESSAGING_CACHE: cache,
-			N8N_VERSION: '0.0.0-test',
-			PATH: `${join(cache, 'node-24', 'node_modules', 'node', 'bin')}:${process.env.PATH ?? ''}`,
-			...env,
-		},
+		env: installEnvironment(cache, env),
 	});
 	let stdout = '';
 	let stderr = '';
@@ -79,9 +69,7 @@ test('an installed n8n is answered at once while another install holds the lock'
 		expect(stderr).not.toContain('another install');
 		expect(code).toBe(0);
 		expect(stdout).toContain(`N8N_HOME=${join(cache, 'n8n-0.0.0-test')}`);
-		expect(stdout).toContain(
-			`NODE_BIN_DIR=${join(cache, 'node-24', 'node_modules', 'node', 'bin')}`,
-		);
+		expect(stdout).toContain(`NODE_BIN_DIR=${fakeNodeBin(cache)}`);
 	} finally {
 		holder.kill('SIGKILL');
 	}

