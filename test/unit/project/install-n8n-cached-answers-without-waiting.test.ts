@@ -30,19 +30,31 @@ beforeEach(() => {
 
 afterEach(() => rmSync(cache, { recursive: true, force: true }));
 
-/** Holds the cache's install lock, as another clone's install of another version does. */
-async function holdTheInstallLock() {
+/**
+ * Holds the cache's install lock, as another clone's install of another version does, until the
+ * returned `release` ends the holder's whole process group: flock passes the lock to its `sleep`,
+ * which would otherwise outlive the test (and keep jest from exiting).
+ */
+async function holdTheInstallLock(): Promise<() => void> {
 	const holder = spawn('flock', [join(cache, '.install.lock'), 'sleep', '600'], {
 		stdio: 'ignore',
+		detached: true,
 	});
+	const release = () => {
+		try {
+			process.kill(-holder.pid!, 'SIGKILL');
+		} catch {
+			// Already gone.
+		}
+	};
 	// flock creates the file and takes the lock before it runs sleep.
 	for (let i = 0; i < 200; i++) {
 		const probe = spawn('flock', ['-n', join(cache, '.install.lock'), 'true']);
 		const code = await new Promise<number | null>((resolve) => probe.once('exit', resolve));
-		if (code !== 0) return holder;
+		if (code !== 0) return release;
 		await new Promise((resolve) => setTimeout(resolve, 25));
 	}
-	holder.kill('SIGKILL');
+	release();
 	throw new Error('the lock was never taken by the holder');
 }
 
@@ -63,7 +75,7 @@ async function install(env: NodeJS.ProcessEnv = {}) {
 }
 
 test('an installed n8n is answered at once while another install holds the lock', async () => {
-	const holder = await holdTheInstallLock();
+	const release = await holdTheInstallLock();
 	try {
 		const { code, stdout, stderr } = await install();
 		expect(stderr).not.toContain('another install');
@@ -71,12 +83,12 @@ test('an installed n8n is answered at once while another install holds the lock'
 		expect(stdout).toContain(`N8N_HOME=${join(cache, 'n8n-0.0.0-test')}`);
 		expect(stdout).toContain(`NODE_BIN_DIR=${fakeNodeBin(cache)}`);
 	} finally {
-		holder.kill('SIGKILL');
+		release();
 	}
 });
 
 test('Node.js alone (N8N_NODE_ONLY=1), already there, is answered at once too, without N8N_HOME', async () => {
-	const holder = await holdTheInstallLock();
+	const release = await holdTheInstallLock();
 	try {
 		const { code, stdout, stderr } = await install({ N8N_NODE_ONLY: '1' });
 		expect(stderr).not.toContain('another install');
@@ -84,17 +96,17 @@ test('Node.js alone (N8N_NODE_ONLY=1), already there, is answered at once too, w
 		expect(stdout).not.toContain('N8N_HOME=');
 		expect(stdout).toContain('NODE_BIN_DIR=');
 	} finally {
-		holder.kill('SIGKILL');
+		release();
 	}
 });
 
 test('an install that did not finish still waits for the lock (it would write the same folder)', async () => {
 	rmSync(join(cache, 'n8n-0.0.0-test', '.complete'));
-	const holder = await holdTheInstallLock();
+	const release = await holdTheInstallLock();
 	try {
 		const { stderr } = await install();
 		expect(stderr).toContain('another install into');
 	} finally {
-		holder.kill('SIGKILL');
+		release();
 	}
 });
