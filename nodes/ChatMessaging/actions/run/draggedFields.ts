@@ -42,7 +42,10 @@ const WHOLE_VALUE = new RegExp(
 );
 const EACH_STEP = new RegExp(STEP, 'g');
 
+// Strings n8n's expression engines do not all give back as written, so n8n must read them: a lone
+// surrogate, and a NUL character (n8n's quickjs engine gave "" for "\u0000" where vm gave it back).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const enginesDiffer = (text: string) => LONE_SURROGATE.test(text) || text.includes('\u0000');
 
 /** Whether every engine reads this field name as the item's own field. */
 function isPlainFieldName(name: string): boolean {
@@ -125,7 +128,7 @@ function fieldValue(json: unknown, path: Step[]): unknown {
 			value = value[step];
 		}
 	}
-	if (typeof value === 'string') return LONE_SURROGATE.test(value) ? STEP_ASIDE : value;
+	if (typeof value === 'string') return enginesDiffer(value) ? STEP_ASIDE : value;
 	if (typeof value === 'number')
 		return Number.isFinite(value) && !Object.is(value, -0) ? value : STEP_ASIDE;
 	if (typeof value === 'boolean') return value;
