@@ -1,9 +1,12 @@
 /*
  * Settings → On Error → "Continue (using error output)" (issue 36): each item the node could not
  * send leaves by the error output, with the node's own words about it, and each sent item by the
- * success output. n8n moves an item to the error output only when its JSON holds nothing but
- * `error`, `message` and `details` (or it carries an Error object), so before the fix every failed
- * item of this node left by the success output, as if it had been sent.
+ * success output. n8n moves an item to the error output only when its JSON is one of a few shapes,
+ * which differ by n8n version (see nodes/ChatMessaging/actions/run/errorOutput.ts), so before the fix
+ * every failed item of this node left by the success output, as if it had been sent; with
+ * `{error, details}` it still did on n8n 1.x and early 2.x. The shape written is `{error: {message, …}}`,
+ * the JSON every version routes (one key, `error`); test/e2e/examples.test.ts shows it on a real n8n,
+ * 1.85.4 included (`npm run test:compat -- 1.85.4`).
  */
 import { useStandInService } from '../../helpers/standInFixture';
 import { runChatMessaging } from '../../helpers/engineHarness';
@@ -47,12 +50,26 @@ test('with the error output on, the items not sent leave by it, each with why', 
 
 	expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
 	const [badNumber, refused] = failed.map((item) => item.json);
-	// The node's words, under the keys n8n's error output takes: the message and the details.
-	expect(badNumber.error).toMatch(/^Phone Number "12345" must start with \+/);
-	expect(badNumber.details).toEqual({ parameter: 'Phone Number', outcome: 'not sent' });
-	expect(refused.error).toMatch(/template wat_not_in_this_account was not found/);
-	expect(refused.details).toMatchObject({ outcome: 'not sent', statusCode: 422 });
-	expect(refused.details).toHaveProperty('description');
+	// The node's words, all under the one key every n8n version's error output takes; the other
+	// fields are the input item's, which n8n adds on the error output.
+	expect(badNumber).toEqual({
+		Name: 'Bob',
+		phone: '12345',
+		template: WELCOME,
+		error: expect.anything(),
+	});
+	expect(badNumber.error).toEqual({
+		message: expect.stringMatching(/^Phone Number "12345" must start with \+/),
+		parameter: 'Phone Number',
+		outcome: 'not sent',
+	});
+	expect(Object.keys(refused).sort()).toEqual(['Name', 'error', 'phone', 'template']);
+	expect(refused.error).toMatchObject({
+		message: expect.stringMatching(/template wat_not_in_this_account was not found/),
+		outcome: 'not sent',
+		statusCode: 422,
+	});
+	expect(refused.error).toHaveProperty('description');
 	expect(JSON.stringify(failed.map((item) => item.json))).not.toContain(API_KEY);
 	// Exactly one message reached the service: the one on the success output.
 	expect(service.acceptedSends('/api/v1/events')).toHaveLength(1);

@@ -2,13 +2,16 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 /*
  * Settings → On Error → "Continue (using error output)": n8n moves an output item to the node's
- * error output only when its JSON holds nothing but `error`, `message` and `details`, or when the
- * item carries an Error object, whose message then replaces the whole JSON (n8n-core's
- * WorkflowExecute: handleNodeErrorOutput, normalizeNodeErrors). A failed item of this node says more
- * than its message (`outcome`, `parameter`, `description`, …), so it left by the success output,
- * as if it had been sent (issue 36: the form example's "not sent" page never showed). With the
- * error output on, a failed item is therefore written as `{error, details: {outcome, …}}`: the same
- * words, each failure on the error output, and n8n adds the input item's fields to it there.
+ * error output only when its JSON is one of a few shapes (n8n-core's WorkflowExecute,
+ * handleNodeErrorOutput), and the shapes differ by version: every tested n8n takes `{error}` alone;
+ * n8n-core 2.35.5/2.36.0 and later also take `{error, message, details}`, n8n 1.85 to 2.35.0 only
+ * `{error}` or `{error, message}`. An item carrying an Error object is routed everywhere, but from
+ * 1.122 on n8n then replaces its whole JSON by the Error's message, losing the outcome.
+ * A failure of this node says more than its message (`outcome`, `parameter`, `description`, …), so
+ * before issue 36 it left by the success output, as if it had been sent, and on n8n 1.x and early 2.x
+ * it still did with the `{error, details}` shape. The one shape every version routes with all the
+ * words kept is `{error: {message, outcome, …}}`, the shape n8n's own HTTP Request node gives an
+ * error as an object; n8n adds the input item's fields to it on the error output.
  */
 export function routeFailuresToErrorOutput(
 	this: IExecuteFunctions,
@@ -21,6 +24,9 @@ export function routeFailuresToErrorOutput(
 		// on a successful item is not the node's verdict and stays on the success output.
 		const failed = details.outcome === 'not sent' || details.outcome === 'may have been sent';
 		if (!failed || typeof error !== 'string') return item;
-		return { ...item, json: { error, details: details as IDataObject } };
+		// The message first, as n8n shows keys in order; the node's message is the one kept.
+		const failure: IDataObject = { message: error, ...details };
+		failure.message = error;
+		return { ...item, json: { error: failure } };
 	});
 }
