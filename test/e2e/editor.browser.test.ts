@@ -214,7 +214,7 @@ afterAll(async () => {
  * can show placeholders. Settled = no "Loading" text, every expected label present, and the same
  * text on two reads 300 ms apart (nothing still being added).
  */
-async function settledText(panel: Locator, labels: string[], timeoutMs = 30_000): Promise<string> {
+async function settledText(panel: Locator, labels: string[], timeoutMs = 60_000): Promise<string> {
 	const deadline = Date.now() + timeoutMs;
 	let previous = '';
 	for (;;) {
@@ -257,7 +257,7 @@ test('the editor signs the owner in', async () => {
 	await signIn(page, n8n);
 	await page.screenshot({ path: join(SCREENSHOTS, 'signed-in.png') });
 	expect(new URL(page.url()).pathname).not.toBe('/signin');
-}, 60_000);
+}, 120_000);
 
 test.each(panels.map((panel, index) => [panel.node, index] as const))(
 	'the %s panel shows its fields, settled before the screenshot',
@@ -268,7 +268,7 @@ test.each(panels.map((panel, index) => [panel.node, index] as const))(
 		const text = await panelText(`panel-${index}`, file, labels);
 		for (const label of labels) expect(text).toContain(label);
 	},
-	60_000,
+	120_000,
 );
 
 test('the trigger panel shows its events, authentication and webhook URL', async () => {
@@ -277,7 +277,7 @@ test('the trigger panel shows its events, authentication and webhook URL', async
 	for (const label of labels) expect(text).toContain(label);
 	expect(text).toMatch(/Webhook URLs?/i);
 	renewDocsImage('chat-messaging-trigger.png');
-}, 60_000);
+}, 120_000);
 
 test('the canvas names each operation in words, not by its internal value', async () => {
 	await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`);
@@ -297,13 +297,13 @@ test('the canvas names each operation in words, not by its internal value', asyn
 	const trigger = (await subtitleOf('Chat Messaging Trigger').innerText()).trim();
 	expect(trigger).not.toMatch(/messageDelivery|flowExecution|aiAgentExecution|Events:/);
 	await page.screenshot({ path: join(SCREENSHOTS, 'canvas.png') });
-}, 60_000);
+}, 120_000);
 
-/** Reads until `done` holds (or 30 s pass), and returns the last read. */
+/** Reads until `done` holds (or 60 s pass), and returns the last read. */
 async function until<T>(
 	read: () => Promise<T>,
 	done: (value: T) => boolean,
-	timeoutMs = 30_000,
+	timeoutMs = 60_000,
 ): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
@@ -445,7 +445,7 @@ describe('the template picker (Send Template, version 2)', () => {
 		expect(output).toContain('eventId');
 		await page.screenshot({ path: join(SCREENSHOTS, 'template-picker-output.png') });
 		renewDocsImage('template-picker-output.png');
-	}, 120_000);
+	}, 240_000);
 });
 
 describe('Send Template and Wait for Response (version 2)', () => {
@@ -535,5 +535,5 @@ describe('Send Template and Wait for Response (version 2)', () => {
 			mkdirSync(join(PROJECT_ROOT, 'docs', 'images'), { recursive: true });
 			copyFileSync(join(SCREENSHOTS, 'send-and-wait.png'), DOCS_IMAGE);
 		}
-	}, 90_000);
+	}, 180_000);
 });
