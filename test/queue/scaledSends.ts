@@ -101,6 +101,9 @@ export async function workerLostMidSend(
 ): Promise<void> {
 	const { cluster, standIn, figures } = scaled;
 	const holdBack = mayHaveBeenSent === 'holdBack';
+	// A worker an earlier scenario killed is replaced first, as an operator would: the two runs
+	// below must go one to each worker (each takes one run at a time).
+	for (const worker of cluster.processes.workers) if (!worker.running) await worker.start();
 	// Each variant's messages are told apart at the stand-in by their own prefixes.
 	const [lostPrefix, otherPrefix] = holdBack ? ['held', 'beside'] : ['lost', 'other'];
 	const lost = await activeBulkSend(
