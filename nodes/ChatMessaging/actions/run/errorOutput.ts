@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { runsAsAgentTool } from './agentTool';
+
 /*
  * Settings → On Error → "Continue (using error output)": n8n moves an output item to the node's
  * error output only when its JSON is one of a few shapes (n8n-core's WorkflowExecute,
@@ -28,5 +30,33 @@ export function routeFailuresToErrorOutput(
 		const failure: IDataObject = { message: error, ...details };
 		failure.message = error;
 		return { ...item, json: { error: failure } };
+	});
+}
+
+/** Whether failures leave by the error output: its setting, on the node itself (a tool has none). */
+export function routesFailuresToErrorOutput(context: IExecuteFunctions): boolean {
+	return context.getNode().onError === 'continueErrorOutput' && !runsAsAgentTool(context);
+}
+
+/** The node's own words for "nothing left for the service", as every refusal before a send says. */
+const NOTHING_SENT = /nothing was sent|— not sent$/im;
+
+/*
+ * The run was refused as a whole (an option n8n could not read, n8n's store of keys unusable, Send
+ * and Wait where it cannot wait): the node throws it even with Continue On Fail, as options shape
+ * the whole run. For a thrown error n8n passes the input items on unchanged by the success output,
+ * as if each had been sent, so with the error output on, each input item is answered with the
+ * refusal instead. Every such refusal comes before the first request and says so; an error that
+ * does not say so is reported as "may have been sent", claiming no more than is known.
+ */
+export function runRefusedItems(context: IExecuteFunctions, error: unknown): INodeExecutionData[] {
+	const message = error instanceof Error ? error.message : String(error);
+	const description = (error as { description?: unknown } | null)?.description;
+	const words = `${message}\n${typeof description === 'string' ? description : ''}`;
+	const outcome = NOTHING_SENT.test(words) ? 'not sent' : 'may have been sent';
+	return context.getInputData().map((_item, itemIndex) => {
+		const json: IDataObject = { error: message, outcome };
+		if (typeof description === 'string' && description) json.description = description;
+		return { json, pairedItem: { item: itemIndex } };
 	});
 }
