@@ -7,6 +7,7 @@
  * applied to it). The next node on the success branch then ran as if the messages had gone out
  * (the form example's "Your welcome message is on its way"). With the error output on, each input
  * item leaves by the error output instead, once, paired, saying why and that nothing was sent.
+ * Send and Wait given two items and Retry On Fail's refusal already answered each item (guards).
  */
 import { runChatMessaging } from '../../helpers/engineHarness';
 import { orderUpdateSend } from '../../helpers/orderUpdateSend';
@@ -90,4 +91,30 @@ test('with Continue (regular output) the refusal of an option is unchanged: the 
 	});
 	expect(service.acceptedSends('/api/v1/events')).toEqual([]);
 	expect(result.error?.message).toMatch(refusedRuns[0][2]);
+});
+
+test("Retry On Fail's refusal of a send: every input item leaves by the error output, once, nothing sent", async () => {
+	const result = await runChatMessaging({
+		items: INPUT,
+		parameters: orderUpdateSend() as never,
+		baseUrl: service.url,
+		apiKey: API_KEY,
+		settings: {
+			onError: 'continueErrorOutput',
+			retryOnFail: true,
+			maxTries: 2,
+			waitBetweenTries: 1,
+		},
+	});
+	const { success, failed } = outputsOf(result);
+	expect(service.requests).toEqual([]);
+	expect(success).toEqual([]);
+	expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	for (const item of failed) {
+		expect(item.json.error).toMatchObject({
+			message: expect.stringMatching(/^Retry On Fail is on/),
+			parameter: 'Retry On Fail',
+			outcome: 'not sent',
+		});
+	}
 });
