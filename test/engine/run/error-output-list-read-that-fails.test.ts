@@ -35,7 +35,8 @@ test.each([
 		});
 		expect(result.error).toBeUndefined();
 		const main = result.run.data.resultData.runData['Chat Messaging']?.[0]?.data?.main ?? [];
-		const [success = [], failed = []] = main;
+		const success = main[0] ?? [];
+		const failed = main[1] ?? [];
 		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
 		expect(failed[0].json).toEqual({ ask: 'first', error: expect.anything() });
 		expect(failed[0].json.error).toMatchObject({
