@@ -4,9 +4,14 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { RetryPolicy } from '../../shared/transport';
 import { createServiceClient } from '../../shared/transport';
 import { readRetryPolicy } from './fields/requestOptions';
+import type { Action } from './operationKinds';
 import { findAction } from './registry';
 import { explainFailuresToModel, runsAsAgentTool } from './run/agentTool';
-import { routeFailuresToErrorOutput } from './run/errorOutput';
+import {
+	routeFailuresToErrorOutput,
+	routesFailuresToErrorOutput,
+	runRefusedItems,
+} from './run/errorOutput';
 import { createOperationRun, optionReadError } from './run/operationRun';
 import { refusalUnderRetryOnFail } from './run/retryOnFail';
 
@@ -26,6 +31,19 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const refused = refusalUnderRetryOnFail.call(this, operation);
 	if (refused) return [routeFailuresToErrorOutput.call(this, refused)];
 
+	// A refusal of the whole run is thrown even with Continue On Fail, and n8n would pass the input
+	// items on by the success output: with the error output on, each is answered with it instead.
+	const items = routesFailuresToErrorOutput(this)
+		? await runAction.call(this, action).catch((error: unknown) => runRefusedItems(this, error))
+		: await runAction.call(this, action);
+	return [
+		runsAsAgentTool(this)
+			? explainFailuresToModel.call(this, items, action.description)
+			: routeFailuresToErrorOutput.call(this, items),
+	];
+}
+
+async function runAction(this: IExecuteFunctions, action: Action): Promise<INodeExecutionData[]> {
 	let policy: RetryPolicy;
 	try {
 		policy = readRetryPolicy.call(this);
@@ -37,10 +55,5 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		await createServiceClient.call(this, policy),
 		action.description,
 	);
-	const items = await action.run.call(this, run);
-	return [
-		runsAsAgentTool(this)
-			? explainFailuresToModel.call(this, items, action.description)
-			: routeFailuresToErrorOutput.call(this, items),
-	];
+	return await action.run.call(this, run);
 }

@@ -77,3 +77,31 @@ test('with Continue (regular output) a failure keeps its flat shape', () => {
 		items,
 	);
 });
+
+test('an item Skip Items Already Sent did not send (held back, or its key twin not sent) is written in the shape every n8n routes', () => {
+	const items: INodeExecutionData[] = [
+		{
+			json: {
+				skipped: true,
+				outcome: 'held: may have been sent',
+				alreadySentKey: 'A-1',
+				reason: 'An earlier run began sending an item with this key',
+				toCheck: 'Look for a message',
+			},
+			pairedItem: { item: 0 },
+		},
+		{
+			json: { skipped: true, outcome: 'not sent', alreadySentKey: 'A-2', reason: 'Item 1 …' },
+			pairedItem: { item: 1 },
+		},
+	];
+	const written = routeFailuresToErrorOutput.call(contextWith('continueErrorOutput'), items);
+	for (const [index, item] of written.entries()) {
+		for (const [version, routes] of Object.entries(routedBy)) {
+			if (!routes(item.json)) throw new Error(`${version} would not route item ${index}`);
+		}
+		const { reason, ...rest } = items[index].json;
+		expect(item.json.error).toEqual({ message: reason, ...rest });
+		expect(item.pairedItem).toEqual({ item: index });
+	}
+});

@@ -155,10 +155,12 @@ function sentKeyFields(sent: IDataObject): IDataObject {
 
 /**
  * The fields this operation writes on the item that comes out: what the wait got (answered, data,
- * respondedAt), the message it sent (event_id) and Skip Items Already Sent's word on its key. An
- * input item's fields of these names are the input's, not this wait's: an earlier approval's
- * `data: {approved: true}` (or one a form or webhook body sent in) must never come out of a wait
- * nobody answered looking approved, so they are dropped from the input before the node writes its own.
+ * respondedAt), the message it sent (event_id), Skip Items Already Sent's word on its key, and a
+ * failure's verdict (error, outcome). An input item's fields of these names are the input's, not
+ * this wait's: an earlier approval's `data: {approved: true}` (or one a form or webhook body sent in)
+ * must never come out of a wait nobody answered looking approved, nor an earlier node's failed item
+ * (`error`, `outcome: "not sent"`) make this sent message pass for not sent (and leave by the error
+ * output), so they are dropped from the input before the node writes its own.
  */
 export const SEND_AND_WAIT_OWN_FIELDS = [
 	'answered',
@@ -166,6 +168,8 @@ export const SEND_AND_WAIT_OWN_FIELDS = [
 	'respondedAt',
 	'event_id',
 	...SENT_KEY_FIELDS,
+	'error',
+	'outcome',
 ] as const;
 
 /** The input item's fields, without those of the names this operation writes. */

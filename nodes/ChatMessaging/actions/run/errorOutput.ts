@@ -1,5 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { runsAsAgentTool } from './agentTool';
+import { HELD_BACK } from './itemsThatMayHaveBeenSent';
+
 /*
  * Settings → On Error → "Continue (using error output)": n8n moves an output item to the node's
  * error output only when its JSON is one of a few shapes (n8n-core's WorkflowExecute,
@@ -11,7 +14,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
  * before issue 36 it left by the success output, as if it had been sent, and on n8n 1.x and early 2.x
  * it still did with the `{error, details}` shape. The one shape every version routes with all the
  * words kept is `{error: {message, outcome, …}}`, the shape n8n's own HTTP Request node gives an
- * error as an object; n8n adds the input item's fields to it on the error output.
+ * error as an object; n8n adds the input item's fields to it on the error output. The success
+ * output is what went out: an item Skip Items Already Sent did not send, though nothing failed for
+ * it in this run, leaves by the error output too (failureOf).
  */
 export function routeFailuresToErrorOutput(
 	this: IExecuteFunctions,
@@ -19,14 +24,59 @@ export function routeFailuresToErrorOutput(
 ): INodeExecutionData[] {
 	if (this.getNode().onError !== 'continueErrorOutput') return items;
 	return items.map((item) => {
-		const { error, ...details } = item.json;
-		// A failure of this node says its outcome; a field of the service's answer named `error`
-		// on a successful item is not the node's verdict and stays on the success output.
-		const failed = details.outcome === 'not sent' || details.outcome === 'may have been sent';
-		if (!failed || typeof error !== 'string') return item;
-		// The message first, as n8n shows keys in order; the node's message is the one kept.
+		const failure = failureOf(item.json);
+		return failure === undefined ? item : { ...item, json: { error: failure } };
+	});
+}
+
+const NOT_SENT_BY_THIS_RUN = ['not sent', 'may have been sent'];
+
+/**
+ * The node's words about an item that did not go out, for the error output (message first, as n8n
+ * shows keys in order), or undefined for an item that went out. A failure of this node is its
+ * `error` text with its outcome; a field of the service's answer named `error` on a successful item
+ * is not the node's verdict. Skip Items Already Sent leaves two kinds of item unsent without a
+ * failure of their own: one whose key an earlier item of this run had, when that item was not sent
+ * (`outcome: "not sent"`), and one held back as an earlier run may have sent it; its `reason` is
+ * their message. One skipped because its key was sent stays with the items that went out.
+ */
+function failureOf(json: IDataObject): IDataObject | undefined {
+	const { error, ...details } = json;
+	if (typeof error === 'string' && NOT_SENT_BY_THIS_RUN.includes(details.outcome as string)) {
 		const failure: IDataObject = { message: error, ...details };
 		failure.message = error;
-		return { ...item, json: { error: failure } };
+		return failure;
+	}
+	const unsentBySkip = json.outcome === 'not sent' || json.outcome === HELD_BACK;
+	if (json.skipped !== true || !unsentBySkip || typeof json.reason !== 'string') return undefined;
+	const { reason, ...rest } = json;
+	return { message: reason, ...rest };
+}
+
+/** Whether failures leave by the error output: its setting, on the node itself (a tool has none). */
+export function routesFailuresToErrorOutput(context: IExecuteFunctions): boolean {
+	return context.getNode().onError === 'continueErrorOutput' && !runsAsAgentTool(context);
+}
+
+/** The node's own words for "nothing left for the service", as every refusal before a send says. */
+const NOTHING_SENT = /nothing was sent|— not sent$/im;
+
+/*
+ * The run was refused as a whole (an option n8n could not read, n8n's store of keys unusable, Send
+ * and Wait where it cannot wait): the node throws it even with Continue On Fail, as options shape
+ * the whole run. For a thrown error n8n passes the input items on unchanged by the success output,
+ * as if each had been sent, so with the error output on, each input item is answered with the
+ * refusal instead. Every such refusal comes before the first request and says so; an error that
+ * does not say so is reported as "may have been sent", claiming no more than is known.
+ */
+export function runRefusedItems(context: IExecuteFunctions, error: unknown): INodeExecutionData[] {
+	const message = error instanceof Error ? error.message : String(error);
+	const description = (error as { description?: unknown } | null)?.description;
+	const words = `${message}\n${typeof description === 'string' ? description : ''}`;
+	const outcome = NOTHING_SENT.test(words) ? 'not sent' : 'may have been sent';
+	return context.getInputData().map((_item, itemIndex) => {
+		const json: IDataObject = { error: message, outcome };
+		if (typeof description === 'string' && description) json.description = description;
+		return { json, pairedItem: { item: itemIndex } };
 	});
 }
