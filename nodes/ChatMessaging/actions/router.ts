@@ -9,7 +9,7 @@ import { findAction } from './registry';
 import { explainFailuresToModel, runsAsAgentTool } from './run/agentTool';
 import {
 	routeFailuresToErrorOutput,
-	routesFailuresToErrorOutput,
+	answersRunRefusalPerItem,
 	runRefusedItems,
 } from './run/errorOutput';
 import { createOperationRun, optionReadError } from './run/operationRun';
@@ -31,9 +31,9 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const refused = refusalUnderRetryOnFail.call(this, operation);
 	if (refused) return [routeFailuresToErrorOutput.call(this, refused)];
 
-	// A refusal of the whole run is thrown even with Continue On Fail, and n8n would pass the input
-	// items on by the success output: with the error output on, each is answered with it instead.
-	const items = routesFailuresToErrorOutput(this)
+	// A refusal of the whole run is thrown, and under Continue On Fail n8n would pass the input items
+	// on by the success output, unmarked, as if sent: each is answered with the refusal instead.
+	const items = answersRunRefusalPerItem(this)
 		? await runAction.call(this, action).catch((error: unknown) => runRefusedItems(this, error))
 		: await runAction.call(this, action);
 	return [

@@ -81,7 +81,7 @@ test.each(refusedRuns)(
 	},
 );
 
-test('with Continue (regular output) the refusal of an option is unchanged: the run stops, nothing sent', async () => {
+test('with Continue (regular output) the refusal of an option: every input item comes out once by the one output, not sent', async () => {
 	const result = await runChatMessaging({
 		items: INPUT,
 		parameters: refusedRuns[0][1] as never,
@@ -90,7 +90,13 @@ test('with Continue (regular output) the refusal of an option is unchanged: the 
 		settings: { onError: 'continueRegularOutput' },
 	});
 	expect(service.acceptedSends('/api/v1/events')).toEqual([]);
-	expect(result.error?.message).toMatch(refusedRuns[0][2]);
+	expect(result.error).toBeUndefined();
+	const output = result.output ?? [];
+	expect(output.map((item) => item.pairedItem)).toEqual(INPUT.map((_item, n) => ({ item: n })));
+	for (const item of output) {
+		expect(item.json.error).toMatch(refusedRuns[0][2]);
+		expect(item.json.outcome).toBe('not sent');
+	}
 });
 
 test("Retry On Fail's refusal of a send: every input item leaves by the error output, once, nothing sent", async () => {

@@ -53,9 +53,12 @@ function failureOf(json: IDataObject): IDataObject | undefined {
 	return { message: reason, ...rest };
 }
 
-/** Whether failures leave by the error output: its setting, on the node itself (a tool has none). */
-export function routesFailuresToErrorOutput(context: IExecuteFunctions): boolean {
-	return context.getNode().onError === 'continueErrorOutput' && !runsAsAgentTool(context);
+/**
+ * Whether a refusal of the whole run is answered item by item: with Continue On Fail (regular or
+ * error output) on the node itself; a tool's refusal goes to the agent as n8n gives it.
+ */
+export function answersRunRefusalPerItem(context: IExecuteFunctions): boolean {
+	return context.continueOnFail() && !runsAsAgentTool(context);
 }
 
 /** The node's own words for "nothing left for the service", as every refusal before a send says. */
@@ -64,9 +67,9 @@ const NOTHING_SENT = /nothing was sent|— not sent$/im;
 /*
  * The run was refused as a whole (an option n8n could not read, n8n's store of keys unusable, Send
  * and Wait where it cannot wait): the node throws it even with Continue On Fail, as options shape
- * the whole run. For a thrown error n8n passes the input items on unchanged by the success output,
- * as if each had been sent, so with the error output on, each input item is answered with the
- * refusal instead. Every such refusal comes before the first request and says so; an error that
+ * the whole run. For a thrown error under Continue On Fail n8n passes the input items on unchanged
+ * by the success output, as if each had been sent, so each input item is answered with the refusal
+ * instead (by the error output when it is on, routeFailuresToErrorOutput). Every such refusal comes before the first request and says so; an error that
  * does not say so is reported as "may have been sent", claiming no more than is known.
  */
 export function runRefusedItems(context: IExecuteFunctions, error: unknown): INodeExecutionData[] {
