@@ -321,16 +321,10 @@ function asStored(staticData: IDataObject): IDataObject {
 	return stored;
 }
 
-export async function startTriggerHarness(
-	options: TriggerHarnessOptions = {},
-): Promise<TriggerHarness> {
-	useTemporaryN8nFolder();
-	const logs: LogEntry[] = [];
-	const logger = new CapturingLogger(logs);
-
-	const nodeType = options.nodeType ?? new ChatMessagingTrigger();
-	const node: INode = {
-		id: 'b7c5a3d2-0000-4000-8000-000000000001',
+/** The trigger node as a workflow saves it, with the webhook credential when the test gives a secret. */
+function triggerNode(id: string, options: TriggerHarnessOptions): INode {
+	return {
+		id,
 		name: TRIGGER_NODE_NAME,
 		type: TRIGGER_NODE_TYPE,
 		typeVersion: 1,
@@ -345,6 +339,17 @@ export async function startTriggerHarness(
 					},
 				}),
 	};
+}
+
+export async function startTriggerHarness(
+	options: TriggerHarnessOptions = {},
+): Promise<TriggerHarness> {
+	useTemporaryN8nFolder();
+	const logs: LogEntry[] = [];
+	const logger = new CapturingLogger(logs);
+
+	const nodeType = options.nodeType ?? new ChatMessagingTrigger();
+	const node = triggerNode('b7c5a3d2-0000-4000-8000-000000000001', options);
 	const workflowId = options.workflowId ?? `wf-chat-trigger-${++harnessCount}`;
 	const workflowWith = (staticData?: IDataObject) =>
 		new Workflow({
@@ -445,6 +450,19 @@ export async function startTriggerHarness(
 	baseUrl = `http://127.0.0.1:${port}`;
 	const url = `${baseUrl}/webhook/${WEBHOOK_PATH}/webhook`;
 
+	/** What the webhook answered (JSON parsed, else the text) and what the trigger did with post `id`. */
+	const answerTo = async (id: string, status: number, text: string, contentType: string | null) => {
+		let body: unknown = text;
+		try {
+			body = JSON.parse(text);
+		} catch {
+			// Left as text: the assertion will show what came back.
+		}
+		const call = await finished.get(id)!;
+		finished.delete(id);
+		return { status, body, contentType, call };
+	};
+
 	const post = async (body: string | object, headers: Record<string, string> = {}) => {
 		const id = `post-${++sequence}`;
 		const rawBody = typeof body === 'string' ? body : JSON.stringify(body);
@@ -453,21 +471,12 @@ export async function startTriggerHarness(
 			headers: { 'Content-Type': 'application/json', ...headers, [CALL_ID_HEADER]: id },
 			body: rawBody,
 		});
-		const text = await response.text();
-		let parsed: unknown = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			// Left as text: the assertion will show what came back.
-		}
-		const call = await finished.get(id)!;
-		finished.delete(id);
-		return {
-			status: response.status,
-			body: parsed,
-			contentType: response.headers.get('content-type'),
-			call,
-		};
+		return await answerTo(
+			id,
+			response.status,
+			await response.text(),
+			response.headers.get('content-type'),
+		);
 	};
 
 	const postRaw = async (body: Buffer | string, headers: OutgoingHttpHeaders = {}) => {
@@ -493,15 +502,7 @@ export async function startTriggerHarness(
 				outgoing.end(body);
 			},
 		);
-		let parsed: unknown = response.text;
-		try {
-			parsed = JSON.parse(response.text);
-		} catch {
-			// Left as text: the assertion will show what came back.
-		}
-		const call = await finished.get(id)!;
-		finished.delete(id);
-		return { status: response.status, body: parsed, contentType: response.type, call };
+		return await answerTo(id, response.status, response.text, response.type);
 	};
 
 	const waitForCalls = async (count: number): Promise<TriggerCall[]> => {
@@ -563,22 +564,7 @@ export async function checkActivation(options: ActivationOptions = {}): Promise<
 	useTemporaryN8nFolder();
 	const logs: LogEntry[] = [];
 	const nodeType = new ChatMessagingTrigger();
-	const node: INode = {
-		id: 'b7c5a3d2-0000-4000-8000-000000000002',
-		name: TRIGGER_NODE_NAME,
-		type: TRIGGER_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		webhookId: WEBHOOK_PATH,
-		parameters: options.parameters ?? {},
-		...(options.secret === undefined
-			? {}
-			: {
-					credentials: {
-						[WEBHOOK_CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Chat Messaging Webhook' },
-					},
-				}),
-	};
+	const node = triggerNode('b7c5a3d2-0000-4000-8000-000000000002', options);
 	const workflow = new Workflow({
 		id: 'wf-chat-trigger-activation',
 		name: 'Chat Messaging Trigger activation test',
