@@ -33,6 +33,7 @@ import {
 } from 'n8n-workflow';
 
 import { ChatMessagingTrigger } from '../../nodes/ChatMessagingTrigger/ChatMessagingTrigger.node';
+import { webhookAuthHeaders, type WebhookAuth } from '../../sandbox/webhooks';
 
 /*
  * A mini n8n webhook server for the Chat Messaging Trigger. Each POST is read the way n8n's
@@ -620,4 +621,43 @@ export async function checkActivation(options: ActivationOptions = {}): Promise<
 	} catch (error) {
 		return { error: error as Error, logs };
 	}
+}
+
+/**
+ * Starts trigger harnesses that all close after the file's tests (call it at the top of a test
+ * file): each test starts the one it needs.
+ */
+export function triggerHarnessesClosedAfterAll(): (
+	options?: TriggerHarnessOptions,
+) => Promise<TriggerHarness> {
+	const started: TriggerHarness[] = [];
+	afterAll(async () => {
+		await Promise.all(started.map((harness) => harness.close()));
+	});
+	return async (options = {}) => {
+		const harness = await startTriggerHarness(options);
+		started.push(harness);
+		return harness;
+	};
+}
+
+/** Posts `body` serialised once, with the auth headers computed over exactly those bytes. */
+export async function postWithAuth(
+	harness: TriggerHarness,
+	body: unknown,
+	auth: WebhookAuth = { mode: 'none' },
+): Promise<PostResult> {
+	const raw = JSON.stringify(body);
+	return await harness.post(raw, webhookAuthHeaders(raw, auth));
+}
+
+/** The call started the workflow with one item and told the caller so in JSON: that item's json. */
+export function expectWorkflowStarted(result: PostResult) {
+	expect(result.status).toBe(200);
+	expect(result.body).toEqual({ received: true, started: true });
+	expect(result.contentType).toMatch(/^application\/json/);
+	expect(result.call.error).toBeUndefined();
+	expect(result.call.workflowData).toHaveLength(1);
+	expect(result.call.workflowData![0]).toHaveLength(1);
+	return result.call.workflowData![0][0].json;
 }
