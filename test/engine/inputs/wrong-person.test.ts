@@ -466,7 +466,11 @@ describe.each(refusals.map((row) => [`${row.operation}: ${row.case}`, row] as co
 				apiKey: API_KEY,
 				timezone: row.timezone,
 			});
-			expectRefusedBeforeAnyRequest(result, service, { label: row.label, reason: row.reason });
+			expectRefusedBeforeAnyRequest(result, service, {
+				label: row.label,
+				reason: row.reason,
+				apiKey: API_KEY,
+			});
 		});
 
 		test('the good value alone is sent, so the bad value is what stopped the run', async () => {
