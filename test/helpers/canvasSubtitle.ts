@@ -1,32 +1,11 @@
-import {
-	Workflow,
-	type IDataObject,
-	type INode,
-	type INodeParameters,
-	type INodeType,
-	type INodeTypes,
-} from 'n8n-workflow';
+import { Workflow, type INode, type INodeParameters, type INodeType } from 'n8n-workflow';
+
+import { SingleNodeTypes } from './singleNodeTypes';
 
 /*
  * The subtitle n8n's editor shows under a node on the canvas: the description's `subtitle`
  * evaluated against the node's parameters in a workflow, in 'internal' mode, as the editor does.
  */
-
-class OneNodeType implements INodeTypes {
-	constructor(private readonly nodeType: INodeType) {}
-
-	getByName(): INodeType {
-		return this.nodeType;
-	}
-
-	getByNameAndVersion(): INodeType {
-		return this.nodeType;
-	}
-
-	getKnownTypes(): IDataObject {
-		return {};
-	}
-}
 
 /** The canvas subtitle of a node of `nodeType` (saved as `type`, named `name`) with these parameters. */
 export function canvasSubtitle(
@@ -46,7 +25,7 @@ export function canvasSubtitle(
 		nodes: [saved],
 		connections: {},
 		active: false,
-		nodeTypes: new OneNodeType(nodeType),
+		nodeTypes: new SingleNodeTypes(nodeType),
 	});
 	return workflow.expression.getSimpleParameterValue(
 		workflow.getNode(saved.name)!,

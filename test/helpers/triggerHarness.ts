@@ -25,7 +25,6 @@ import {
 	type INodeParameters,
 	type INodeProperties,
 	type INodeType,
-	type INodeTypes,
 	type IWebhookData,
 	type IWebhookResponseData,
 	type IWorkflowExecuteAdditionalData,
@@ -34,6 +33,7 @@ import {
 
 import { ChatMessagingTrigger } from '../../nodes/ChatMessagingTrigger/ChatMessagingTrigger.node';
 import { webhookAuthHeaders, type WebhookAuth } from '../../sandbox/webhooks';
+import { SingleNodeTypes } from './singleNodeTypes';
 
 /*
  * A mini n8n webhook server for the Chat Messaging Trigger. Each POST is read the way n8n's
@@ -121,21 +121,11 @@ export interface TriggerHarness {
 	close(): Promise<void>;
 }
 
-class SingleNodeTypes implements INodeTypes {
-	constructor(private readonly nodeType: INodeType) {}
-
-	getByName(): INodeType {
-		return this.nodeType;
-	}
-
-	getByNameAndVersion(): INodeType {
-		return this.nodeType;
-	}
-
-	getKnownTypes(): IDataObject {
-		return { [TRIGGER_NODE_TYPE]: { className: 'ChatMessagingTrigger', sourcePath: '' } };
-	}
-}
+/** The trigger's registration, as n8n's node types list it. */
+const triggerNodeTypes = (nodeType: INodeType) =>
+	new SingleNodeTypes(nodeType, {
+		[TRIGGER_NODE_TYPE]: { className: 'ChatMessagingTrigger', sourcePath: '' },
+	});
 
 /** Decrypts nothing: hands the node the credential data the test configured. */
 class TestCredentialsHelper extends ICredentialsHelper {
@@ -359,7 +349,7 @@ export async function startTriggerHarness(
 			nodes: [node],
 			connections: {},
 			active: true,
-			nodeTypes: new SingleNodeTypes(nodeType),
+			nodeTypes: triggerNodeTypes(nodeType),
 			staticData,
 		});
 	const workflow = workflowWith();
@@ -572,7 +562,7 @@ export async function checkActivation(options: ActivationOptions = {}): Promise<
 		nodes: [node],
 		connections: {},
 		active: false,
-		nodeTypes: new SingleNodeTypes(nodeType),
+		nodeTypes: triggerNodeTypes(nodeType),
 	});
 	const workflowNode = workflow.getNode(TRIGGER_NODE_NAME)!;
 	const credentialsHelper = new TestCredentialsHelper(
