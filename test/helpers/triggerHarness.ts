@@ -25,7 +25,6 @@ import {
 	type INodeParameters,
 	type INodeProperties,
 	type INodeType,
-	type INodeTypes,
 	type IWebhookData,
 	type IWebhookResponseData,
 	type IWorkflowExecuteAdditionalData,
@@ -33,6 +32,8 @@ import {
 } from 'n8n-workflow';
 
 import { ChatMessagingTrigger } from '../../nodes/ChatMessagingTrigger/ChatMessagingTrigger.node';
+import { webhookAuthHeaders, type WebhookAuth } from '../../sandbox/webhooks';
+import { SingleNodeTypes } from './singleNodeTypes';
 
 /*
  * A mini n8n webhook server for the Chat Messaging Trigger. Each POST is read the way n8n's
@@ -120,21 +121,11 @@ export interface TriggerHarness {
 	close(): Promise<void>;
 }
 
-class SingleNodeTypes implements INodeTypes {
-	constructor(private readonly nodeType: INodeType) {}
-
-	getByName(): INodeType {
-		return this.nodeType;
-	}
-
-	getByNameAndVersion(): INodeType {
-		return this.nodeType;
-	}
-
-	getKnownTypes(): IDataObject {
-		return { [TRIGGER_NODE_TYPE]: { className: 'ChatMessagingTrigger', sourcePath: '' } };
-	}
-}
+/** The trigger's registration, as n8n's node types list it. */
+const triggerNodeTypes = (nodeType: INodeType) =>
+	new SingleNodeTypes(nodeType, {
+		[TRIGGER_NODE_TYPE]: { className: 'ChatMessagingTrigger', sourcePath: '' },
+	});
 
 /** Decrypts nothing: hands the node the credential data the test configured. */
 class TestCredentialsHelper extends ICredentialsHelper {
@@ -321,16 +312,10 @@ function asStored(staticData: IDataObject): IDataObject {
 	return stored;
 }
 
-export async function startTriggerHarness(
-	options: TriggerHarnessOptions = {},
-): Promise<TriggerHarness> {
-	useTemporaryN8nFolder();
-	const logs: LogEntry[] = [];
-	const logger = new CapturingLogger(logs);
-
-	const nodeType = options.nodeType ?? new ChatMessagingTrigger();
-	const node: INode = {
-		id: 'b7c5a3d2-0000-4000-8000-000000000001',
+/** The trigger node as a workflow saves it, with the webhook credential when the test gives a secret. */
+function triggerNode(id: string, options: TriggerHarnessOptions): INode {
+	return {
+		id,
 		name: TRIGGER_NODE_NAME,
 		type: TRIGGER_NODE_TYPE,
 		typeVersion: 1,
@@ -345,6 +330,17 @@ export async function startTriggerHarness(
 					},
 				}),
 	};
+}
+
+export async function startTriggerHarness(
+	options: TriggerHarnessOptions = {},
+): Promise<TriggerHarness> {
+	useTemporaryN8nFolder();
+	const logs: LogEntry[] = [];
+	const logger = new CapturingLogger(logs);
+
+	const nodeType = options.nodeType ?? new ChatMessagingTrigger();
+	const node = triggerNode('b7c5a3d2-0000-4000-8000-000000000001', options);
 	const workflowId = options.workflowId ?? `wf-chat-trigger-${++harnessCount}`;
 	const workflowWith = (staticData?: IDataObject) =>
 		new Workflow({
@@ -353,7 +349,7 @@ export async function startTriggerHarness(
 			nodes: [node],
 			connections: {},
 			active: true,
-			nodeTypes: new SingleNodeTypes(nodeType),
+			nodeTypes: triggerNodeTypes(nodeType),
 			staticData,
 		});
 	const workflow = workflowWith();
@@ -445,6 +441,19 @@ export async function startTriggerHarness(
 	baseUrl = `http://127.0.0.1:${port}`;
 	const url = `${baseUrl}/webhook/${WEBHOOK_PATH}/webhook`;
 
+	/** What the webhook answered (JSON parsed, else the text) and what the trigger did with post `id`. */
+	const answerTo = async (id: string, status: number, text: string, contentType: string | null) => {
+		let body: unknown = text;
+		try {
+			body = JSON.parse(text);
+		} catch {
+			// Left as text: the assertion will show what came back.
+		}
+		const call = await finished.get(id)!;
+		finished.delete(id);
+		return { status, body, contentType, call };
+	};
+
 	const post = async (body: string | object, headers: Record<string, string> = {}) => {
 		const id = `post-${++sequence}`;
 		const rawBody = typeof body === 'string' ? body : JSON.stringify(body);
@@ -453,21 +462,12 @@ export async function startTriggerHarness(
 			headers: { 'Content-Type': 'application/json', ...headers, [CALL_ID_HEADER]: id },
 			body: rawBody,
 		});
-		const text = await response.text();
-		let parsed: unknown = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			// Left as text: the assertion will show what came back.
-		}
-		const call = await finished.get(id)!;
-		finished.delete(id);
-		return {
-			status: response.status,
-			body: parsed,
-			contentType: response.headers.get('content-type'),
-			call,
-		};
+		return await answerTo(
+			id,
+			response.status,
+			await response.text(),
+			response.headers.get('content-type'),
+		);
 	};
 
 	const postRaw = async (body: Buffer | string, headers: OutgoingHttpHeaders = {}) => {
@@ -493,15 +493,7 @@ export async function startTriggerHarness(
 				outgoing.end(body);
 			},
 		);
-		let parsed: unknown = response.text;
-		try {
-			parsed = JSON.parse(response.text);
-		} catch {
-			// Left as text: the assertion will show what came back.
-		}
-		const call = await finished.get(id)!;
-		finished.delete(id);
-		return { status: response.status, body: parsed, contentType: response.type, call };
+		return await answerTo(id, response.status, response.text, response.type);
 	};
 
 	const waitForCalls = async (count: number): Promise<TriggerCall[]> => {
@@ -563,29 +555,14 @@ export async function checkActivation(options: ActivationOptions = {}): Promise<
 	useTemporaryN8nFolder();
 	const logs: LogEntry[] = [];
 	const nodeType = new ChatMessagingTrigger();
-	const node: INode = {
-		id: 'b7c5a3d2-0000-4000-8000-000000000002',
-		name: TRIGGER_NODE_NAME,
-		type: TRIGGER_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		webhookId: WEBHOOK_PATH,
-		parameters: options.parameters ?? {},
-		...(options.secret === undefined
-			? {}
-			: {
-					credentials: {
-						[WEBHOOK_CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Chat Messaging Webhook' },
-					},
-				}),
-	};
+	const node = triggerNode('b7c5a3d2-0000-4000-8000-000000000002', options);
 	const workflow = new Workflow({
 		id: 'wf-chat-trigger-activation',
 		name: 'Chat Messaging Trigger activation test',
 		nodes: [node],
 		connections: {},
 		active: false,
-		nodeTypes: new SingleNodeTypes(nodeType),
+		nodeTypes: triggerNodeTypes(nodeType),
 	});
 	const workflowNode = workflow.getNode(TRIGGER_NODE_NAME)!;
 	const credentialsHelper = new TestCredentialsHelper(
@@ -634,4 +611,43 @@ export async function checkActivation(options: ActivationOptions = {}): Promise<
 	} catch (error) {
 		return { error: error as Error, logs };
 	}
+}
+
+/**
+ * Starts trigger harnesses that all close after the file's tests (call it at the top of a test
+ * file): each test starts the one it needs.
+ */
+export function triggerHarnessesClosedAfterAll(): (
+	options?: TriggerHarnessOptions,
+) => Promise<TriggerHarness> {
+	const started: TriggerHarness[] = [];
+	afterAll(async () => {
+		await Promise.all(started.map((harness) => harness.close()));
+	});
+	return async (options = {}) => {
+		const harness = await startTriggerHarness(options);
+		started.push(harness);
+		return harness;
+	};
+}
+
+/** Posts `body` serialised once, with the auth headers computed over exactly those bytes. */
+export async function postWithAuth(
+	harness: TriggerHarness,
+	body: unknown,
+	auth: WebhookAuth = { mode: 'none' },
+): Promise<PostResult> {
+	const raw = JSON.stringify(body);
+	return await harness.post(raw, webhookAuthHeaders(raw, auth));
+}
+
+/** The call started the workflow with one item and told the caller so in JSON: that item's json. */
+export function expectWorkflowStarted(result: PostResult) {
+	expect(result.status).toBe(200);
+	expect(result.body).toEqual({ received: true, started: true });
+	expect(result.contentType).toMatch(/^application\/json/);
+	expect(result.call.error).toBeUndefined();
+	expect(result.call.workflowData).toHaveLength(1);
+	expect(result.call.workflowData![0]).toHaveLength(1);
+	return result.call.workflowData![0][0].json;
 }

@@ -7,6 +7,7 @@
 import { SEEDED_BROADCASTS } from '../../../sandbox/service/broadcastSeeds';
 import { MAX_BROADCAST_CONTACTS } from '../../../nodes/shared/schemas/broadcasts';
 import { launchBody } from '../../helpers/standInHarness';
+import { expectRefusedBeforeAnyRequest, fromItem } from '../../helpers/refusedInputs';
 import { useStandInService } from '../../helpers/standInFixture';
 import { failureOf, resourceRunner } from '../../helpers/resourceRuns';
 
@@ -59,7 +60,6 @@ const run = resourceRunner('broadcast', service, API_KEY);
 const failure = failureOf;
 
 describe('bad inputs: the parameter and the item are named, nothing is sent', () => {
-	const fromItem = '={{ $json.value }}';
 	// [case, operation, parameters, item 0's valid value, item 1's bad value, label, reason]
 	test.each<[string, Operation, Record<string, unknown>, unknown, unknown, string, RegExp]>([
 		[
@@ -252,12 +252,7 @@ describe('bad inputs: the parameter and the item are named, nothing is sent', ()
 			{ value: good, phone: '+14155550123' },
 			{ value: bad, phone: '+14155550124' },
 		]);
-		const { message, description } = failure(result);
-		expect(message.startsWith(`${label} `)).toBe(true);
-		expect(message).toMatch(reason);
-		expect(message).toMatch(/\[item 1\]$/);
-		expect(description).toMatch(/Nothing was sent/);
-		expect(service.requests).toHaveLength(0);
+		expectRefusedBeforeAnyRequest(result, service, { label, reason, apiKey: API_KEY });
 	});
 
 	test.each<[string, Record<string, unknown>, object, string, RegExp]>([

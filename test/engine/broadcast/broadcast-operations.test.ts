@@ -13,7 +13,7 @@ import { createAccountSideService } from '../../../sandbox/service/accountSideSe
 import { createCommandEndpoints } from '../../../sandbox/serviceEndpoints';
 import { launchBody } from '../../helpers/standInHarness';
 import { useStandInService } from '../../helpers/standInFixture';
-import { runChatMessaging } from '../../helpers/engineHarness';
+import { standInReader, succeedingResourceRunner } from '../../helpers/resourceRuns';
 
 const API_KEY = 'broadcast-operations-key-SECRET-7c21';
 let clock = Date.parse('2026-03-02T09:00:00.000Z');
@@ -29,17 +29,7 @@ const SHARED_VALUES = { order_number: 'A-7', order_status: 'back in stock', orde
 const EVENTS = '/api/v1/events';
 const BROADCASTS = '/api/v1/broadcasts';
 
-async function run(parameters: Record<string, unknown>, items: object[] = [{}], timezone?: string) {
-	const result = await runChatMessaging({
-		items,
-		parameters: { resource: 'broadcast', ...parameters } as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		timezone,
-	});
-	expect(result.error).toBeUndefined();
-	return result.output!;
-}
+const run = succeedingResourceRunner('broadcast', service, API_KEY);
 
 const sent = () =>
 	service.requests.map(({ method, path, query, body }) => ({
@@ -50,13 +40,8 @@ const sent = () =>
 	}));
 const jsonOf = (output: Array<{ json: unknown }>) => output.map((item) => item.json);
 
-async function direct(pathAndQuery: string): Promise<any> {
-	const answer = await fetch(`${service.url}${pathAndQuery}`, {
-		headers: { Authorization: API_KEY },
-	});
-	expect(answer.status).toBe(200);
-	return await answer.json();
-}
+/** The stand-in's own answer, asked directly (after the node's requests were checked). */
+const direct = standInReader(service, API_KEY);
 
 /** Every broadcast of the stand-in's list, page after page (25 a page). */
 async function everyBroadcast(query = ''): Promise<any[]> {
@@ -140,7 +125,7 @@ describe('Launch to an audience ID: one launch per input item', () => {
 				additionalFields: { scheduledLaunchTime: '2030-01-31T18:00:00' },
 			}),
 			[{}],
-			'Europe/Berlin',
+			{ timezone: 'Europe/Berlin' },
 		);
 		expect(sent()[0].body).toEqual({
 			event_type: 'send_broadcast',

@@ -7,6 +7,7 @@
  */
 import type { FaultSpec } from '../../../sandbox/faults';
 import { failureOf, resourceRunner } from '../../helpers/resourceRuns';
+import { expectRefusedBeforeAnyRequest, fromItem } from '../../helpers/refusedInputs';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'contact-faults-key-SECRET-e05b';
@@ -59,7 +60,6 @@ const run = resourceRunner('contact', service, API_KEY);
 const failure = failureOf;
 
 describe('bad inputs: the parameter and the item are named, nothing is sent', () => {
-	const fromItem = '={{ $json.value }}';
 	// [case, operation, parameters, item 0's valid value, item 1's bad value, label, reason]
 	test.each<[string, Operation, Record<string, unknown>, unknown, unknown, string, RegExp]>([
 		[
@@ -202,12 +202,7 @@ describe('bad inputs: the parameter and the item are named, nothing is sent', ()
 			{ phone: KNOWN[0], value: good },
 			{ phone: KNOWN[1], value: bad },
 		]);
-		const { message, description } = failure(result);
-		expect(message.startsWith(`${label} `)).toBe(true);
-		expect(message).toMatch(reason);
-		expect(message).toMatch(/\[item 1\]$/);
-		expect(description).toMatch(/Nothing was sent/);
-		expect(service.requests).toHaveLength(0);
+		expectRefusedBeforeAnyRequest(result, service, { label, reason, apiKey: API_KEY });
 	});
 
 	test("a Batch Size over the bulk upsert's 1,000 is refused as an option, item 0", async () => {

@@ -289,48 +289,24 @@ describe('Update Communication Preference', () => {
 				},
 			},
 		]);
+		// Each item: its number and preference, whether the service updated it, the batch it went in.
+		const mutes = { number: 1, size: 3 };
+		const allows = { number: 2, size: 2 };
+		const told = (index: number, batch: typeof mutes, updated = true) => ({
+			phone_number: items[index].phone,
+			communication_preference: items[index].preference,
+			updated,
+			...(updated ? {} : { notFound: true }),
+			batch,
+			statusCode: 200,
+			retries: 0,
+		});
 		expect(output.map((item) => item.json)).toEqual([
-			{
-				phone_number: items[0].phone,
-				communication_preference: 'mute_all',
-				updated: true,
-				batch: { number: 1, size: 3 },
-				statusCode: 200,
-				retries: 0,
-			},
-			{
-				phone_number: items[1].phone,
-				communication_preference: 'allow_everything',
-				updated: true,
-				batch: { number: 2, size: 2 },
-				statusCode: 200,
-				retries: 0,
-			},
-			{
-				phone_number: items[2].phone,
-				communication_preference: 'mute_all',
-				updated: true,
-				batch: { number: 1, size: 3 },
-				statusCode: 200,
-				retries: 0,
-			},
-			{
-				phone_number: items[3].phone,
-				communication_preference: 'allow_everything',
-				updated: true,
-				batch: { number: 2, size: 2 },
-				statusCode: 200,
-				retries: 0,
-			},
-			{
-				phone_number: items[4].phone,
-				communication_preference: 'mute_all',
-				updated: false,
-				notFound: true,
-				batch: { number: 1, size: 3 },
-				statusCode: 200,
-				retries: 0,
-			},
+			told(0, mutes),
+			told(1, allows),
+			told(2, mutes),
+			told(3, allows),
+			told(4, mutes, false),
 		]);
 		expect(output.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 		// The stand-in holds the change.

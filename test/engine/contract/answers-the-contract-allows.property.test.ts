@@ -65,74 +65,38 @@ interface AboutTheObject {
 	alsoShows?: Record<string, Json>;
 }
 
+/** An object named by an ID of this prefix in `parameter`, answered with it in `id`. */
+const byId = (
+	parameter: string,
+	prefix: string,
+	alsoShows?: Record<string, Json>,
+): AboutTheObject => ({ parameter, prefix, idField: 'id', ...(alsoShows && { alsoShows }) });
+/** A contact, named by its phone number and answered with it in `phone_number`. */
+const byPhoneNumber = (alsoShows?: Record<string, Json>): AboutTheObject => ({
+	parameter: 'phoneNumber',
+	prefix: '+',
+	idField: 'phone_number',
+	...(alsoShows && { alsoShows }),
+});
+
 const ABOUT_THE_OBJECT: Record<string, AboutTheObject> = {
-	'broadcast → get': { parameter: 'broadcastId', prefix: 'cmp_', idField: 'id' },
-	'broadcast → cancel': {
-		parameter: 'broadcastId',
-		prefix: 'cmp_',
-		idField: 'id',
-		alsoShows: { status: 'draft' },
-	},
-	'broadcast → archive': {
-		parameter: 'broadcastId',
-		prefix: 'cmp_',
-		idField: 'id',
-		alsoShows: { status: 'archived' },
-	},
-	'template → get': { parameter: 'templateId', prefix: 'wat_', idField: 'id' },
-	'template → update': {
-		parameter: 'templateId',
-		prefix: 'wat_',
-		idField: 'id',
-		alsoShows: { category: 'MARKETING' },
-	},
-	'template → archive': {
-		parameter: 'templateId',
-		prefix: 'wat_',
-		idField: 'id',
-		alsoShows: { status: 'archived' },
-	},
-	'template → pause': {
-		parameter: 'templateId',
-		prefix: 'wat_',
-		idField: 'id',
-		alsoShows: { status: 'paused' },
-	},
-	'template → submitForApproval': {
-		parameter: 'templateId',
-		prefix: 'wat_',
-		idField: 'id',
-		alsoShows: { status: 'pending' },
-	},
-	'order → get': { parameter: 'orderId', prefix: 'wa_ord_', idField: 'id' },
-	'conversation → updateStatus': {
-		parameter: 'conversationId',
-		prefix: 'conv_',
-		idField: 'id',
-		alsoShows: { status: 'open' },
-	},
-	'media → delete': { parameter: 'mediaId', prefix: '', idField: 'id' },
-	'message → getStatus': { parameter: 'eventId', prefix: 'evt_', idField: 'id' },
-	'broadcast → getStatus': {
-		parameter: 'eventId',
-		prefix: 'evt_',
-		idField: 'id',
-		alsoShows: { result: { type: 'campaign', id: 'cmp_1' } },
-	},
-	'contact → get': { parameter: 'phoneNumber', prefix: '+', idField: 'phone_number' },
-	'contact → update': {
-		parameter: 'phoneNumber',
-		prefix: '+',
-		idField: 'phone_number',
-		alsoShows: { name: 'Ada' },
-	},
-	'contact → createOrUpdate': {
-		parameter: 'phoneNumber',
-		prefix: '+',
-		idField: 'phone_number',
-		alsoShows: { name: 'Ada' },
-	},
-	'contact → createMany': { parameter: 'phoneNumber', prefix: '+', idField: 'phone_number' },
+	'broadcast → get': byId('broadcastId', 'cmp_'),
+	'broadcast → cancel': byId('broadcastId', 'cmp_', { status: 'draft' }),
+	'broadcast → archive': byId('broadcastId', 'cmp_', { status: 'archived' }),
+	'template → get': byId('templateId', 'wat_'),
+	'template → update': byId('templateId', 'wat_', { category: 'MARKETING' }),
+	'template → archive': byId('templateId', 'wat_', { status: 'archived' }),
+	'template → pause': byId('templateId', 'wat_', { status: 'paused' }),
+	'template → submitForApproval': byId('templateId', 'wat_', { status: 'pending' }),
+	'order → get': byId('orderId', 'wa_ord_'),
+	'conversation → updateStatus': byId('conversationId', 'conv_', { status: 'open' }),
+	'media → delete': byId('mediaId', ''),
+	'message → getStatus': byId('eventId', 'evt_'),
+	'broadcast → getStatus': byId('eventId', 'evt_', { result: { type: 'campaign', id: 'cmp_1' } }),
+	'contact → get': byPhoneNumber(),
+	'contact → update': byPhoneNumber({ name: 'Ada' }),
+	'contact → createOrUpdate': byPhoneNumber({ name: 'Ada' }),
+	'contact → createMany': byPhoneNumber(),
 };
 
 /**
@@ -378,30 +342,45 @@ describe('an answer the contract allows never fails the item as a whole', () => 
 	});
 });
 
+/**
+ * An ID the operation asks for, and an answer the contract allows about the object whose id is
+ * written in one or more of the forms `idForms` gives for it.
+ */
+function askedAndAnswered(
+	name: string,
+	idForms: (asked: string) => fc.Arbitrary<Array<string | number>>,
+): fc.Arbitrary<[string, GeneratedAnswer]> {
+	const about = ABOUT_THE_OBJECT[name];
+	return askedFor(about).chain((id) =>
+		fc.tuple(
+			fc.constant(id),
+			idForms(id).chain((written) =>
+				contractAnswers(contract, answered[name].operationId, {
+					status: COMMAND_STATUS[name],
+					request: REQUEST_KIND[name],
+					shaped: fc.constant(aboutTheObject(about, written)),
+				}),
+			),
+		),
+	);
+}
+
+/** Runs the operation asking for the object `id`, the stand-in answering `answer`. */
+const runAskingFor = (name: string, id: string, answer: GeneratedAnswer) =>
+	runAnswered(name, [answer], {
+		parameters: { [ABOUT_THE_OBJECT[name].parameter]: id },
+		path: pathFor(name, id),
+	});
+
 describe('an answer about the object asked for passes, whatever JSON type its id takes', () => {
 	test.each(Object.keys(ABOUT_THE_OBJECT))('%s', async (name) => {
 		const about = ABOUT_THE_OBJECT[name];
-		const asked = askedFor(about);
 		await fc.assert(
 			fc.asyncProperty(
-				asked.chain((id) =>
-					fc.tuple(
-						fc.constant(id),
-						writtenFor(about, id).chain((written) =>
-							contractAnswers(contract, answered[name].operationId, {
-								status: COMMAND_STATUS[name],
-								request: REQUEST_KIND[name],
-								shaped: fc.constant(aboutTheObject(about, written)),
-							}),
-						),
-					),
-				),
+				askedAndAnswered(name, (asked) => writtenFor(about, asked)),
 				async ([id, answer]) => {
 					fc.pre(answer.problems.length === 0);
-					const run = await runAnswered(name, [answer], {
-						parameters: { [about.parameter]: id },
-						path: pathFor(name, id),
-					});
+					const run = await runAskingFor(name, id, answer);
 					expect(run.error).toBeUndefined();
 					if (HELD_TO_FAILURE_SIGNS.has(name) && documentedFailureSign(answer.body))
 						expect(failureOf(run.output)).toMatch(/not as documented/);
@@ -415,31 +394,12 @@ describe('an answer about the object asked for passes, whatever JSON type its id
 
 describe('an answer about another object fails the item, whatever JSON type either id takes', () => {
 	test.each(Object.keys(ABOUT_THE_OBJECT))('%s', async (name) => {
-		const about = ABOUT_THE_OBJECT[name];
-		const asked = askedFor(about);
 		await fc.assert(
-			fc.asyncProperty(
-				asked.chain((id) =>
-					fc.tuple(
-						fc.constant(id),
-						anotherId(id).chain((other) =>
-							contractAnswers(contract, answered[name].operationId, {
-								status: COMMAND_STATUS[name],
-								request: REQUEST_KIND[name],
-								shaped: fc.constant(aboutTheObject(about, other)),
-							}),
-						),
-					),
-				),
-				async ([id, answer]) => {
-					fc.pre(answer.problems.length === 0);
-					const run = await runAnswered(name, [answer], {
-						parameters: { [about.parameter]: id },
-						path: pathFor(name, id),
-					});
-					expect(failureOf(run.output)).toBeDefined();
-				},
-			),
+			fc.asyncProperty(askedAndAnswered(name, anotherId), async ([id, answer]) => {
+				fc.pre(answer.problems.length === 0);
+				const run = await runAskingFor(name, id, answer);
+				expect(failureOf(run.output)).toBeDefined();
+			}),
 			{ numRuns: RUNS, endOnFailure: true },
 		);
 	});

@@ -4,6 +4,7 @@
  * per operation; with Continue On Fail every input item comes out once, paired with itself.
  */
 import { failureOf, resourceRunner } from '../../helpers/resourceRuns';
+import { expectRefusedBeforeAnyRequest, fromItem } from '../../helpers/refusedInputs';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'conversation-faults-key-SECRET-9a3e';
@@ -39,7 +40,6 @@ async function conversationIdOf(phone: string): Promise<string> {
 }
 
 describe('bad inputs: the parameter and the item are named, nothing is sent', () => {
-	const fromItem = '={{ $json.value }}';
 	// [case, operation, parameters, item 0's valid value, item 1's bad value, label, reason]
 	test.each<[string, Operation, Record<string, unknown>, unknown, unknown, string, RegExp]>([
 		[
@@ -147,12 +147,7 @@ describe('bad inputs: the parameter and the item are named, nothing is sent', ()
 			{ phone: ADA, id: 'conv_1', value: good },
 			{ phone: GRACE, id: 'conv_1', value: bad },
 		]);
-		const { message, description } = failure(result);
-		expect(message.startsWith(`${label} `)).toBe(true);
-		expect(message).toMatch(reason);
-		expect(message).toMatch(/\[item 1\]$/);
-		expect(description).toMatch(/Nothing was sent/);
-		expect(service.requests).toHaveLength(0);
+		expectRefusedBeforeAnyRequest(result, service, { label, reason, apiKey: API_KEY });
 	});
 });
 

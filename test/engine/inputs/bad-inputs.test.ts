@@ -9,44 +9,20 @@
  * item 0, so their rows put the bad value there and expect "[item 0]".
  */
 import { runChatMessaging } from '../../helpers/engineHarness';
+import {
+	expectRefusedBeforeAnyRequest,
+	fromItem,
+	validSendingParameters,
+	type SendingOperation,
+} from '../../helpers/refusedInputs';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'bad-input-key-SECRET-5e0d';
 const service = useStandInService({ apiKey: API_KEY });
 
-type Operation = 'sendTemplate' | 'connectContact' | 'assignAgent' | 'createMany';
-
-const validParameters: Record<Operation, Record<string, unknown>> = {
-	sendTemplate: {
-		resource: 'message',
-		operation: 'sendTemplate',
-		phoneNumber: '+14155550123',
-		templateId: 'wat_welcome',
-	},
-	connectContact: {
-		resource: 'aiAgent',
-		operation: 'connectContact',
-		phoneNumber: '+14155550123',
-		aiAgentId: 'aiflw_support',
-		templateId: 'wat_welcome',
-	},
-	assignAgent: {
-		resource: 'conversation',
-		operation: 'assignAgent',
-		contactName: 'Ada Lovelace',
-		phoneNumber: '+14155550123',
-		agentEmail: 'agent@example.com',
-		openChatOnAssignment: true,
-	},
-	createMany: { resource: 'contact', operation: 'createMany', phoneNumber: '+14155550123' },
-};
-
-/** The item's `value`, as the parameter an expression fills: item 0 valid, item 1 bad. */
-const fromItem = '={{ $json.value }}';
-
 interface BadInput {
 	case: string;
-	operation: Operation;
+	operation: SendingOperation;
 	/** Merged over the operation's valid parameters; use `fromItem` where the bad value goes. */
 	parameters: Record<string, unknown>;
 	/** `value` of item 0 and item 1; a missing key makes the expression give no value. */
@@ -676,24 +652,18 @@ describe.each(badInputs.map((row) => [`${row.operation}: ${row.case}`, row] as c
 			const itemIndex = row.itemIndex ?? 1;
 			const result = await runChatMessaging({
 				items: itemsFor(row),
-				parameters: { ...validParameters[row.operation], ...row.parameters } as never,
+				parameters: { ...validSendingParameters[row.operation], ...row.parameters } as never,
 				baseUrl: service.url,
 				apiKey: API_KEY,
 			});
 
 			// Nothing at all reached the stand-in: not the bad item, not the valid one before it.
-			expect(service.requests).toEqual([]);
-			expect(result.output).toBeUndefined();
-
-			const error = result.error as unknown as { message: string; description?: string };
-			expect(error).toBeDefined();
-			expect(error.message.startsWith(`${row.label} `)).toBe(true);
-			expect(error.message).toMatch(row.reason);
-			expect(error.message.endsWith(`[item ${itemIndex}]`)).toBe(true);
-			expect(error.description).toBe(
-				`Nothing was sent. Fix "${row.label}" for item ${itemIndex} (counting from 0) and run again.`,
-			);
-			expect(result.everything()).not.toContain(API_KEY);
+			expectRefusedBeforeAnyRequest(result, service, {
+				label: row.label,
+				reason: row.reason,
+				itemIndex,
+				apiKey: API_KEY,
+			});
 		});
 	},
 );
@@ -708,8 +678,8 @@ describe('the same parameters with valid values are sent, so each row above fail
 			// field's valid value directly instead.
 			const parameters =
 				row.good === undefined
-					? validParameters[row.operation]
-					: { ...validParameters[row.operation], ...row.parameters };
+					? validSendingParameters[row.operation]
+					: { ...validSendingParameters[row.operation], ...row.parameters };
 			const result = await runChatMessaging({
 				items: [good],
 				parameters: parameters as never,

@@ -8,39 +8,17 @@
  * The second half sends the values the node does accept and shows exactly what arrived.
  */
 import { runChatMessaging } from '../../helpers/engineHarness';
+import {
+	expectRefusedBeforeAnyRequest,
+	fromItem,
+	validSendingParameters,
+	type SendingOperation,
+} from '../../helpers/refusedInputs';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'wrong-person-key-SECRET-91ce';
 const service = useStandInService({ apiKey: API_KEY });
 
-type Operation = 'sendTemplate' | 'connectContact' | 'assignAgent' | 'createMany';
-
-const validParameters: Record<Operation, Record<string, unknown>> = {
-	sendTemplate: {
-		resource: 'message',
-		operation: 'sendTemplate',
-		phoneNumber: '+14155550123',
-		templateId: 'wat_welcome',
-	},
-	connectContact: {
-		resource: 'aiAgent',
-		operation: 'connectContact',
-		phoneNumber: '+14155550123',
-		aiAgentId: 'aiflw_support',
-		templateId: 'wat_welcome',
-	},
-	assignAgent: {
-		resource: 'conversation',
-		operation: 'assignAgent',
-		contactName: 'Ada Lovelace',
-		phoneNumber: '+14155550123',
-		agentEmail: 'agent@example.com',
-		openChatOnAssignment: true,
-	},
-	createMany: { resource: 'contact', operation: 'createMany', phoneNumber: '+14155550123' },
-};
-
-const fromItem = '={{ $json.value }}';
 const phone = { phoneNumber: fromItem };
 const business = { additionalFields: { businessPhoneNumber: fromItem } };
 const timeZone = {
@@ -64,7 +42,7 @@ const mediaRow = {
 
 interface Refusal {
 	case: string;
-	operation: Operation;
+	operation: SendingOperation;
 	parameters: Record<string, unknown>;
 	good: unknown;
 	bad: unknown;
@@ -483,27 +461,22 @@ describe.each(refusals.map((row) => [`${row.operation}: ${row.case}`, row] as co
 		test('stops before any request, naming the field and the item', async () => {
 			const result = await runChatMessaging({
 				items: itemsFor(row),
-				parameters: { ...validParameters[row.operation], ...row.parameters } as never,
+				parameters: { ...validSendingParameters[row.operation], ...row.parameters } as never,
 				baseUrl: service.url,
 				apiKey: API_KEY,
 				timezone: row.timezone,
 			});
-			expect(service.requests).toEqual([]);
-			expect(result.output).toBeUndefined();
-			const error = result.error as unknown as { message: string; description?: string };
-			expect(error).toBeDefined();
-			expect(error.message.startsWith(`${row.label} `)).toBe(true);
-			expect(error.message).toMatch(row.reason);
-			expect(error.message.endsWith('[item 1]')).toBe(true);
-			expect(error.description).toBe(
-				`Nothing was sent. Fix "${row.label}" for item 1 (counting from 0) and run again.`,
-			);
+			expectRefusedBeforeAnyRequest(result, service, {
+				label: row.label,
+				reason: row.reason,
+				apiKey: API_KEY,
+			});
 		});
 
 		test('the good value alone is sent, so the bad value is what stopped the run', async () => {
 			const result = await runChatMessaging({
 				items: [itemsFor(row)[0]],
-				parameters: { ...validParameters[row.operation], ...row.parameters } as never,
+				parameters: { ...validSendingParameters[row.operation], ...row.parameters } as never,
 				baseUrl: service.url,
 				apiKey: API_KEY,
 				timezone: row.timezone,
@@ -518,11 +491,11 @@ describe('what the node does accept arrives as the one thing it can mean', () =>
 	const send = (
 		items: object[],
 		parameters: Record<string, unknown>,
-		operation: Operation = 'sendTemplate',
+		operation: SendingOperation = 'sendTemplate',
 	) =>
 		runChatMessaging({
 			items,
-			parameters: { ...validParameters[operation], ...parameters } as never,
+			parameters: { ...validSendingParameters[operation], ...parameters } as never,
 			baseUrl: service.url,
 			apiKey: API_KEY,
 		});

@@ -4,6 +4,7 @@
  * wrong shape has one defined outcome per operation; with Continue On Fail every input item comes
  * out, paired with itself.
  */
+import { expectRefusedBeforeAnyRequest, fromItem } from '../../helpers/refusedInputs';
 import { useStandInService } from '../../helpers/standInFixture';
 import { failureOf, resourceRunner } from '../../helpers/resourceRuns';
 
@@ -26,7 +27,6 @@ const run = resourceRunner('message', service, API_KEY);
 const failure = failureOf;
 
 describe('bad inputs: the parameter and the item are named, nothing is sent', () => {
-	const fromItem = '={{ $json.value }}';
 	// [case, operation, parameters, item 0's valid value, item 1's bad value, label, reason]
 	test.each<[string, Operation, Record<string, unknown>, unknown, unknown, string, RegExp]>([
 		[
@@ -181,12 +181,7 @@ describe('bad inputs: the parameter and the item are named, nothing is sent', ()
 			{ value: good },
 			{ value: bad },
 		]);
-		const { message, description } = failure(result);
-		expect(message.startsWith(`${label} `)).toBe(true);
-		expect(message).toMatch(reason);
-		expect(message).toMatch(/\[item 1\]$/);
-		expect(description).toMatch(/Nothing was sent/);
-		expect(service.requests).toHaveLength(0);
+		expectRefusedBeforeAnyRequest(result, service, { label, reason, apiKey: API_KEY });
 	});
 
 	test('the default Event ID, on an item that carries no event_id or id, is refused as empty', async () => {

@@ -11,7 +11,7 @@ import { createAccountSideService } from '../../../sandbox/service/accountSideSe
 import { createCommandEndpoints } from '../../../sandbox/serviceEndpoints';
 import { launchBody } from '../../helpers/standInHarness';
 import { useStandInService } from '../../helpers/standInFixture';
-import { runChatMessaging } from '../../helpers/engineHarness';
+import { standInReader, succeedingResourceRunner } from '../../helpers/resourceRuns';
 
 const API_KEY = 'message-operations-key-SECRET-51d0';
 let clock = Date.parse('2026-03-02T09:00:00.000Z');
@@ -32,30 +32,14 @@ const ORDER_VALUES = {
 const TEMPLATE_MESSAGES = '/api/v1/template_messages';
 const MESSAGES = '/api/v1/messages';
 
-async function run(parameters: Record<string, unknown>, items: object[] = [{}], timezone?: string) {
-	const result = await runChatMessaging({
-		items,
-		parameters: { resource: 'message', ...parameters } as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-		timezone,
-	});
-	expect(result.error).toBeUndefined();
-	return result.output!;
-}
+const run = succeedingResourceRunner('message', service, API_KEY);
 
 const sent = () =>
 	service.requests.map(({ method, path, query, body }) => ({ method, path, query, body }));
 const jsonOf = (output: Array<{ json: unknown }>) => output.map((item) => item.json);
 
 /** The stand-in's own answer, asked directly (after the node's requests were checked). */
-async function direct(pathAndQuery: string): Promise<any> {
-	const answer = await fetch(`${service.url}${pathAndQuery}`, {
-		headers: { Authorization: API_KEY },
-	});
-	expect(answer.status).toBe(200);
-	return await answer.json();
-}
+const direct = standInReader(service, API_KEY);
 
 /** Every record of a stand-in list, page after page (25 a page unless `per` says otherwise). */
 async function everyRecord(path: string, key: string, query = ''): Promise<any[]> {
@@ -326,7 +310,7 @@ describe('Get Many Statuses', () => {
 				filters: { broadcastId: SEEDED_BROADCASTS.springSale },
 			},
 			[{}],
-			'Europe/Berlin',
+			{ timezone: 'Europe/Berlin' },
 		);
 		const query = {
 			updated_since: '2026-02-26T09:00:00Z',

@@ -7,6 +7,7 @@
  */
 import { SEEDED_ORDERS } from '../../../sandbox/service/orders';
 import { failureOf, resourceRunner } from '../../helpers/resourceRuns';
+import { expectRefusedBeforeAnyRequest, fromItem } from '../../helpers/refusedInputs';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'order-faults-key-SECRET-c8b1';
@@ -62,7 +63,6 @@ const item = (fields: Record<string, unknown> = {}) => ({
 });
 
 describe('bad inputs: the parameter, the line item and the item are named, nothing is sent', () => {
-	const fromItem = '={{ $json.value }}';
 	const rows = (amount: unknown, saleAmount: unknown = '') => ({
 		item: [{ name: 'Thing', amount, quantity: 1, saleAmount }],
 	});
@@ -267,12 +267,7 @@ describe('bad inputs: the parameter, the line item and the item are named, nothi
 			item({ value: good }),
 			item({ value: bad }),
 		]);
-		const { message, description } = failure(result);
-		expect(message.startsWith(`${label} `)).toBe(true);
-		expect(message).toMatch(reason);
-		expect(message).toMatch(/\[item 1\]$/);
-		expect(description).toMatch(/Nothing was sent/);
-		expect(service.requests).toHaveLength(0);
+		expectRefusedBeforeAnyRequest(result, service, { label, reason, apiKey: API_KEY });
 	});
 
 	test('no Line Items rows at all', async () => {

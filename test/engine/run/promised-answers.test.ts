@@ -5,6 +5,7 @@
  * send can be matched with its delivery report later.
  */
 import { runChatMessaging } from '../../helpers/engineHarness';
+import { validSendingParameters } from '../../helpers/refusedInputs';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'answers-key-SECRET-a7e2';
@@ -12,28 +13,10 @@ const service = useStandInService({ apiKey: API_KEY });
 
 const EVENTS = '/api/v1/events';
 
+// The sending operations as a user sets them; Create Many reads each item's number.
 const operations = {
-	sendTemplate: {
-		resource: 'message',
-		operation: 'sendTemplate',
-		phoneNumber: '+14155550123',
-		templateId: 'wat_welcome',
-	},
-	connectContact: {
-		resource: 'aiAgent',
-		operation: 'connectContact',
-		phoneNumber: '+14155550123',
-		aiAgentId: 'aiflw_1',
-		templateId: 'wat_1',
-	},
-	assignAgent: {
-		resource: 'conversation',
-		operation: 'assignAgent',
-		contactName: 'Ada',
-		phoneNumber: '+14155550123',
-		agentEmail: 'agent@example.com',
-	},
-	createMany: { resource: 'contact', operation: 'createMany', phoneNumber: '={{ $json.phone }}' },
+	...validSendingParameters,
+	createMany: { ...validSendingParameters.createMany, phoneNumber: '={{ $json.phone }}' },
 };
 type Operation = keyof typeof operations;
 

@@ -6,6 +6,7 @@
  */
 import type { FaultSpec } from '../../../sandbox/faults';
 import { failureOf, resourceRunner } from '../../helpers/resourceRuns';
+import { expectRefusedBeforeAnyRequest, fromItem } from '../../helpers/refusedInputs';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'template-faults-key-SECRET-91c2';
@@ -52,7 +53,6 @@ const run = resourceRunner('template', service, API_KEY);
 const failure = failureOf;
 
 describe('bad inputs: the parameter and the item are named, nothing is sent', () => {
-	const fromItem = '={{ $json.value }}';
 	// [case, operation, parameters, item 0's valid value, item 1's bad value, label, reason]
 	test.each<[string, Operation, Record<string, unknown>, unknown, unknown, string, RegExp]>([
 		[
@@ -207,12 +207,7 @@ describe('bad inputs: the parameter and the item are named, nothing is sent', ()
 			{ id: APPROVED, value: good },
 			{ id: APPROVED, value: bad },
 		]);
-		const { message, description } = failure(result);
-		expect(message.startsWith(`${label} `)).toBe(true);
-		expect(message).toMatch(reason);
-		expect(message).toMatch(/\[item 1\]$/);
-		expect(description).toMatch(/Nothing was sent/);
-		expect(service.requests).toHaveLength(0);
+		expectRefusedBeforeAnyRequest(result, service, { label, reason, apiKey: API_KEY });
 	});
 
 	test('Update with no field added says what it needs, item 0', async () => {

@@ -5,7 +5,9 @@ import type { INodeParameters } from 'n8n-workflow';
 import { MAX_BODY_BYTES } from '../../../nodes/ChatMessagingTrigger/ChatMessagingTrigger.node';
 import { buildWebhookBody, webhookAuthHeaders, type WebhookAuth } from '../../../sandbox/webhooks';
 import {
-	startTriggerHarness,
+	expectWorkflowStarted,
+	postWithAuth,
+	triggerHarnessesClosedAfterAll,
 	type PostResult,
 	type TriggerHarness,
 } from '../../helpers/triggerHarness';
@@ -19,33 +21,12 @@ import {
 jest.setTimeout(60_000);
 
 const SECRET = 'edge-test-secret-4c1d9e7a2b';
-const STARTED = { received: true, started: true };
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const order = () => buildWebhookBody('order', 'completed');
 
-const harnesses: TriggerHarness[] = [];
-async function harness(parameters: INodeParameters = {}, secret?: string) {
-	const started = await startTriggerHarness({ parameters, secret });
-	harnesses.push(started);
-	return started;
-}
-
-afterAll(async () => {
-	await Promise.all(harnesses.map((h) => h.close()));
-});
-
-async function send(h: TriggerHarness, body: unknown, auth: WebhookAuth = { mode: 'none' }) {
-	const raw = JSON.stringify(body);
-	return await h.post(raw, webhookAuthHeaders(raw, auth));
-}
-
-function expectStarted(result: PostResult) {
-	expect(result.call.error).toBeUndefined();
-	expect(result.body).toEqual(STARTED);
-	expect(result.status).toBe(200);
-	expect(result.call.workflowData).toHaveLength(1);
-	return result.call.workflowData![0][0].json;
-}
+const startHarness = triggerHarnessesClosedAfterAll();
+const harness = (parameters: INodeParameters = {}, secret?: string) =>
+	startHarness({ parameters, secret });
 
 function expectRefused(result: PostResult, status: number, error: string | RegExp) {
 	expect(result.call.error).toBeUndefined();
@@ -69,14 +50,14 @@ describe('11: a secret stored with spaces around it', () => {
 
 	it('matches the header the caller sends without them', async () => {
 		const h = await harness({ authentication: 'headerSecret' }, padded);
-		expectStarted(await send(h, order(), { mode: 'headerSecret', secret: SECRET }));
+		expectWorkflowStarted(await postWithAuth(h, order(), { mode: 'headerSecret', secret: SECRET }));
 	});
 
 	it('signs with the same trimmed secret in HMAC mode', async () => {
 		const h = await harness({ authentication: 'hmac' }, padded);
-		expectStarted(await send(h, order(), { mode: 'hmac', secret: SECRET }));
+		expectWorkflowStarted(await postWithAuth(h, order(), { mode: 'hmac', secret: SECRET }));
 		expectRefused(
-			await send(h, order(), { mode: 'hmac', secret: padded }),
+			await postWithAuth(h, order(), { mode: 'hmac', secret: padded }),
 			401,
 			'signature does not match',
 		);
@@ -92,7 +73,7 @@ describe('12: a secret outside printable ASCII', () => {
 		it(`with ${label}: every call is refused with the reason, logged, nothing started`, async () => {
 			const h = await harness({ authentication: 'hmac' }, secret);
 			// Correctly signed with that very secret: HMAC itself could match, the rule still refuses.
-			const result = await send(h, order(), { mode: 'hmac', secret });
+			const result = await postWithAuth(h, order(), { mode: 'hmac', secret });
 			expectRefused(result, 500, /secret has characters an HTTP header cannot carry/);
 			expectLoggedForOwner(h, /secret has characters an HTTP header cannot carry/);
 		});
@@ -112,7 +93,7 @@ describe('13: a Tolerance that is not a positive number fails closed', () => {
 				SECRET,
 			);
 			for (const timestamp of [nowSeconds() - 86_400, nowSeconds()]) {
-				const result = await send(h, order(), { mode: 'hmac', secret: SECRET, timestamp });
+				const result = await postWithAuth(h, order(), { mode: 'hmac', secret: SECRET, timestamp });
 				expectRefused(result, 500, /Tolerance \(Seconds\) is not a positive number/);
 			}
 			expectLoggedForOwner(h, /Tolerance \(Seconds\) is not a positive number/);
@@ -124,11 +105,15 @@ describe('13: a Tolerance that is not a positive number fails closed', () => {
 			{ authentication: 'hmac', requireTimestamp: true, timestampToleranceSeconds: '={{ 60 }}' },
 			SECRET,
 		);
-		expectStarted(
-			await send(h, order(), { mode: 'hmac', secret: SECRET, timestamp: nowSeconds() }),
+		expectWorkflowStarted(
+			await postWithAuth(h, order(), { mode: 'hmac', secret: SECRET, timestamp: nowSeconds() }),
 		);
 		expectRefused(
-			await send(h, order(), { mode: 'hmac', secret: SECRET, timestamp: nowSeconds() - 120 }),
+			await postWithAuth(h, order(), {
+				mode: 'hmac',
+				secret: SECRET,
+				timestamp: nowSeconds() - 120,
+			}),
 			403,
 			'timestamp outside the tolerance window',
 		);
@@ -146,8 +131,8 @@ describe('14: nesting is limited to 64 levels', () => {
 	});
 
 	it('accepts 64 levels, counting the outer object', async () => {
-		expectStarted(await h.post(nested(64), { 'Content-Type': 'text/plain' }));
-		expectStarted(await h.post(nested(64, '[', ']')));
+		expectWorkflowStarted(await h.post(nested(64), { 'Content-Type': 'text/plain' }));
+		expectWorkflowStarted(await h.post(nested(64, '[', ']')));
 	});
 
 	it('refuses 65 levels with 400, before a workflow starts', async () => {
@@ -172,7 +157,7 @@ describe('14: nesting is limited to 64 levels', () => {
 
 	it('does not count brackets inside strings', async () => {
 		const body = { type: 'order.completed', data: { note: `${'[{'.repeat(100)}\\"]` } };
-		expectStarted(await h.post(JSON.stringify(body)));
+		expectWorkflowStarted(await h.post(JSON.stringify(body)));
 	});
 });
 
@@ -188,7 +173,9 @@ describe('15: encodings', () => {
 	it('accepts UTF-8 with a byte-order mark, whatever the content type', async () => {
 		for (const type of [undefined, 'text/plain', 'application/json', 'application/octet-stream']) {
 			const body = Buffer.concat([BOM, Buffer.from(raw())]);
-			const json = expectStarted(await h.postRaw(body, type ? { 'Content-Type': type } : {}));
+			const json = expectWorkflowStarted(
+				await h.postRaw(body, type ? { 'Content-Type': type } : {}),
+			);
 			expect(json.kind).toBe('order');
 		}
 	});
@@ -198,7 +185,7 @@ describe('15: encodings', () => {
 		const body = Buffer.concat([BOM, Buffer.from(raw())]);
 		const signature = createHmac('sha256', SECRET).update(body).digest('hex');
 		const headers = { 'X-Signature-256': signature, 'Content-Type': 'text/plain' };
-		expectStarted(await signed.postRaw(body, headers));
+		expectWorkflowStarted(await signed.postRaw(body, headers));
 	});
 
 	it('accepts a charset of utf-8 however it is written', async () => {
@@ -208,7 +195,7 @@ describe('15: encodings', () => {
 			'text/plain; charset="utf-8"',
 			'application/octet-stream; charset=utf8',
 		]) {
-			expectStarted(await h.postRaw(raw(), { 'Content-Type': type }));
+			expectWorkflowStarted(await h.postRaw(raw(), { 'Content-Type': type }));
 		}
 	});
 
@@ -276,7 +263,7 @@ describe('16: size and the secret length', () => {
 			const h = await harness({ authentication }, 'short-secret');
 			const auth = { mode: authentication, secret: 'short-secret' } as WebhookAuth;
 			expectRefused(
-				await send(h, order(), auth),
+				await postWithAuth(h, order(), auth),
 				500,
 				'trigger is not set up: the webhook secret is shorter than 16 characters',
 			);
@@ -287,7 +274,7 @@ describe('16: size and the secret length', () => {
 	it('counts the length after trimming', async () => {
 		const h = await harness({ authentication: 'headerSecret' }, `   ${'k'.repeat(15)}     `);
 		expectRefused(
-			await send(h, order(), { mode: 'headerSecret', secret: 'k'.repeat(15) }),
+			await postWithAuth(h, order(), { mode: 'headerSecret', secret: 'k'.repeat(15) }),
 			500,
 			/shorter than 16 characters/,
 		);
@@ -298,7 +285,7 @@ describe('adversarial: configuration the trigger cannot trust fails closed', () 
 	it('no credential: refused with the reason, logged for the owner', async () => {
 		const h = await harness({ authentication: 'headerSecret' });
 		expectRefused(
-			await send(h, order(), { mode: 'headerSecret', secret: '' }),
+			await postWithAuth(h, order(), { mode: 'headerSecret', secret: '' }),
 			500,
 			'trigger is not set up: no Chat Messaging Webhook credential could be read',
 		);
@@ -308,11 +295,11 @@ describe('adversarial: configuration the trigger cannot trust fails closed', () 
 	it('an Authentication the node does not know', async () => {
 		const h = await harness({ authentication: '={{ "basicAuth" }}' }, SECRET);
 		expectRefused(
-			await send(h, order()),
+			await postWithAuth(h, order()),
 			500,
 			/Authentication "basicAuth" is not one the trigger knows/,
 		);
-		const signedCall = await send(h, order(), { mode: 'hmac', secret: SECRET });
+		const signedCall = await postWithAuth(h, order(), { mode: 'hmac', secret: SECRET });
 		expectRefused(signedCall, 500, /Authentication "basicAuth" is not one the trigger knows/);
 	});
 
@@ -322,7 +309,7 @@ describe('adversarial: configuration the trigger cannot trust fails closed', () 
 			SECRET,
 		);
 		expectRefused(
-			await send(h, order(), { mode: 'hmac', secret: SECRET, encoding: 'base64' }),
+			await postWithAuth(h, order(), { mode: 'hmac', secret: SECRET, encoding: 'base64' }),
 			500,
 			/Signature Encoding "base32" is not one the trigger knows/,
 		);
@@ -331,7 +318,7 @@ describe('adversarial: configuration the trigger cannot trust fails closed', () 
 	it('Require Timestamp that is not true or false', async () => {
 		const h = await harness({ authentication: 'hmac', requireTimestamp: '={{ "no" }}' }, SECRET);
 		expectRefused(
-			await send(h, order(), { mode: 'hmac', secret: SECRET }),
+			await postWithAuth(h, order(), { mode: 'hmac', secret: SECRET }),
 			500,
 			/Require Timestamp is not true or false/,
 		);
@@ -341,7 +328,7 @@ describe('adversarial: configuration the trigger cannot trust fails closed', () 
 		for (const headerName of ['X-Webhook-Secret:', 'Authorization: Bearer', '', '={{ 42 }}']) {
 			const h = await harness({ authentication: 'headerSecret', headerName }, SECRET);
 			expectRefused(
-				await send(h, order(), { mode: 'headerSecret', secret: SECRET }),
+				await postWithAuth(h, order(), { mode: 'headerSecret', secret: SECRET }),
 				500,
 				/Header Name is not a valid HTTP header name/,
 			);
@@ -350,12 +337,16 @@ describe('adversarial: configuration the trigger cannot trust fails closed', () 
 
 	it('Events that are not a list of known events', async () => {
 		const h = await harness({ events: '={{ "order,messageDelivery" }}' });
-		expectRefused(await send(h, order()), 500, /Events is not a list of the trigger's events/);
+		expectRefused(
+			await postWithAuth(h, order()),
+			500,
+			/Events is not a list of the trigger's events/,
+		);
 	});
 
 	it('a parameter whose expression throws: refused, no workflow, never an error to n8n', async () => {
 		const h = await harness({ events: '={{ (() => { throw new Error("boom") })() }}' });
-		const result = await send(h, order());
+		const result = await postWithAuth(h, order());
 		expectRefused(result, 500, /trigger is not set up|could not check this call/);
 	});
 });
@@ -427,7 +418,7 @@ describe('adversarial: calls the trigger cannot trust', () => {
 		}
 		const farFuture = nowSeconds() + 10 * 365 * 86_400;
 		expectRefused(
-			await send(h, order(), { mode: 'hmac', secret: SECRET, timestamp: farFuture }),
+			await postWithAuth(h, order(), { mode: 'hmac', secret: SECRET, timestamp: farFuture }),
 			403,
 			'timestamp outside the tolerance window',
 		);

@@ -10,7 +10,9 @@ import {
 	type WebhookKind,
 } from '../../../sandbox/webhooks';
 import {
-	startTriggerHarness,
+	expectWorkflowStarted,
+	postWithAuth,
+	triggerHarnessesClosedAfterAll,
 	type PostResult,
 	type TriggerHarness,
 } from '../../helpers/triggerHarness';
@@ -26,32 +28,9 @@ const SECRET = 'trigger-test-secret-7f3a9c1e5b';
 const STARTED = { received: true, started: true };
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-const harnesses: TriggerHarness[] = [];
-async function harness(parameters: INodeParameters = {}, secret?: string) {
-	const started = await startTriggerHarness({ parameters, secret });
-	harnesses.push(started);
-	return started;
-}
-
-afterAll(async () => {
-	await Promise.all(harnesses.map((h) => h.close()));
-});
-
-/** Posts `body` serialised once, with the auth headers computed over exactly those bytes. */
-async function send(h: TriggerHarness, body: unknown, auth: WebhookAuth = { mode: 'none' }) {
-	const raw = JSON.stringify(body);
-	return await h.post(raw, webhookAuthHeaders(raw, auth));
-}
-
-function expectStarted(result: PostResult) {
-	expect(result.status).toBe(200);
-	expect(result.body).toEqual(STARTED);
-	expect(result.contentType).toMatch(/^application\/json/);
-	expect(result.call.error).toBeUndefined();
-	expect(result.call.workflowData).toHaveLength(1);
-	expect(result.call.workflowData![0]).toHaveLength(1);
-	return result.call.workflowData![0][0].json;
-}
+const startHarness = triggerHarnessesClosedAfterAll();
+const harness = (parameters: INodeParameters = {}, secret?: string) =>
+	startHarness({ parameters, secret });
 
 function expectNotStarted(result: PostResult, status: number, body: object) {
 	expect(result.status).toBe(status);
@@ -83,7 +62,7 @@ describe('each kind and event starts the workflow with the body and a normalised
 		for (const event of WEBHOOK_EVENTS[kind]) {
 			it(`${kind}.${event}`, async () => {
 				const body = buildWebhookBody(kind, event);
-				const json = expectStarted(await send(h, body));
+				const json = expectWorkflowStarted(await postWithAuth(h, body));
 				expect(json.kind).toBe(kinds[kind]);
 				expect(json.event).toBe(event);
 				expect(json.status).toBe(event);
@@ -98,21 +77,21 @@ describe('each kind and event starts the workflow with the body and a normalised
 			message: { id: 'cmsg_abc' },
 			contact: { phone_number: '+5511987654321' },
 		});
-		expect(expectStarted(await send(h, delivery))).toMatchObject({
+		expect(expectWorkflowStarted(await postWithAuth(h, delivery))).toMatchObject({
 			messageId: 'cmsg_abc',
 			contactPhone: '+5511987654321',
 		});
 
 		const order = buildWebhookBody('order', 'completed', { id: 'wa_ord_77' });
-		const orderJson = expectStarted(await send(h, order));
+		const orderJson = expectWorkflowStarted(await postWithAuth(h, order));
 		expect(orderJson.orderId).toBe('wa_ord_77');
 		expect(orderJson).not.toHaveProperty('messageId');
 
 		const flow = buildWebhookBody('flow_execution', 'completed', { id: 'fe_5' });
-		expect(expectStarted(await send(h, flow)).executionId).toBe('fe_5');
+		expect(expectWorkflowStarted(await postWithAuth(h, flow)).executionId).toBe('fe_5');
 
 		const agent = buildWebhookBody('ai_flow_execution', 'analyzed', { id: 'aiflw_8' });
-		const agentJson = expectStarted(await send(h, agent));
+		const agentJson = expectWorkflowStarted(await postWithAuth(h, agent));
 		// The payload is the agent, not an execution (issue 34).
 		expect(agentJson).toMatchObject({ agentId: 'aiflw_8', contactPhone: null });
 		expect(agentJson).not.toHaveProperty('executionId');
@@ -120,7 +99,7 @@ describe('each kind and event starts the workflow with the body and a normalised
 
 	it('trusts the message status over the type suffix', async () => {
 		const body = buildWebhookBody('message_delivery', 'sent', { message: { status: 'delivered' } });
-		expect(expectStarted(await send(h, body))).toMatchObject({
+		expect(expectWorkflowStarted(await postWithAuth(h, body))).toMatchObject({
 			event: 'delivered',
 			status: 'delivered',
 		});
@@ -137,20 +116,20 @@ describe('each kind and event starts the workflow with the body and a normalised
 describe('event selection', () => {
 	it('answers 200 without starting for a kind that is not selected', async () => {
 		const h = await harness({ events: ['order'] });
-		expectNotStarted(await send(h, buildWebhookBody('flow_execution', 'pending')), 200, {
+		expectNotStarted(await postWithAuth(h, buildWebhookBody('flow_execution', 'pending')), 200, {
 			received: true,
 			started: false,
 			reason: 'flowExecution events are not selected',
 		});
-		expectStarted(await send(h, buildWebhookBody('order', 'completed')));
+		expectWorkflowStarted(await postWithAuth(h, buildWebhookBody('order', 'completed')));
 	});
 
 	it('applies the delivery status filter', async () => {
 		const h = await harness({ events: ['messageDelivery'], deliveryStatuses: ['failed', 'read'] });
-		expectStarted(await send(h, buildWebhookBody('message_delivery', 'failed')));
-		expectStarted(await send(h, buildWebhookBody('message_delivery', 'read')));
+		expectWorkflowStarted(await postWithAuth(h, buildWebhookBody('message_delivery', 'failed')));
+		expectWorkflowStarted(await postWithAuth(h, buildWebhookBody('message_delivery', 'read')));
 		for (const status of ['sent', 'delivered', 'replied']) {
-			expectNotStarted(await send(h, buildWebhookBody('message_delivery', status)), 200, {
+			expectNotStarted(await postWithAuth(h, buildWebhookBody('message_delivery', status)), 200, {
 				received: true,
 				started: false,
 				reason: `delivery status ${status} is not selected`,
@@ -161,25 +140,25 @@ describe('event selection', () => {
 	it('filters the documented mislabelled body by its real status', async () => {
 		const h = await harness({ events: ['messageDelivery'], deliveryStatuses: ['delivered'] });
 		const body = buildWebhookBody('message_delivery', 'sent', { message: { status: 'delivered' } });
-		expectStarted(await send(h, body));
+		expectWorkflowStarted(await postWithAuth(h, body));
 	});
 
 	it('passes statuses the filter does not name only under Other Status', async () => {
 		const h = await harness({ events: ['messageDelivery'], deliveryStatuses: ['other'] });
-		const replied = await send(h, buildWebhookBody('message_delivery', 'replied'));
-		expect(expectStarted(replied).status).toBe('replied');
-		const sent = await send(h, buildWebhookBody('message_delivery', 'sent'));
+		const replied = await postWithAuth(h, buildWebhookBody('message_delivery', 'replied'));
+		expect(expectWorkflowStarted(replied).status).toBe('replied');
+		const sent = await postWithAuth(h, buildWebhookBody('message_delivery', 'sent'));
 		expect(sent.call.workflowData).toBeUndefined();
 	});
 
 	it('ignores unknown kinds by default', async () => {
 		const h = await harness();
-		expectNotStarted(await send(h, { type: 'invoice.paid', data: { id: 'inv_1' } }), 200, {
+		expectNotStarted(await postWithAuth(h, { type: 'invoice.paid', data: { id: 'inv_1' } }), 200, {
 			received: true,
 			started: false,
 			reason: 'other events are not selected',
 		});
-		expectNotStarted(await send(h, { hello: 'world' }), 200, {
+		expectNotStarted(await postWithAuth(h, { hello: 'world' }), 200, {
 			received: true,
 			started: false,
 			reason: 'other events are not selected',
@@ -190,7 +169,7 @@ describe('event selection', () => {
 		const h = await harness({ events: ['other'] });
 		const contact = { phone_number: '+15550001111' };
 		const body = { type: 'invoice.paid', data: { status: 'paid', contact } };
-		expect(expectStarted(await send(h, body))).toEqual({
+		expect(expectWorkflowStarted(await postWithAuth(h, body))).toEqual({
 			kind: 'other',
 			event: 'invoice.paid',
 			status: 'paid',
@@ -198,7 +177,7 @@ describe('event selection', () => {
 			receivedAt: expect.any(String),
 			body,
 		});
-		expectNotStarted(await send(h, buildWebhookBody('order', 'completed')), 200, {
+		expectNotStarted(await postWithAuth(h, buildWebhookBody('order', 'completed')), 200, {
 			received: true,
 			started: false,
 			reason: 'order events are not selected',
@@ -216,32 +195,40 @@ describe('caller authentication', () => {
 		});
 
 		it('starts with the right secret', async () => {
-			expectStarted(await send(h, order(), { mode: 'headerSecret', secret: SECRET }));
+			expectWorkflowStarted(
+				await postWithAuth(h, order(), { mode: 'headerSecret', secret: SECRET }),
+			);
 		});
 
 		it('refuses a wrong secret', async () => {
 			refused(
 				401,
 				'secret does not match',
-			)(await send(h, order(), { mode: 'headerSecret', secret: 'not-the-secret' }));
+			)(await postWithAuth(h, order(), { mode: 'headerSecret', secret: 'not-the-secret' }));
 		});
 
 		it('refuses a missing header', async () => {
-			refused(401, 'secret header missing')(await send(h, order()));
+			refused(401, 'secret header missing')(await postWithAuth(h, order()));
 		});
 
 		it('refuses the secret in another header', async () => {
 			refused(
 				401,
 				'secret header missing',
-			)(await send(h, order(), { mode: 'headerSecret', secret: SECRET, headerName: 'X-Token' }));
+			)(
+				await postWithAuth(h, order(), {
+					mode: 'headerSecret',
+					secret: SECRET,
+					headerName: 'X-Token',
+				}),
+			);
 		});
 
 		it('uses a custom header name', async () => {
 			const parameters = { authentication: 'headerSecret', headerName: 'X-Token' };
 			const custom = await harness(parameters, SECRET);
 			const auth: WebhookAuth = { mode: 'headerSecret', secret: SECRET, headerName: 'X-Token' };
-			expectStarted(await send(custom, order(), auth));
+			expectWorkflowStarted(await postWithAuth(custom, order(), auth));
 		});
 	});
 
@@ -259,24 +246,26 @@ describe('caller authentication', () => {
 		});
 
 		it('starts with a hex signature, with or without the sha256= prefix', async () => {
-			expectStarted(await send(hex, order(), { mode: 'hmac', secret: SECRET }));
-			expectStarted(await send(hex, order(), { mode: 'hmac', secret: SECRET, prefix: true }));
+			expectWorkflowStarted(await postWithAuth(hex, order(), { mode: 'hmac', secret: SECRET }));
+			expectWorkflowStarted(
+				await postWithAuth(hex, order(), { mode: 'hmac', secret: SECRET, prefix: true }),
+			);
 		});
 
 		it('starts with a base64 signature when set to base64', async () => {
 			const auth: WebhookAuth = { mode: 'hmac', secret: SECRET, encoding: 'base64' };
-			expectStarted(await send(base64, order(), auth));
+			expectWorkflowStarted(await postWithAuth(base64, order(), auth));
 		});
 
 		it('refuses hex where base64 is expected, and base64 where hex is', async () => {
 			refused(
 				401,
 				'signature is not a base64 SHA-256 digest',
-			)(await send(base64, order(), { mode: 'hmac', secret: SECRET, encoding: 'hex' }));
+			)(await postWithAuth(base64, order(), { mode: 'hmac', secret: SECRET, encoding: 'hex' }));
 			refused(
 				401,
 				'signature is not a hex SHA-256 digest',
-			)(await send(hex, order(), { mode: 'hmac', secret: SECRET, encoding: 'base64' }));
+			)(await postWithAuth(hex, order(), { mode: 'hmac', secret: SECRET, encoding: 'base64' }));
 		});
 
 		it('refuses a tampered body', async () => {
@@ -290,18 +279,24 @@ describe('caller authentication', () => {
 			refused(
 				401,
 				'signature does not match',
-			)(await send(hex, order(), { mode: 'hmac', secret: 'another-secret-entirely' }));
-			refused(401, 'signature header missing')(await send(hex, order()));
+			)(await postWithAuth(hex, order(), { mode: 'hmac', secret: 'another-secret-entirely' }));
+			refused(401, 'signature header missing')(await postWithAuth(hex, order()));
 		});
 
 		it('verifies the bytes as sent, not a re-serialised body', async () => {
 			const raw = JSON.stringify(order(), null, 3);
-			expectStarted(await hex.post(raw, webhookAuthHeaders(raw, { mode: 'hmac', secret: SECRET })));
+			expectWorkflowStarted(
+				await hex.post(raw, webhookAuthHeaders(raw, { mode: 'hmac', secret: SECRET })),
+			);
 		});
 
 		it('starts with a fresh signed timestamp', async () => {
-			expectStarted(
-				await send(timestamped, order(), { mode: 'hmac', secret: SECRET, timestamp: nowSeconds() }),
+			expectWorkflowStarted(
+				await postWithAuth(timestamped, order(), {
+					mode: 'hmac',
+					secret: SECRET,
+					timestamp: nowSeconds(),
+				}),
 			);
 		});
 
@@ -310,7 +305,7 @@ describe('caller authentication', () => {
 				403,
 				'timestamp outside the tolerance window',
 			)(
-				await send(timestamped, order(), {
+				await postWithAuth(timestamped, order(), {
 					mode: 'hmac',
 					secret: SECRET,
 					timestamp: nowSeconds() - 3600,
@@ -322,7 +317,7 @@ describe('caller authentication', () => {
 			refused(
 				401,
 				'timestamp header missing',
-			)(await send(timestamped, order(), { mode: 'hmac', secret: SECRET }));
+			)(await postWithAuth(timestamped, order(), { mode: 'hmac', secret: SECRET }));
 		});
 	});
 
@@ -332,17 +327,21 @@ describe('caller authentication', () => {
 		refused(
 			500,
 			'trigger is not set up: no Chat Messaging Webhook credential could be read',
-		)(await send(h, order(), { mode: 'headerSecret', secret: '' }));
+		)(await postWithAuth(h, order(), { mode: 'headerSecret', secret: '' }));
 		expect(h.logs.some((entry) => entry.level === 'warn')).toBe(true);
 	});
 
 	it('never logs the secret or what the caller sent', async () => {
 		const h = await harness({ authentication: 'headerSecret' }, SECRET);
-		await send(h, order(), { mode: 'headerSecret', secret: `${SECRET}-wrong` });
-		await send(h, order(), { mode: 'headerSecret', secret: SECRET });
+		await postWithAuth(h, order(), { mode: 'headerSecret', secret: `${SECRET}-wrong` });
+		await postWithAuth(h, order(), { mode: 'headerSecret', secret: SECRET });
 		const hm = await harness({ authentication: 'hmac', requireTimestamp: true }, SECRET);
-		await send(hm, order(), { mode: 'hmac', secret: SECRET, timestamp: nowSeconds() - 9999 });
-		await send(hm, order(), { mode: 'hmac', secret: 'x' });
+		await postWithAuth(hm, order(), {
+			mode: 'hmac',
+			secret: SECRET,
+			timestamp: nowSeconds() - 9999,
+		});
+		await postWithAuth(hm, order(), { mode: 'hmac', secret: 'x' });
 		const logged = JSON.stringify([...h.logs, ...hm.logs]);
 		expect(h.logs.length + hm.logs.length).toBeGreaterThan(0);
 		expect(logged).not.toContain(SECRET);
@@ -398,7 +397,7 @@ describe('bad input', () => {
 			expect(Buffer.byteLength(raw)).toBe(bytes);
 			return raw;
 		};
-		expectStarted(await h.post(sized(MAX_BODY_BYTES)));
+		expectWorkflowStarted(await h.post(sized(MAX_BODY_BYTES)));
 		const tooLarge = await h.post(sized(MAX_BODY_BYTES + 1));
 		refused(413, `body is larger than ${MAX_BODY_BYTES} bytes`)(tooLarge);
 	});

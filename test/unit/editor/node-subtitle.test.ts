@@ -1,14 +1,7 @@
-import {
-	Workflow,
-	type IDataObject,
-	type INode,
-	type INodeParameters,
-	type INodePropertyOptions,
-	type INodeType,
-	type INodeTypes,
-} from 'n8n-workflow';
+import { type INodeParameters, type INodePropertyOptions } from 'n8n-workflow';
 
 import { ChatMessaging } from '../../../nodes/ChatMessaging/ChatMessaging.node';
+import { canvasSubtitle } from '../../helpers/canvasSubtitle';
 
 /*
  * The action node's canvas subtitle (issue 17 point 5): evaluated the way n8n's editor does it,
@@ -18,45 +11,13 @@ import { ChatMessaging } from '../../../nodes/ChatMessaging/ChatMessaging.node';
 const node = new ChatMessaging();
 const { description } = node;
 
-class OneNodeType implements INodeTypes {
-	getByName(): INodeType {
-		return node;
-	}
-
-	getByNameAndVersion(): INodeType {
-		return node;
-	}
-
-	getKnownTypes(): IDataObject {
-		return {};
-	}
-}
-
 /** What n8n's editor does for the canvas: evaluate `subtitle` against the node, 'internal'. */
-function subtitle(parameters: INodeParameters): unknown {
-	const chatMessaging: INode = {
-		id: 'n1',
-		name: 'Chat Messaging',
-		type: 'n8n-nodes-chat-messaging.chatMessaging',
-		typeVersion: 1,
-		position: [0, 0],
+const subtitle = (parameters: INodeParameters) =>
+	canvasSubtitle(
+		node,
+		{ name: 'Chat Messaging', type: 'n8n-nodes-chat-messaging.chatMessaging' },
 		parameters,
-	};
-	const workflow = new Workflow({
-		nodes: [chatMessaging],
-		connections: {},
-		active: false,
-		nodeTypes: new OneNodeType(),
-	});
-	return workflow.expression.getSimpleParameterValue(
-		workflow.getNode(chatMessaging.name)!,
-		description.subtitle!,
-		'internal',
-		{},
-		undefined,
-		'[filled at execution time]',
 	);
-}
 
 /** Every operation the editor offers, with the resource that shows it. */
 const operations = description.properties

@@ -2,38 +2,26 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 
 import { authorizationHeaderValue } from '../../../nodes/shared/transport/authorizationHeader';
-import type { IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	readEmail,
 	readKeyValues,
 } from '../../../nodes/ChatMessaging/actions/fields/contactFields';
 import { readRetryUntil } from '../../../nodes/ChatMessaging/actions/message/sendTemplate.operation';
-import { readTemplateVariableValues as readTemplateVariables } from '../../../nodes/ChatMessaging/actions/fields/templateVariableValues';
 import {
 	createContactsBody as createContacts,
 	phoneNumber,
 	sendTemplateBodyCheckedAt as sendTemplateMessageBody,
 } from '../../../nodes/shared/schemas';
 import {
-	InvalidParameter,
 	checkBody,
 	normaliseBusinessPhoneNumber,
 	normalisePhoneNumber,
 	optionalText,
 	requiredText,
 } from '../../../nodes/shared/validation';
-
-/** Runs `read` and returns the InvalidParameter it throws; fails the test if it throws anything else. */
-function refusal(read: () => unknown): InvalidParameter {
-	try {
-		read();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InvalidParameter);
-		return error as InvalidParameter;
-	}
-	throw new Error('expected an InvalidParameter, but the value was accepted');
-}
+import { refusal } from '../../helpers/invalidParameter';
+import { variablesFromJson, variablesFromRows } from '../../helpers/templateVariablesRead';
 
 describe('normalisePhoneNumber', () => {
 	it.each([[1415555.0123], [-14155550123], [0], [Number.NaN], [1e30]])(
@@ -259,28 +247,9 @@ describe('readKeyValues', () => {
 });
 
 describe('readTemplateVariables', () => {
-	function item(parameters: Record<string, unknown>): IExecuteFunctions {
-		return {
-			getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
-				name in parameters ? parameters[name] : fallback,
-		} as unknown as IExecuteFunctions;
-	}
-	const fromRows = (rows: Array<Record<string, unknown>>, numbersAllowed = true) =>
-		readTemplateVariables.call(
-			item({ templateVariablesInput: 'fields', 'templateVariables.variable': rows }),
-			0,
-			numbersAllowed,
-		);
-	const fromJson = (json: unknown, numbersAllowed = true) =>
-		readTemplateVariables.call(
-			item({ templateVariablesInput: 'json', templateVariablesJson: json }),
-			0,
-			numbersAllowed,
-		);
-
 	it('reads rows by trimmed name, keeping text as written and numbers when asked', () => {
 		expect(
-			fromRows([
+			variablesFromRows([
 				{ name: ' first_name ', value: ' Ada ' },
 				{ name: 'code', value: '007', sendAs: 'string' },
 				{ name: 'total', value: ' 42.5 ', sendAs: 'number' },
@@ -288,16 +257,16 @@ describe('readTemplateVariables', () => {
 				{ name: 'empty', value: undefined },
 			]),
 		).toEqual({ first_name: ' Ada ', code: '007', total: 42.5, count: 3, empty: '' });
-		expect(fromRows([])).toEqual({});
+		expect(variablesFromRows([])).toEqual({});
 	});
 
 	it('sends a yes/no value as its text where numbers are allowed too', () => {
-		expect(fromRows([{ name: 'vip', value: true }])).toEqual({ vip: 'true' });
+		expect(variablesFromRows([{ name: 'vip', value: true }])).toEqual({ vip: 'true' });
 	});
 
 	it('sends numbers and booleans as text where only text is allowed', () => {
 		expect(
-			fromRows(
+			variablesFromRows(
 				[
 					{ name: 'n', value: 3 },
 					{ name: 'b', value: true },
@@ -323,18 +292,18 @@ describe('readTemplateVariables', () => {
 		[[{ name: 'a', value: ' ', sendAs: 'number' }], 'is not a number'],
 		[[{ name: 'a', value: { x: 1 } }], 'variable "a" must be text or a number, not an object'],
 	])('refuses rows %j: %s', (rows, reason) => {
-		const error = refusal(() => fromRows(rows));
+		const error = refusal(() => variablesFromRows(rows));
 		expect(error.parameter).toBe('Template Variables');
 		expect(error.reason).toContain(reason);
 	});
 
 	it.each([['constructor'], ['toString']])('accepts a variable named %j', (name) => {
-		expect(fromRows([{ name, value: 'x' }])).toEqual({ [name]: 'x' });
+		expect(variablesFromRows([{ name, value: 'x' }])).toEqual({ [name]: 'x' });
 	});
 
 	it.each([
-		['rows', () => fromRows([{ name: '__proto__', value: 'x' }]), 'Template Variables'],
-		['JSON', () => fromJson('{"__proto__": "x"}'), 'Template Variables (JSON)'],
+		['rows', () => variablesFromRows([{ name: '__proto__', value: 'x' }]), 'Template Variables'],
+		['JSON', () => variablesFromJson('{"__proto__": "x"}'), 'Template Variables (JSON)'],
 	])('refuses a "__proto__" variable given as %s', (_mode, read, parameter) => {
 		const error = refusal(read);
 		expect(error.parameter).toBe(parameter);
@@ -342,13 +311,13 @@ describe('readTemplateVariables', () => {
 	});
 
 	it('reads a JSON object, text or already parsed', () => {
-		expect(fromJson('{"first_name": "Ada", "total": 42}')).toEqual({
+		expect(variablesFromJson('{"first_name": "Ada", "total": 42}')).toEqual({
 			first_name: 'Ada',
 			total: 42,
 		});
-		expect(fromJson({ first_name: 'Ada' })).toEqual({ first_name: 'Ada' });
-		expect(fromJson('  ')).toEqual({});
-		expect(fromJson('{"total": 42}', false)).toEqual({ total: '42' });
+		expect(variablesFromJson({ first_name: 'Ada' })).toEqual({ first_name: 'Ada' });
+		expect(variablesFromJson('  ')).toEqual({});
+		expect(variablesFromJson('{"total": 42}', false)).toEqual({ total: '42' });
 	});
 
 	it.each([
@@ -359,7 +328,7 @@ describe('readTemplateVariables', () => {
 		['{"a": [1]}', 'variable "a" must be text or a number, not a list'],
 		['{"a": null}', 'variable "a" must be text or a number, not null'],
 	])('refuses the JSON %s: %s', (json, reason) => {
-		const error = refusal(() => fromJson(json));
+		const error = refusal(() => variablesFromJson(json));
 		expect(error.parameter).toBe('Template Variables (JSON)');
 		expect(error.reason).toBe(reason);
 	});

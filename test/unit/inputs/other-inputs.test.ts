@@ -16,16 +16,7 @@ import {
 	readIdentifier,
 	requiredText,
 } from '../../../nodes/shared/validation';
-
-function refusal(read: () => unknown): InvalidParameter {
-	try {
-		read();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InvalidParameter);
-		return error as InvalidParameter;
-	}
-	throw new Error('expected an InvalidParameter, but the value was accepted');
-}
+import { refusal } from '../../helpers/invalidParameter';
 
 describe('e-mail addresses: one address, nothing around it', () => {
 	it.each([

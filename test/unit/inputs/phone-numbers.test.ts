@@ -12,16 +12,7 @@ import {
 	normaliseBusinessPhoneNumber,
 	normalisePhoneNumber,
 } from '../../../nodes/shared/validation';
-
-function refusal(read: () => unknown): InvalidParameter {
-	try {
-		read();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InvalidParameter);
-		return error as InvalidParameter;
-	}
-	throw new Error('expected an InvalidParameter, but the value was accepted');
-}
+import { refusal } from '../../helpers/invalidParameter';
 
 describe('contact phone number: accepted, one meaning only', () => {
 	it.each([

@@ -5,41 +5,14 @@
  * link ever reaches a recipient.
  */
 import fc from 'fast-check';
-import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { readTemplateVariableValues as readTemplateVariables } from '../../../nodes/ChatMessaging/actions/fields/templateVariableValues';
 import { headerMedia } from '../../../nodes/shared/schemas';
 import { InvalidParameter } from '../../../nodes/shared/validation';
+import { refusal } from '../../helpers/invalidParameter';
+import { variablesFromJson, variablesFromRows } from '../../helpers/templateVariablesRead';
 
-function refusal(read: () => unknown): InvalidParameter {
-	try {
-		read();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InvalidParameter);
-		return error as InvalidParameter;
-	}
-	throw new Error('expected an InvalidParameter, but the value was accepted');
-}
-
-function item(parameters: Record<string, unknown>): IExecuteFunctions {
-	return {
-		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
-			name in parameters ? parameters[name] : fallback,
-	} as unknown as IExecuteFunctions;
-}
-const fromRows = (rows: Array<Record<string, unknown>>, numbersAllowed = true) =>
-	readTemplateVariables.call(
-		item({ templateVariablesInput: 'fields', 'templateVariables.variable': rows }),
-		0,
-		numbersAllowed,
-	);
-const fromJson = (json: unknown, numbersAllowed = true) =>
-	readTemplateVariables.call(
-		item({ templateVariablesInput: 'json', templateVariablesJson: json }),
-		0,
-		numbersAllowed,
-	);
-const asNumber = (value: unknown) => fromRows([{ name: 'total', value, sendAs: 'number' }]);
+const asNumber = (value: unknown) =>
+	variablesFromRows([{ name: 'total', value, sendAs: 'number' }]);
 
 describe('Send As Number: plain decimal numbers only', () => {
 	it.each([
@@ -106,22 +79,22 @@ describe('Send As Number: plain decimal numbers only', () => {
 		[Number.POSITIVE_INFINITY, /Infinity/],
 	])('refuses a number %p from an expression, whatever Send As says', (value, reason) => {
 		for (const sendAs of ['number', 'string']) {
-			const error = refusal(() => fromRows([{ name: 'total', value, sendAs }]));
+			const error = refusal(() => variablesFromRows([{ name: 'total', value, sendAs }]));
 			expect(error.reason).toMatch(reason);
 		}
 	});
 
 	it('refuses an inexact number where only text is sent, as its text would have other digits', () => {
 		expect(
-			refusal(() => fromRows([{ name: 'id', value: 12345678901234567000 }], false)).reason,
+			refusal(() => variablesFromRows([{ name: 'id', value: 12345678901234567000 }], false)).reason,
 		).toMatch(/exactly/);
-		expect(fromRows([{ name: 'n', value: 42.5 }], false)).toEqual({ n: '42.5' });
+		expect(variablesFromRows([{ name: 'n', value: 42.5 }], false)).toEqual({ n: '42.5' });
 	});
 });
 
 describe('Using JSON: the same rule for numbers', () => {
 	it('sends plain numbers as numbers', () => {
-		expect(fromJson('{"total": 3.50, "count": -12, "zero": 0}')).toEqual({
+		expect(variablesFromJson('{"total": 3.50, "count": -12, "zero": 0}')).toEqual({
 			total: 3.5,
 			count: -12,
 			zero: 0,
@@ -137,20 +110,22 @@ describe('Using JSON: the same rule for numbers', () => {
 		['{"total": -0}', /"total"/],
 		['{"a": 1, "total": 2.5e-3}', /"total".*plain decimal/],
 	])('refuses %s', (json, reason) => {
-		const error = refusal(() => fromJson(json));
+		const error = refusal(() => variablesFromJson(json));
 		expect(error.parameter).toBe('Template Variables (JSON)');
 		expect(error.reason).toMatch(reason);
 		expect(error.reason).toMatch(/text/i);
 	});
 
 	it('refuses a name given twice, which JSON would silently collapse to the last value', () => {
-		const error = refusal(() => fromJson('{"first_name": "Ada", "first_name": "Bob"}'));
+		const error = refusal(() => variablesFromJson('{"first_name": "Ada", "first_name": "Bob"}'));
 		expect(error.parameter).toBe('Template Variables (JSON)');
 		expect(error.reason).toContain('"first_name" is given twice');
 	});
 
 	it('sends numbers as the text the user wrote where only text is allowed', () => {
-		expect(fromJson('{"total": 3.50, "id": 12345678901234567890, "big": 1e3}', false)).toEqual({
+		expect(
+			variablesFromJson('{"total": 3.50, "id": 12345678901234567890, "big": 1e3}', false),
+		).toEqual({
 			total: '3.50',
 			id: '12345678901234567890',
 			big: '1e3',
@@ -158,36 +133,43 @@ describe('Using JSON: the same rule for numbers', () => {
 	});
 
 	it('checks an object given by an expression by its values', () => {
-		expect(refusal(() => fromJson({ total: 2 ** 60 })).reason).toMatch(/"total".*exactly/);
-		expect(refusal(() => fromJson({ total: Number.POSITIVE_INFINITY })).reason).toMatch(/"total"/);
-		expect(fromJson({ total: 12.5 })).toEqual({ total: 12.5 });
+		expect(refusal(() => variablesFromJson({ total: 2 ** 60 })).reason).toMatch(/"total".*exactly/);
+		expect(refusal(() => variablesFromJson({ total: Number.POSITIVE_INFINITY })).reason).toMatch(
+			/"total"/,
+		);
+		expect(variablesFromJson({ total: 12.5 })).toEqual({ total: 12.5 });
 	});
 
 	it('keeps strings that contain number-like text and escaped quotes as they are', () => {
-		expect(fromJson('{"note": "1e3 \\" 0x1F", "n": 2}')).toEqual({ note: '1e3 " 0x1F', n: 2 });
+		expect(variablesFromJson('{"note": "1e3 \\" 0x1F", "n": 2}')).toEqual({
+			note: '1e3 " 0x1F',
+			n: 2,
+		});
 	});
 });
 
 describe('header_media given as a template variable', () => {
 	it('accepts the {link, filename} object the spec allows, in the JSON form', () => {
 		expect(
-			fromJson(
+			variablesFromJson(
 				'{"header_media": {"link": "https://example.com/invoice.pdf", "filename": "invoice.pdf"}}',
 			),
 		).toEqual({
 			header_media: { link: 'https://example.com/invoice.pdf', filename: 'invoice.pdf' },
 		});
-		expect(fromJson('{"header_media": {"link": "https://example.com/a.pdf"}}')).toEqual({
+		expect(variablesFromJson('{"header_media": {"link": "https://example.com/a.pdf"}}')).toEqual({
 			header_media: { link: 'https://example.com/a.pdf' },
 		});
-		expect(fromJson('{"header_media": " https://example.com/a.jpg "}')).toEqual({
+		expect(variablesFromJson('{"header_media": " https://example.com/a.jpg "}')).toEqual({
 			header_media: 'https://example.com/a.jpg',
 		});
 	});
 
 	it('accepts the object from an expression in a field named header_media', () => {
 		const media = { link: 'https://example.com/a.pdf', filename: 'a.pdf' };
-		expect(fromRows([{ name: 'header_media', value: media }])).toEqual({ header_media: media });
+		expect(variablesFromRows([{ name: 'header_media', value: media }])).toEqual({
+			header_media: media,
+		});
 	});
 
 	const notHttp = [
@@ -211,7 +193,7 @@ describe('header_media given as a template variable', () => {
 			JSON.stringify({ header_media: url }),
 			JSON.stringify({ header_media: { link: url, filename: 'a.pdf' } }),
 		]) {
-			const error = refusal(() => fromJson(json));
+			const error = refusal(() => variablesFromJson(json));
 			expect(error.parameter).toBe('Header Media URL');
 			expect(error.reason).toMatch(/http\(s\) URL/);
 			expect(error.reason).toContain('header_media');
@@ -221,16 +203,16 @@ describe('header_media given as a template variable', () => {
 	it.each(notHttp)(
 		'refuses %j in a field named header_media, named as the Header Media URL',
 		(url) => {
-			const error = refusal(() => fromRows([{ name: ' header_media ', value: url }]));
+			const error = refusal(() => variablesFromRows([{ name: ' header_media ', value: url }]));
 			expect(error.parameter).toBe('Header Media URL');
 			expect(error.reason).toMatch(/http\(s\) URL/);
 		},
 	);
 
 	it.each(notHttp)('refuses %j where only text is allowed (Connect Contact)', (url) => {
-		expect(refusal(() => fromJson(JSON.stringify({ header_media: url }), false)).parameter).toBe(
-			'Header Media URL',
-		);
+		expect(
+			refusal(() => variablesFromJson(JSON.stringify({ header_media: url }), false)).parameter,
+		).toBe('Header Media URL');
 	});
 
 	it.each([
@@ -247,19 +229,20 @@ describe('header_media given as a template variable', () => {
 		['{"header_media": {"filename": "a.pdf"}}', 'Template Variables (JSON)'],
 		['{"header_media": 42}', 'Template Variables (JSON)'],
 	])('refuses %s, naming %s', (json, parameter) => {
-		expect(refusal(() => fromJson(json)).parameter).toBe(parameter);
+		expect(refusal(() => variablesFromJson(json)).parameter).toBe(parameter);
 	});
 
 	it('refuses a document object where the service takes text only', () => {
 		const error = refusal(() =>
-			fromJson('{"header_media": {"link": "https://example.com/a.pdf"}}', false),
+			variablesFromJson('{"header_media": {"link": "https://example.com/a.pdf"}}', false),
 		);
 		expect(error.parameter).toBe('Template Variables (JSON)');
 	});
 
 	it('refuses header_media set to Send As Number', () => {
 		expect(
-			refusal(() => fromRows([{ name: 'header_media', value: '12', sendAs: 'number' }])).parameter,
+			refusal(() => variablesFromRows([{ name: 'header_media', value: '12', sendAs: 'number' }]))
+				.parameter,
 		).toBe('Template Variables');
 	});
 });

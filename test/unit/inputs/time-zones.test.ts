@@ -4,19 +4,10 @@
  * abbreviations, the sign-inverted Etc/GMT±N) is refused with a hint. Another name of a zone goes out
  * as written (issue 24, item 14): Node 20's ICU calls Asia/Kolkata by its older name Asia/Calcutta.
  */
-import { InvalidParameter, normaliseTimeZone } from '../../../nodes/shared/validation';
+import { normaliseTimeZone } from '../../../nodes/shared/validation';
 import type { IntlWithValues } from '../../../nodes/shared/validation/timeZones';
 import { isIanaZoneName } from '../../../sandbox/service/contractChecks';
-
-function refusal(read: () => unknown): InvalidParameter {
-	try {
-		read();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InvalidParameter);
-		return error as InvalidParameter;
-	}
-	throw new Error('expected an InvalidParameter, but the value was accepted');
-}
+import { refusal } from '../../helpers/invalidParameter';
 
 const LABEL = 'Retry Window: Time Zone';
 

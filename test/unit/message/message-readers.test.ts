@@ -3,20 +3,10 @@ import { DateTime } from 'luxon';
 import { messageFilters } from '../../../nodes/ChatMessaging/actions/message/getMany.operation';
 import { eventStatusFields } from '../../../nodes/ChatMessaging/actions/message/getStatus.operation';
 import { readMoment, readOneId } from '../../../nodes/ChatMessaging/actions/message/messageReaders';
-import { InvalidParameter } from '../../../nodes/shared/validation';
 import { sendSide } from '../../helpers/standInHarness';
+import { refusal } from '../../helpers/invalidParameter';
 
 /* The readers behind Message → Get Status, Get Many Statuses and Get Many, and the stand-in's events query. */
-
-function refusal(read: () => unknown): InvalidParameter {
-	try {
-		read();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InvalidParameter);
-		return error as InvalidParameter;
-	}
-	throw new Error('expected a refusal');
-}
 
 describe('readOneId', () => {
 	it('gives the ID trimmed, numbers as written', () => {

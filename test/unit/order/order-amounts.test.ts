@@ -11,17 +11,7 @@ import {
 	toMinorUnits,
 	wholeMinorUnits,
 } from '../../../nodes/ChatMessaging/actions/order/amounts';
-import { InvalidParameter } from '../../../nodes/shared/validation';
-
-function refusal(read: () => unknown): InvalidParameter {
-	try {
-		read();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InvalidParameter);
-		return error as InvalidParameter;
-	}
-	throw new Error('expected a refusal');
-}
+import { refusal } from '../../helpers/invalidParameter';
 
 describe('major units → smallest unit', () => {
 	test.each<[unknown, string, number]>([

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MAX_BODY_BYTES } from '../../../sandbox/http';
 import { startStandInService, type StandInService } from '../../../sandbox/server';
+import { callStandIn } from '../../helpers/standInCalls';
 
 /*
  * The account side (contacts, conversations, orders, media) as the running stand-in serves it over
@@ -21,28 +22,9 @@ beforeEach(async () => {
 });
 afterEach(() => service.close());
 
-async function call(
-	method: string,
-	path: string,
-	body?: unknown,
-	headers: Record<string, string> = {},
-) {
-	const response = await fetch(`${service.url}${path}`, {
-		method,
-		headers: {
-			authorization: service.apiKey,
-			...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			...headers,
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	return {
-		status: response.status,
-		headers: response.headers,
-		body: text === '' ? undefined : JSON.parse(text),
-	};
-}
+/** A call to this test's stand-in, with its API key. */
+const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+	callStandIn(service, method, path, body, headers);
 
 describe('the service table', () => {
 	it('lists every account-side endpoint and close_conversation beside the send side', () => {

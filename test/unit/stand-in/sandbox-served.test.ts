@@ -2,6 +2,7 @@ import { DEFAULT_TIMINGS } from '../../../sandbox/service/clock';
 import { serviceTable } from '../../../sandbox/service/parts';
 import { createServiceParts } from '../../../sandbox/serviceParts';
 import { startStandInService, type StandInService } from '../../../sandbox/server';
+import { callStandIn } from '../../helpers/standInCalls';
 import { launchBody, T0 } from '../../helpers/standInHarness';
 
 /*
@@ -21,28 +22,9 @@ beforeEach(async () => {
 });
 afterEach(() => service.close());
 
-async function call(
-	method: string,
-	path: string,
-	body?: unknown,
-	headers: Record<string, string> = {},
-) {
-	const response = await fetch(`${service.url}${path}`, {
-		method,
-		headers: {
-			authorization: service.apiKey,
-			...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			...headers,
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	return {
-		status: response.status,
-		headers: response.headers,
-		body: text === '' ? undefined : JSON.parse(text),
-	};
-}
+/** A call to this test's stand-in, with its API key. */
+const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+	callStandIn(service, method, path, body, headers);
 
 const send = {
 	event_type: 'send_template_message',

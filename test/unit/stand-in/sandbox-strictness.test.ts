@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { startStandInService, type StandInService } from '../../../sandbox/server';
 import { ADA } from '../../../sandbox/service/contactBook';
 import { SEEDED_ORDERS } from '../../../sandbox/service/orders';
+import { callStandIn } from '../../helpers/standInCalls';
 
 /*
  * Requests the stand-in used to accept and the documented contract does not allow
@@ -23,24 +24,9 @@ interface Answer {
 	body: any;
 }
 
-async function call(
-	method: string,
-	path: string,
-	body?: unknown,
-	headers: Record<string, string> = {},
-): Promise<Answer> {
-	const response = await fetch(`${service.url}${path}`, {
-		method,
-		headers: {
-			authorization: service.apiKey,
-			...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			...headers,
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-}
+/** A call to this test's stand-in, with its API key. */
+const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+	callStandIn(service, method, path, body, headers);
 
 /** fetch refuses a GET with a body; a client built on node:http can send one. */
 function getWithBody(path: string, body: unknown): Promise<Answer> {

@@ -1,15 +1,11 @@
 import {
-	Workflow,
-	type IDataObject,
-	type INode,
 	type INodeParameters,
 	type INodePropertyOptions,
-	type INodeType,
-	type INodeTypes,
 	type TriggerPanelDefinition,
 } from 'n8n-workflow';
 
 import { ChatMessagingTrigger } from '../../../nodes/ChatMessagingTrigger/ChatMessagingTrigger.node';
+import { canvasSubtitle } from '../../helpers/canvasSubtitle';
 
 /*
  * What a new user reads in n8n's editor (issue 17 points 3, 5, 6 and 8). Each test reproduces the
@@ -82,45 +78,9 @@ describe('trigger panel: how to send a test event, and what a refusal looks like
 });
 
 describe("canvas subtitle in the user's words (point 5)", () => {
-	class OneNodeType implements INodeTypes {
-		getByName(): INodeType {
-			return trigger;
-		}
-
-		getByNameAndVersion(): INodeType {
-			return trigger;
-		}
-
-		getKnownTypes(): IDataObject {
-			return {};
-		}
-	}
-
 	/** What n8n's editor does for the canvas: evaluate `subtitle` against the node, 'internal'. */
-	function subtitle(parameters: INodeParameters): unknown {
-		const node: INode = {
-			id: 'n1',
-			name: 'Chat Messaging Trigger',
-			type: NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters,
-		};
-		const workflow = new Workflow({
-			nodes: [node],
-			connections: {},
-			active: false,
-			nodeTypes: new OneNodeType(),
-		});
-		return workflow.expression.getSimpleParameterValue(
-			workflow.getNode(node.name)!,
-			description.subtitle!,
-			'internal',
-			{},
-			undefined,
-			'[filled at execution time]',
-		);
-	}
+	const subtitle = (parameters: INodeParameters) =>
+		canvasSubtitle(trigger, { name: 'Chat Messaging Trigger', type: NODE_TYPE }, parameters);
 
 	it('shows the option names, not the internal values', () => {
 		expect(subtitle({ events: ['messageDelivery'] })).toBe('Message Delivery Status');
