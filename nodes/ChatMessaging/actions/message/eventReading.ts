@@ -1,4 +1,5 @@
 import type { EventAnswer } from '../../../shared/schemas/messages';
+import { answerShapeProblem } from '../../../shared/schemas';
 import { eventAnswer } from '../../../shared/schemas/messages';
 import type { ServiceAnswer, ServiceRequestFailed } from '../../../shared/transport';
 import type { PreparedRequest } from '../operationKinds';
@@ -55,12 +56,7 @@ export function parseEvent(
 		throw notAnEvent(answer, `${answer.statusCode} where the service documents 200`);
 	const parsed = eventAnswer.safeParse(answer.body);
 	if (!answer.bodyIsJson || !parsed.success) {
-		const problem = parsed.success
-			? 'it is not JSON'
-			: parsed.error.issues
-					.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
-					.join(', ');
-		throw notAnEvent(answer, problem);
+		throw notAnEvent(answer, answerShapeProblem(parsed));
 	}
 	const asked = idInPath(request);
 	if (!isAbout(parsed.data, asked, byMessageId)) {
