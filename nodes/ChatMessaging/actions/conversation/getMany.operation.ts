@@ -21,7 +21,7 @@ import {
 import { optionsCollection } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import { readMoment } from '../message/messageReaders';
-import { checkAnsweredAsFiltered } from '../run/answeredAsFiltered';
+import { recordAnsweredAsFiltered } from '../run/answeredAsFiltered';
 import type { ListOperation, PreparedRequest } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
 import { conversationStatusOptions } from './conversationFields';
@@ -156,6 +156,16 @@ export function conversationFilters(this: IExecuteFunctions, filters: IDataObjec
 type ConversationsPage = z.infer<typeof conversationsPage>;
 type Conversation = ConversationsPage['conversations'][number];
 
+/**
+ * The filters a conversation names in a field of the same name (activity_type and updated_since
+ * describe its history, not one field of it), numbers compared by their digits.
+ */
+const FILTERED = ['status', 'escalated', 'has_call_permission', 'phone_number'];
+const sameFilterValue = (field: string, answered: string, asked: string) =>
+	field === 'phone_number'
+		? answered.replace(/\D/g, '') === asked.replace(/\D/g, '')
+		: answered === asked;
+
 export const getMany: ListOperation<ConversationsPage, Conversation> = {
 	description: properties,
 	prepare(itemIndex): PreparedRequest<undefined> {
@@ -167,24 +177,5 @@ export const getMany: ListOperation<ConversationsPage, Conversation> = {
 	},
 	// `per` is not in the reference for this list: page by `page` alone (run/pages.ts).
 	pages: { schema: conversationsPage, records: (page) => page.conversations },
-	toOutput: (record, request) => {
-		checkAnsweredAsFiltered(
-			record as IDataObject,
-			request.qs ?? {},
-			FILTERED,
-			'conversation',
-			sameFilterValue,
-		);
-		return record as IDataObject;
-	},
+	toOutput: recordAnsweredAsFiltered(FILTERED, 'conversation', sameFilterValue),
 };
-
-/**
- * The filters a conversation names in a field of the same name (activity_type and updated_since
- * describe its history, not one field of it), numbers compared by their digits.
- */
-const FILTERED = ['status', 'escalated', 'has_call_permission', 'phone_number'];
-const sameFilterValue = (field: string, answered: string, asked: string) =>
-	field === 'phone_number'
-		? answered.replace(/\D/g, '') === asked.replace(/\D/g, '')
-		: answered === asked;

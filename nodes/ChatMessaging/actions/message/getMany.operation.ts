@@ -2,7 +2,7 @@ import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow
 import type { z } from 'zod';
 
 import { listMessagesQuery, messagesPage } from '../../../shared/schemas/messages';
-import { checkAnsweredAsFiltered } from '../run/answeredAsFiltered';
+import { recordAnsweredAsFiltered } from '../run/answeredAsFiltered';
 import {
 	checkBody,
 	normaliseBusinessPhoneNumber,
@@ -112,6 +112,13 @@ export function messageFilters(filters: IDataObject): IDataObject {
 type MessagesPage = z.infer<typeof messagesPage>;
 type HistoryMessage = MessagesPage['messages'][number];
 
+const digits = (phone: string) => phone.replace(/\D/g, '');
+
+/** The fields the message filters set, numbers compared by their digits. */
+const FILTERED = ['phone_number', 'conversation_id', 'business_phone_number', 'direction'];
+const sameFilterValue = (field: string, answered: string, asked: string) =>
+	field.endsWith('phone_number') ? digits(answered) === digits(asked) : answered === asked;
+
 export const getMany: ListOperation<MessagesPage, HistoryMessage> = {
 	description: properties,
 	prepare(itemIndex): PreparedRequest<undefined> {
@@ -120,21 +127,5 @@ export const getMany: ListOperation<MessagesPage, HistoryMessage> = {
 	},
 	// `per` is not in the reference for this list: page by `page` alone (run/pages.ts).
 	pages: { schema: messagesPage, records: (page) => page.messages },
-	toOutput: (record, request) => {
-		checkAnsweredAsFiltered(
-			record as IDataObject,
-			request.qs ?? {},
-			FILTERED,
-			'message',
-			sameFilterValue,
-		);
-		return record as IDataObject;
-	},
+	toOutput: recordAnsweredAsFiltered(FILTERED, 'message', sameFilterValue),
 };
-
-const digits = (phone: string) => phone.replace(/\D/g, '');
-
-/** The fields the message filters set, numbers compared by their digits. */
-const FILTERED = ['phone_number', 'conversation_id', 'business_phone_number', 'direction'];
-const sameFilterValue = (field: string, answered: string, asked: string) =>
-	field.endsWith('phone_number') ? digits(answered) === digits(asked) : answered === asked;

@@ -6,7 +6,7 @@ import { listTemplateMessagesQuery, templateMessagesPage } from '../../../shared
 import { checkBody, optionalText } from '../../../shared/validation';
 import { optionsCollection } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
-import { checkAnsweredAsFiltered } from '../run/answeredAsFiltered';
+import { recordAnsweredAsFiltered } from '../run/answeredAsFiltered';
 import type { ListOperation, PreparedRequest } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
 import { readMoment, readOneId } from './messageReaders';
@@ -93,13 +93,5 @@ export const getManyStatuses: ListOperation<TemplateMessagesPage, TemplateMessag
 	},
 	// Each message as the service describes it: id, status, failure_message, phone_number, … A
 	// message naming another broadcast than the filter's says the filter was not applied.
-	toOutput: (record, request) => {
-		checkAnsweredAsFiltered(
-			record as IDataObject,
-			request.qs ?? {},
-			['broadcast_id'],
-			'template message',
-		);
-		return record as IDataObject;
-	},
+	toOutput: recordAnsweredAsFiltered(['broadcast_id'], 'template message'),
 };
