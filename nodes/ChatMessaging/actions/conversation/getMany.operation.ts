@@ -19,6 +19,7 @@ import {
 	optionalText,
 } from '../../../shared/validation';
 import { optionsCollection } from '../fields/requestOptions';
+import { filtersCollection } from '../fields/listFilters';
 import { wireLabels } from '../fields/wireLabels';
 import { readMoment } from '../message/messageReaders';
 import { recordAnsweredAsFiltered } from '../run/answeredAsFiltered';
@@ -40,15 +41,9 @@ const displayOptions: IDisplayOptions = {
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimitFields(displayOptions),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
+	filtersCollection(
 		displayOptions,
-		description: 'Only the filters added here are sent; without any, every conversation is listed',
-		options: [
+		[
 			{
 				displayName: 'Escalated',
 				name: 'escalated',
@@ -104,7 +99,8 @@ const properties: INodeProperties[] = [
 					"Only conversations with activity at or after this moment. Without an offset it is read in the workflow's time zone.",
 			},
 		],
-	},
+		'Only the filters added here are sent; without any, every conversation is listed',
+	),
 	optionsCollection(displayOptions),
 ];
 

@@ -10,6 +10,7 @@ import {
 	optionalText,
 } from '../../../shared/validation';
 import { optionsCollection } from '../fields/requestOptions';
+import { filtersCollection } from '../fields/listFilters';
 import { wireLabels } from '../fields/wireLabels';
 import type { ListOperation, PreparedRequest } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
@@ -25,52 +26,44 @@ const displayOptions: IDisplayOptions = { show: { resource: ['message'], operati
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimitFields(displayOptions),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions,
-		options: [
-			{
-				displayName: 'Business Phone Number',
-				name: 'businessPhoneNumber',
-				type: 'string',
-				default: '',
-				placeholder: '+14155550100',
-				description:
-					'Only messages sent from or to this number of yours, in international format (sent as digits only)',
-			},
-			{
-				displayName: 'Conversation ID',
-				name: 'conversationId',
-				type: 'string',
-				default: '',
-				description: 'Only the messages of this conversation',
-			},
-			{
-				displayName: 'Direction',
-				name: 'direction',
-				type: 'options',
-				options: [
-					{ name: 'Inbound', value: 'inbound', description: 'Messages the contact sent' },
-					{ name: 'Outbound', value: 'outbound', description: 'Messages sent to the contact' },
-				],
-				default: 'inbound',
-				description: 'Only messages in this direction',
-			},
-			{
-				displayName: 'Phone Number',
-				name: 'phoneNumber',
-				type: 'string',
-				default: '',
-				placeholder: '+14155550123',
-				description:
-					'Only the messages with this contact, in international format: + (or 00) and the country code. A number without its country code is refused, never guessed.',
-			},
-		],
-	},
+	filtersCollection(displayOptions, [
+		{
+			displayName: 'Business Phone Number',
+			name: 'businessPhoneNumber',
+			type: 'string',
+			default: '',
+			placeholder: '+14155550100',
+			description:
+				'Only messages sent from or to this number of yours, in international format (sent as digits only)',
+		},
+		{
+			displayName: 'Conversation ID',
+			name: 'conversationId',
+			type: 'string',
+			default: '',
+			description: 'Only the messages of this conversation',
+		},
+		{
+			displayName: 'Direction',
+			name: 'direction',
+			type: 'options',
+			options: [
+				{ name: 'Inbound', value: 'inbound', description: 'Messages the contact sent' },
+				{ name: 'Outbound', value: 'outbound', description: 'Messages sent to the contact' },
+			],
+			default: 'inbound',
+			description: 'Only messages in this direction',
+		},
+		{
+			displayName: 'Phone Number',
+			name: 'phoneNumber',
+			type: 'string',
+			default: '',
+			placeholder: '+14155550123',
+			description:
+				'Only the messages with this contact, in international format: + (or 00) and the country code. A number without its country code is refused, never guessed.',
+		},
+	]),
 	optionsCollection(displayOptions),
 ];
 
