@@ -19,7 +19,7 @@ import {
 	optionalText,
 } from '../../../shared/validation';
 import { optionsCollection } from '../fields/requestOptions';
-import { filtersCollection } from '../fields/listFilters';
+import { filtersCollection, phoneNumberFilter } from '../fields/listFilters';
 import { wireLabels } from '../fields/wireLabels';
 import { readMoment } from '../message/messageReaders';
 import { recordAnsweredAsFiltered } from '../run/answeredAsFiltered';
@@ -73,15 +73,7 @@ const properties: INodeProperties[] = [
 				default: 'message',
 				description: 'Only conversations whose last activity was of this kind',
 			},
-			{
-				displayName: 'Phone Number',
-				name: 'phoneNumber',
-				type: 'string',
-				default: '',
-				placeholder: '+14155550123',
-				description:
-					'Only the conversations with this contact, in international format: + (or 00) and the country code. A number without its country code is refused, never guessed.',
-			},
+			phoneNumberFilter('conversations'),
 			{
 				displayName: 'Status',
 				name: 'status',

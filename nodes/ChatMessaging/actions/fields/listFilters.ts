@@ -18,3 +18,15 @@ export function filtersCollection(
 		options,
 	};
 }
+
+/** The Phone Number filter: only the `records` (messages, conversations) with one contact. */
+export function phoneNumberFilter(records: string): INodeProperties {
+	return {
+		displayName: 'Phone Number',
+		name: 'phoneNumber',
+		type: 'string',
+		default: '',
+		placeholder: '+14155550123',
+		description: `Only the ${records} with this contact, in international format: + (or 00) and the country code. A number without its country code is refused, never guessed.`,
+	};
+}

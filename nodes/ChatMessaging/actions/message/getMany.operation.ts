@@ -10,7 +10,7 @@ import {
 	optionalText,
 } from '../../../shared/validation';
 import { optionsCollection } from '../fields/requestOptions';
-import { filtersCollection } from '../fields/listFilters';
+import { filtersCollection, phoneNumberFilter } from '../fields/listFilters';
 import { wireLabels } from '../fields/wireLabels';
 import type { ListOperation, PreparedRequest } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
@@ -54,15 +54,7 @@ const properties: INodeProperties[] = [
 			default: 'inbound',
 			description: 'Only messages in this direction',
 		},
-		{
-			displayName: 'Phone Number',
-			name: 'phoneNumber',
-			type: 'string',
-			default: '',
-			placeholder: '+14155550123',
-			description:
-				'Only the messages with this contact, in international format: + (or 00) and the country code. A number without its country code is refused, never guessed.',
-		},
+		phoneNumberFilter('messages'),
 	]),
 	optionsCollection(displayOptions),
 ];
