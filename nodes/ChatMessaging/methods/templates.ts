@@ -1,6 +1,7 @@
 import type { INodeListSearchItems, ResourceMapperField } from 'n8n-workflow';
 
 import type { TemplateAnswer } from '../../shared/schemas/templates';
+import { answerIssues } from '../../shared/schemas';
 import { templateListAnswer } from '../../shared/schemas/templates';
 
 import type { TemplateComponentLike, TemplateVariables } from '../../shared/templateComponents';
@@ -76,11 +77,7 @@ export function readTemplateListBody(
 	}
 	const parsed = templateListAnswer.safeParse(list);
 	if (!parsed.success) {
-		return {
-			problem: parsed.error.issues
-				.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
-				.join(', '),
-		};
+		return { problem: answerIssues(parsed.error) };
 	}
 	const blank = parsed.data.findIndex(
 		(template) => template.id.trim() === '' || template.template_name.trim() === '',

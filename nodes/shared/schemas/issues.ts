@@ -19,3 +19,20 @@ export function describeIssues(error: z.ZodError): Record<string, string[]> {
 	}
 	return fields;
 }
+
+/** A schema's complaints about an answer, in one line: `field what is wrong`, `the answer` for the whole. */
+export function answerIssues(error: z.ZodError): string {
+	return error.issues
+		.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
+		.join(', ');
+}
+
+/**
+ * Why an answer is not the one read, given its body's parse: when the body did parse, the body was
+ * not JSON (text that happened to fit), else the schema's complaints.
+ */
+export function answerShapeProblem(
+	parsed: { success: true } | { success: false; error: z.ZodError },
+): string {
+	return parsed.success ? 'it is not JSON' : answerIssues(parsed.error);
+}

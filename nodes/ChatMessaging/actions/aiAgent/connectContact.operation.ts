@@ -18,24 +18,11 @@ import {
 	readKeyValues,
 } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
-import {
-	manualTemplateVariableFields,
-	templateIdField,
-	templateVariablesInputField,
-} from '../fields/templateVariables';
+import { templateToSendFields, templateVariableFields } from '../fields/templateVariables';
 import { readTemplateVariableValues, refuseEmptyVariables } from '../fields/templateVariableValues';
 import { wireLabels } from '../fields/wireLabels';
 import type { PreparedRequest } from '../operationKinds';
-import {
-	TEMPLATE_LABEL,
-	fromVersion2,
-	templateLanguageField,
-	templateLocatorField,
-	templateMapperField,
-	templateMapperHint,
-	variablesInputField,
-	version1Only,
-} from '../../methods/templateParameters';
+import { TEMPLATE_LABEL } from '../../methods/templateParameters';
 import type { ItemTemplates, TemplateSendOperation } from '../../methods/templateSend';
 import { isVersion2, readTemplateOfVersion } from '../../methods/templateSend';
 import { answerFields, nodeOutput } from '../run/serviceAnswers';
@@ -61,17 +48,8 @@ const properties: INodeProperties[] = [
 			"ID of the AI agent that takes over the conversation (the service's agent IDs start with aiflw_)",
 	},
 	// Version 1: the template's ID and its variables typed in. Version 2: picked and mapped (methods/).
-	templateIdField(
-		version1Only(displayOptions),
-		'The approved template that opens the conversation',
-	),
-	templateLocatorField(fromVersion2(displayOptions)),
-	templateLanguageField(fromVersion2(displayOptions)),
-	templateVariablesInputField(version1Only(displayOptions)),
-	variablesInputField(fromVersion2(displayOptions)),
-	templateMapperHint(fromVersion2(displayOptions)),
-	templateMapperField(fromVersion2(displayOptions)),
-	...manualTemplateVariableFields(displayOptions, false),
+	...templateToSendFields(displayOptions, 'The approved template that opens the conversation'),
+	...templateVariableFields(displayOptions, false),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

@@ -1,5 +1,6 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
+import { answerShapeProblem } from '../../../shared/schemas';
 import { broadcastAnswer } from '../../../shared/schemas/broadcasts';
 import type { DeliveryOutcome, ServiceAnswer } from '../../../shared/transport';
 import { ServiceRequestFailed } from '../../../shared/transport';
@@ -49,11 +50,7 @@ export function broadcastPath(id: string): string {
 export function answeredBroadcast(answer: ServiceAnswer, outcome: DeliveryOutcome): IDataObject {
 	const parsed = broadcastAnswer.safeParse(answer.body);
 	if (answer.bodyIsJson && parsed.success) return answer.body as IDataObject;
-	const problem = parsed.success
-		? 'it is not JSON'
-		: parsed.error.issues
-				.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
-				.join(', ');
+	const problem = answerShapeProblem(parsed);
 	throw new ServiceRequestFailed({
 		outcome,
 		statusCode: answer.statusCode,

@@ -5,7 +5,7 @@ import type { BroadcastAnswer, BroadcastStatus } from '../../../shared/schemas/b
 import { broadcastStatuses, broadcastsPage } from '../../../shared/schemas/broadcasts';
 import { optionsCollection } from '../fields/requestOptions';
 import { statusFilterField, statusFilterQuery } from '../fields/statusFilter';
-import { checkAnsweredAsFiltered } from '../run/answeredAsFiltered';
+import { recordAnsweredAsFiltered } from '../run/answeredAsFiltered';
 import type { ListOperation } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
 
@@ -48,8 +48,5 @@ export const getMany: ListOperation<BroadcastsPage, BroadcastAnswer> = {
 		return { method: 'GET', path: '/api/v1/broadcasts', qs, body: undefined };
 	},
 	pages: { schema: broadcastsPage, records: (page) => page.broadcasts },
-	toOutput: (broadcast, request) => {
-		checkAnsweredAsFiltered(broadcast as IDataObject, request.qs ?? {}, ['status'], 'broadcast');
-		return broadcast as IDataObject;
-	},
+	toOutput: recordAnsweredAsFiltered(['status'], 'broadcast'),
 };

@@ -1,9 +1,8 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import type { ServiceAnswer } from '../../../shared/transport';
-import { ServiceRequestFailed } from '../../../shared/transport';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
-import { eventRequest, parseEvent } from '../message/eventReading';
+import { eventRequest, notTheEventAsked, parseEvent } from '../message/eventReading';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
 
 /*
@@ -41,18 +40,11 @@ const NOT_AN_EVENT = [
 	['aiflw_', 'an AI agent ID'],
 ] as const;
 
-/** A 2xx that is not a launch event: reading changes nothing, so the item fails as not sent. */
-function notALaunch(answer: ServiceAnswer, problem: string): ServiceRequestFailed {
-	return new ServiceRequestFailed({
-		outcome: 'not sent',
-		statusCode: answer.statusCode,
-		serviceBody: answer.body,
-		retries: answer.retries,
-		message: `The service answered ${answer.statusCode} with something that is not a broadcast launch event (${problem})`,
-		description:
-			'Nothing was changed: reading an event changes nothing on the service. Check the Event ID (Message → Get Status reads the events of single messages) and the Base URL of the credential.',
-	});
-}
+/** A 2xx that is not a launch event. */
+const notALaunch = notTheEventAsked(
+	'a broadcast launch event',
+	'Check the Event ID (Message → Get Status reads the events of single messages) and the Base URL of the credential.',
+);
 
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 

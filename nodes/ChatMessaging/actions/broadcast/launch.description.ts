@@ -4,20 +4,7 @@ import { MAX_BROADCAST_CONTACTS } from '../../../shared/schemas/broadcasts';
 import { contactNameField, phoneNumberField } from '../fields/contactFields';
 import { optionsCollection } from '../fields/requestOptions';
 import { skipItemsAlreadySentFields } from '../fields/skipItemsAlreadySent';
-import {
-	manualTemplateVariableFields,
-	templateIdField,
-	templateVariablesInputField,
-} from '../fields/templateVariables';
-import {
-	fromVersion2,
-	templateLanguageField,
-	templateLocatorField,
-	templateMapperField,
-	templateMapperHint,
-	variablesInputField,
-	version1Only,
-} from '../../methods/templateParameters';
+import { templateToSendFields, templateVariableFields } from '../fields/templateVariables';
 
 /*
  * Launch's parameters. The audience is either an audience the account keeps (by its ID) or the
@@ -40,13 +27,7 @@ export const CONTACTS_FROM_INPUT_TEXT = 'Audience: Contacts From Input Items';
  * template's ID and its variables in; version 2 picks the template and maps its variables
  * (methods/templateParameters.ts), as Send Template and Connect to AI Agent do.
  */
-const broadcastVariables = [
-	templateVariablesInputField(version1Only(launchDisplayOptions)),
-	variablesInputField(fromVersion2(launchDisplayOptions)),
-	templateMapperHint(fromVersion2(launchDisplayOptions)),
-	templateMapperField(fromVersion2(launchDisplayOptions)),
-	...manualTemplateVariableFields(launchDisplayOptions, true),
-].map((property) =>
+const broadcastVariables = templateVariableFields(launchDisplayOptions, true).map((property) =>
 	property.name === 'templateVariables' || property.name === 'templateVariablesJson'
 		? {
 				...property,
@@ -66,12 +47,10 @@ export const launchDescription: INodeProperties[] = [
 		displayOptions: launchDisplayOptions,
 		description: 'The name the broadcast is listed under in the service',
 	},
-	templateIdField(
-		version1Only(launchDisplayOptions),
+	...templateToSendFields(
+		launchDisplayOptions,
 		'The approved template every recipient is sent, by its ID (wat_…), as Template → Get Many shows it',
 	),
-	templateLocatorField(fromVersion2(launchDisplayOptions)),
-	templateLanguageField(fromVersion2(launchDisplayOptions)),
 	{
 		displayName: AUDIENCE_LABEL,
 		name: 'audience',

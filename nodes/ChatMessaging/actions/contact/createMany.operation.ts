@@ -34,6 +34,17 @@ export const MAX_BATCH_SIZE = 1000;
 export const DEFAULT_PARALLEL_BATCHES = 2;
 export const MAX_PARALLEL_BATCHES = 10;
 
+/** The Batches in Parallel option of the operations that send contacts in batches. */
+export const batchesInParallelField: INodeProperties = {
+	displayName: 'Batches in Parallel',
+	name: 'batchesInParallel',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES, numberPrecision: 0 },
+	default: DEFAULT_PARALLEL_BATCHES,
+	description:
+		'How many batch requests may be under way at once. 1 sends batches one after another.',
+};
+
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -97,15 +108,7 @@ const properties: INodeProperties[] = [
 			default: 100,
 			description: `How many contacts go in one request (1 to ${MAX_BATCH_SIZE}). If the service refuses a batch, all contacts of that batch are marked as not created.`,
 		},
-		{
-			displayName: 'Batches in Parallel',
-			name: 'batchesInParallel',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES, numberPrecision: 0 },
-			default: 2,
-			description:
-				'How many batch requests may be under way at once. 1 sends batches one after another.',
-		},
+		batchesInParallelField,
 	]),
 ];
 

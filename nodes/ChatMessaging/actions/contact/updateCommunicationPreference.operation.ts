@@ -34,6 +34,7 @@ import {
 	DEFAULT_BATCH_SIZE,
 	DEFAULT_PARALLEL_BATCHES,
 	MAX_PARALLEL_BATCHES,
+	batchesInParallelField,
 } from './createMany.operation';
 
 const displayOptions: IDisplayOptions = {
@@ -76,15 +77,7 @@ const properties: INodeProperties[] = [
 			default: 100,
 			description: `How many phone numbers go in one request (1 to ${MAX_PHONE_NUMBERS_PER_PREFERENCE_UPDATE}). If the service refuses a batch, all numbers of that batch are marked as not updated.`,
 		},
-		{
-			displayName: 'Batches in Parallel',
-			name: 'batchesInParallel',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES, numberPrecision: 0 },
-			default: 2,
-			description:
-				'How many batch requests may be under way at once. 1 sends batches one after another.',
-		},
+		batchesInParallelField,
 	]),
 ];
 

@@ -8,17 +8,13 @@ import type {
 import type { AssignAgentBody } from '../../../shared/schemas';
 import { assignAgentAnswer, assignAgentBody } from '../../../shared/schemas';
 import type { ServiceAnswer } from '../../../shared/transport';
-import {
-	InvalidParameter,
-	checkBody,
-	normalisePhoneNumber,
-	requiredText,
-} from '../../../shared/validation';
+import { InvalidParameter, checkBody } from '../../../shared/validation';
 import { phoneNumberField, readEmail } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
 import { answerFields } from '../run/serviceAnswers';
+import { readNamedContact } from './conversationFields';
 
 const displayOptions: IDisplayOptions = {
 	show: { resource: ['conversation'], operation: ['assignAgent'] },
@@ -116,13 +112,7 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<As
 
 	const body: IDataObject = {
 		event_type: 'assign_agent',
-		contact: {
-			name: requiredText(this.getNodeParameter('contactName', itemIndex), 'Contact Name'),
-			phone_number: normalisePhoneNumber(
-				this.getNodeParameter('phoneNumber', itemIndex),
-				'Phone Number',
-			),
-		},
+		contact: readNamedContact.call(this, itemIndex),
 	};
 	if (shape !== 'sample')
 		body.assign_agent = { agent_email: agentEmail, open_chat_on_assignment: openChat };

@@ -11,12 +11,13 @@ import {
 	closeConversationBody,
 } from '../../../shared/schemas/conversations';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { checkBody, normalisePhoneNumber, requiredText } from '../../../shared/validation';
+import { checkBody } from '../../../shared/validation';
 import { phoneNumberField } from '../fields/contactFields';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { wireLabels } from '../fields/wireLabels';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
 import { answerFields } from '../run/serviceAnswers';
+import { readNamedContact } from './conversationFields';
 
 /*
  * `POST /api/v1/events` `{event_type: "close_conversation", contact: {name, phone_number}}`
@@ -56,13 +57,7 @@ function prepare(
 ): PreparedRequest<CloseConversationBody> {
 	const body = {
 		event_type: 'close_conversation',
-		contact: {
-			name: requiredText(this.getNodeParameter('contactName', itemIndex), 'Contact Name'),
-			phone_number: normalisePhoneNumber(
-				this.getNodeParameter('phoneNumber', itemIndex),
-				'Phone Number',
-			),
-		},
+		contact: readNamedContact.call(this, itemIndex),
 	};
 	return {
 		method: 'POST',

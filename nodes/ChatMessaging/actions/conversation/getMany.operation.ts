@@ -19,9 +19,10 @@ import {
 	optionalText,
 } from '../../../shared/validation';
 import { optionsCollection } from '../fields/requestOptions';
+import { filtersCollection, phoneNumberFilter } from '../fields/listFilters';
 import { wireLabels } from '../fields/wireLabels';
 import { readMoment } from '../message/messageReaders';
-import { checkAnsweredAsFiltered } from '../run/answeredAsFiltered';
+import { recordAnsweredAsFiltered } from '../run/answeredAsFiltered';
 import type { ListOperation, PreparedRequest } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
 import { conversationStatusOptions } from './conversationFields';
@@ -40,15 +41,9 @@ const displayOptions: IDisplayOptions = {
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimitFields(displayOptions),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
+	filtersCollection(
 		displayOptions,
-		description: 'Only the filters added here are sent; without any, every conversation is listed',
-		options: [
+		[
 			{
 				displayName: 'Escalated',
 				name: 'escalated',
@@ -78,15 +73,7 @@ const properties: INodeProperties[] = [
 				default: 'message',
 				description: 'Only conversations whose last activity was of this kind',
 			},
-			{
-				displayName: 'Phone Number',
-				name: 'phoneNumber',
-				type: 'string',
-				default: '',
-				placeholder: '+14155550123',
-				description:
-					'Only the conversations with this contact, in international format: + (or 00) and the country code. A number without its country code is refused, never guessed.',
-			},
+			phoneNumberFilter('conversations'),
 			{
 				displayName: 'Status',
 				name: 'status',
@@ -104,7 +91,8 @@ const properties: INodeProperties[] = [
 					"Only conversations with activity at or after this moment. Without an offset it is read in the workflow's time zone.",
 			},
 		],
-	},
+		'Only the filters added here are sent; without any, every conversation is listed',
+	),
 	optionsCollection(displayOptions),
 ];
 
@@ -156,6 +144,16 @@ export function conversationFilters(this: IExecuteFunctions, filters: IDataObjec
 type ConversationsPage = z.infer<typeof conversationsPage>;
 type Conversation = ConversationsPage['conversations'][number];
 
+/**
+ * The filters a conversation names in a field of the same name (activity_type and updated_since
+ * describe its history, not one field of it), numbers compared by their digits.
+ */
+const FILTERED = ['status', 'escalated', 'has_call_permission', 'phone_number'];
+const sameFilterValue = (field: string, answered: string, asked: string) =>
+	field === 'phone_number'
+		? answered.replace(/\D/g, '') === asked.replace(/\D/g, '')
+		: answered === asked;
+
 export const getMany: ListOperation<ConversationsPage, Conversation> = {
 	description: properties,
 	prepare(itemIndex): PreparedRequest<undefined> {
@@ -167,24 +165,5 @@ export const getMany: ListOperation<ConversationsPage, Conversation> = {
 	},
 	// `per` is not in the reference for this list: page by `page` alone (run/pages.ts).
 	pages: { schema: conversationsPage, records: (page) => page.conversations },
-	toOutput: (record, request) => {
-		checkAnsweredAsFiltered(
-			record as IDataObject,
-			request.qs ?? {},
-			FILTERED,
-			'conversation',
-			sameFilterValue,
-		);
-		return record as IDataObject;
-	},
+	toOutput: recordAnsweredAsFiltered(FILTERED, 'conversation', sameFilterValue),
 };
-
-/**
- * The filters a conversation names in a field of the same name (activity_type and updated_since
- * describe its history, not one field of it), numbers compared by their digits.
- */
-const FILTERED = ['status', 'escalated', 'has_call_permission', 'phone_number'];
-const sameFilterValue = (field: string, answered: string, asked: string) =>
-	field === 'phone_number'
-		? answered.replace(/\D/g, '') === asked.replace(/\D/g, '')
-		: answered === asked;

@@ -1,6 +1,7 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { InvalidParameter } from '../../../shared/validation';
+import { filtersCollection } from './listFilters';
 
 /*
  * A list's Filters collection when its one filter is the records' status (Broadcast and Template →
@@ -14,24 +15,16 @@ export function statusFilterField<Status extends string>(
 	preset: Status,
 	description: string,
 ): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions,
-		options: [
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: statuses.map((value) => ({ name: names[value], value })),
-				default: preset,
-				description,
-			},
-		],
-	};
+	return filtersCollection(displayOptions, [
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: statuses.map((value) => ({ name: names[value], value })),
+			default: preset,
+			description,
+		},
+	]);
 }
 
 /** The list's query: `status` when the filter is set (an empty value is not set), else nothing. */

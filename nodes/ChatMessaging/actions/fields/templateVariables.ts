@@ -1,5 +1,15 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
+import {
+	fromVersion2,
+	templateLanguageField,
+	templateLocatorField,
+	templateMapperField,
+	templateMapperHint,
+	variablesInputField,
+	version1Only,
+} from '../../methods/templateParameters';
+
 /*
  * Template variables ("liquid values") are shared by Send Template, Connect to AI Agent and
  * Broadcast Launch. This file is what the editor shows; templateVariableValues.ts reads what the user
@@ -42,13 +52,34 @@ export function templateVariablesInputField(displayOptions: IDisplayOptions): IN
 	};
 }
 
-/** Version 1's parameters: the template by its ID, then its variables typed in by name. */
+/**
+ * The template to send, in both versions: version 1 by its ID typed in (`templateIdDescription`
+ * says what it is for this operation), version 2 picked from the list or named (methods/).
+ */
+export function templateToSendFields(
+	displayOptions: IDisplayOptions,
+	templateIdDescription: string,
+): INodeProperties[] {
+	return [
+		templateIdField(version1Only(displayOptions), templateIdDescription),
+		templateLocatorField(fromVersion2(displayOptions)),
+		templateLanguageField(fromVersion2(displayOptions)),
+	];
+}
+
+/**
+ * The template's variables, in both versions: version 1 typed in by name, version 2 mapped one
+ * field each or typed in. `numbersAllowed`: the operation may send a variable as a number.
+ */
 export function templateVariableFields(
 	displayOptions: IDisplayOptions,
 	numbersAllowed: boolean,
 ): INodeProperties[] {
 	return [
-		templateVariablesInputField(displayOptions),
+		templateVariablesInputField(version1Only(displayOptions)),
+		variablesInputField(fromVersion2(displayOptions)),
+		templateMapperHint(fromVersion2(displayOptions)),
+		templateMapperField(fromVersion2(displayOptions)),
 		...manualTemplateVariableFields(displayOptions, numbersAllowed),
 	];
 }

@@ -1,6 +1,8 @@
 import type { EventAnswer } from '../../../shared/schemas/messages';
+import { answerShapeProblem } from '../../../shared/schemas';
 import { eventAnswer } from '../../../shared/schemas/messages';
-import type { ServiceAnswer, ServiceRequestFailed } from '../../../shared/transport';
+import type { ServiceAnswer } from '../../../shared/transport';
+import { ServiceRequestFailed } from '../../../shared/transport';
 import type { PreparedRequest } from '../operationKinds';
 import { idInPath } from '../run/answeredObject';
 import type { WrongIdPrefixes } from './messageReaders';
@@ -19,6 +21,26 @@ export function eventRequest(
 ): PreparedRequest<undefined> {
 	const id = readOneId(eventId, 'Event ID', wrongKinds);
 	return { method: 'GET', path: `/api/v1/events/${encodeURIComponent(id)}`, body: undefined };
+}
+
+/**
+ * The failure for a 2xx that is not the event asked for, as `parseEvent` takes it: reading changes
+ * nothing, so the item fails as not sent. `what` is the event the operation reads, in the user's
+ * words; `advice` what to check.
+ */
+export function notTheEventAsked(
+	what: string,
+	advice: string,
+): (answer: ServiceAnswer, problem: string) => ServiceRequestFailed {
+	return (answer, problem) =>
+		new ServiceRequestFailed({
+			outcome: 'not sent',
+			statusCode: answer.statusCode,
+			serviceBody: answer.body,
+			retries: answer.retries,
+			message: `The service answered ${answer.statusCode} with something that is not ${what} (${problem})`,
+			description: `Nothing was changed: reading an event changes nothing on the service. ${advice}`,
+		});
 }
 
 /*
@@ -55,12 +77,7 @@ export function parseEvent(
 		throw notAnEvent(answer, `${answer.statusCode} where the service documents 200`);
 	const parsed = eventAnswer.safeParse(answer.body);
 	if (!answer.bodyIsJson || !parsed.success) {
-		const problem = parsed.success
-			? 'it is not JSON'
-			: parsed.error.issues
-					.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
-					.join(', ');
-		throw notAnEvent(answer, problem);
+		throw notAnEvent(answer, answerShapeProblem(parsed));
 	}
 	const asked = idInPath(request);
 	if (!isAbout(parsed.data, asked, byMessageId)) {

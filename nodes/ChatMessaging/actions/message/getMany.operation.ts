@@ -2,7 +2,7 @@ import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow
 import type { z } from 'zod';
 
 import { listMessagesQuery, messagesPage } from '../../../shared/schemas/messages';
-import { checkAnsweredAsFiltered } from '../run/answeredAsFiltered';
+import { recordAnsweredAsFiltered } from '../run/answeredAsFiltered';
 import {
 	checkBody,
 	normaliseBusinessPhoneNumber,
@@ -10,6 +10,7 @@ import {
 	optionalText,
 } from '../../../shared/validation';
 import { optionsCollection } from '../fields/requestOptions';
+import { filtersCollection, phoneNumberFilter } from '../fields/listFilters';
 import { wireLabels } from '../fields/wireLabels';
 import type { ListOperation, PreparedRequest } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
@@ -25,52 +26,36 @@ const displayOptions: IDisplayOptions = { show: { resource: ['message'], operati
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimitFields(displayOptions),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions,
-		options: [
-			{
-				displayName: 'Business Phone Number',
-				name: 'businessPhoneNumber',
-				type: 'string',
-				default: '',
-				placeholder: '+14155550100',
-				description:
-					'Only messages sent from or to this number of yours, in international format (sent as digits only)',
-			},
-			{
-				displayName: 'Conversation ID',
-				name: 'conversationId',
-				type: 'string',
-				default: '',
-				description: 'Only the messages of this conversation',
-			},
-			{
-				displayName: 'Direction',
-				name: 'direction',
-				type: 'options',
-				options: [
-					{ name: 'Inbound', value: 'inbound', description: 'Messages the contact sent' },
-					{ name: 'Outbound', value: 'outbound', description: 'Messages sent to the contact' },
-				],
-				default: 'inbound',
-				description: 'Only messages in this direction',
-			},
-			{
-				displayName: 'Phone Number',
-				name: 'phoneNumber',
-				type: 'string',
-				default: '',
-				placeholder: '+14155550123',
-				description:
-					'Only the messages with this contact, in international format: + (or 00) and the country code. A number without its country code is refused, never guessed.',
-			},
-		],
-	},
+	filtersCollection(displayOptions, [
+		{
+			displayName: 'Business Phone Number',
+			name: 'businessPhoneNumber',
+			type: 'string',
+			default: '',
+			placeholder: '+14155550100',
+			description:
+				'Only messages sent from or to this number of yours, in international format (sent as digits only)',
+		},
+		{
+			displayName: 'Conversation ID',
+			name: 'conversationId',
+			type: 'string',
+			default: '',
+			description: 'Only the messages of this conversation',
+		},
+		{
+			displayName: 'Direction',
+			name: 'direction',
+			type: 'options',
+			options: [
+				{ name: 'Inbound', value: 'inbound', description: 'Messages the contact sent' },
+				{ name: 'Outbound', value: 'outbound', description: 'Messages sent to the contact' },
+			],
+			default: 'inbound',
+			description: 'Only messages in this direction',
+		},
+		phoneNumberFilter('messages'),
+	]),
 	optionsCollection(displayOptions),
 ];
 
@@ -112,6 +97,13 @@ export function messageFilters(filters: IDataObject): IDataObject {
 type MessagesPage = z.infer<typeof messagesPage>;
 type HistoryMessage = MessagesPage['messages'][number];
 
+const digits = (phone: string) => phone.replace(/\D/g, '');
+
+/** The fields the message filters set, numbers compared by their digits. */
+const FILTERED = ['phone_number', 'conversation_id', 'business_phone_number', 'direction'];
+const sameFilterValue = (field: string, answered: string, asked: string) =>
+	field.endsWith('phone_number') ? digits(answered) === digits(asked) : answered === asked;
+
 export const getMany: ListOperation<MessagesPage, HistoryMessage> = {
 	description: properties,
 	prepare(itemIndex): PreparedRequest<undefined> {
@@ -120,21 +112,5 @@ export const getMany: ListOperation<MessagesPage, HistoryMessage> = {
 	},
 	// `per` is not in the reference for this list: page by `page` alone (run/pages.ts).
 	pages: { schema: messagesPage, records: (page) => page.messages },
-	toOutput: (record, request) => {
-		checkAnsweredAsFiltered(
-			record as IDataObject,
-			request.qs ?? {},
-			FILTERED,
-			'message',
-			sameFilterValue,
-		);
-		return record as IDataObject;
-	},
+	toOutput: recordAnsweredAsFiltered(FILTERED, 'message', sameFilterValue),
 };
-
-const digits = (phone: string) => phone.replace(/\D/g, '');
-
-/** The fields the message filters set, numbers compared by their digits. */
-const FILTERED = ['phone_number', 'conversation_id', 'business_phone_number', 'direction'];
-const sameFilterValue = (field: string, answered: string, asked: string) =>
-	field.endsWith('phone_number') ? digits(answered) === digits(asked) : answered === asked;

@@ -5,8 +5,9 @@ import { MAX_PER_PAGE } from '../../../shared/schemas/paging';
 import { listTemplateMessagesQuery, templateMessagesPage } from '../../../shared/schemas/messages';
 import { checkBody, optionalText } from '../../../shared/validation';
 import { optionsCollection } from '../fields/requestOptions';
+import { filtersCollection } from '../fields/listFilters';
 import { wireLabels } from '../fields/wireLabels';
-import { checkAnsweredAsFiltered } from '../run/answeredAsFiltered';
+import { recordAnsweredAsFiltered } from '../run/answeredAsFiltered';
 import type { ListOperation, PreparedRequest } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
 import { readMoment, readOneId } from './messageReaders';
@@ -33,24 +34,16 @@ const properties: INodeProperties[] = [
 			"List the template messages whose status changed at or after this moment. Empty: the last 24 hours (the service's default). Without an offset it is read in the workflow's time zone.",
 	},
 	...returnAllOrLimitFields(displayOptions),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions,
-		options: [
-			{
-				displayName: 'Broadcast ID',
-				name: 'broadcastId',
-				type: 'string',
-				default: '',
-				placeholder: 'cmp_0123456789abcdef',
-				description: 'Only the messages of this broadcast',
-			},
-		],
-	},
+	filtersCollection(displayOptions, [
+		{
+			displayName: 'Broadcast ID',
+			name: 'broadcastId',
+			type: 'string',
+			default: '',
+			placeholder: 'cmp_0123456789abcdef',
+			description: 'Only the messages of this broadcast',
+		},
+	]),
 	optionsCollection(displayOptions),
 ];
 
@@ -93,13 +86,5 @@ export const getManyStatuses: ListOperation<TemplateMessagesPage, TemplateMessag
 	},
 	// Each message as the service describes it: id, status, failure_message, phone_number, … A
 	// message naming another broadcast than the filter's says the filter was not applied.
-	toOutput: (record, request) => {
-		checkAnsweredAsFiltered(
-			record as IDataObject,
-			request.qs ?? {},
-			['broadcast_id'],
-			'template message',
-		);
-		return record as IDataObject;
-	},
+	toOutput: recordAnsweredAsFiltered(['broadcast_id'], 'template message'),
 };

@@ -2,10 +2,9 @@ import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow
 
 import type { EventAnswer } from '../../../shared/schemas/messages';
 import type { ServiceAnswer } from '../../../shared/transport';
-import { ServiceRequestFailed } from '../../../shared/transport';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
-import { eventRequest, parseEvent } from './eventReading';
+import { eventRequest, notTheEventAsked, parseEvent } from './eventReading';
 
 /*
  * `GET /api/v1/events/{event_id}` (docs/service-contract.md, "The operations named without detail"):
@@ -59,18 +58,11 @@ export function eventStatusFields(event: EventAnswer): IDataObject {
 	};
 }
 
-/** A 2xx that is not an event: reading changes nothing, so the item fails as not sent. */
-function notAnEvent(answer: ServiceAnswer, problem: string): ServiceRequestFailed {
-	return new ServiceRequestFailed({
-		outcome: 'not sent',
-		statusCode: answer.statusCode,
-		serviceBody: answer.body,
-		retries: answer.retries,
-		message: `The service answered ${answer.statusCode} with something that is not an event (${problem})`,
-		description:
-			'Nothing was changed: reading an event changes nothing on the service. Check the Base URL of the credential, or run again later.',
-	});
-}
+/** A 2xx that is not an event. */
+const notAnEvent = notTheEventAsked(
+	'an event',
+	'Check the Base URL of the credential, or run again later.',
+);
 
 function toOutput(answer: ServiceAnswer, request: PreparedRequest<undefined>): IDataObject {
 	return {

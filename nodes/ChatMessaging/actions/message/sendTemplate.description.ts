@@ -8,20 +8,7 @@ import {
 } from '../fields/contactFields';
 import { CONTACT_FIELDS_PARAMETER, contactFieldsModeFields } from '../fields/contactFromInput';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
-import {
-	manualTemplateVariableFields,
-	templateIdField,
-	templateVariablesInputField,
-} from '../fields/templateVariables';
-import {
-	fromVersion2,
-	templateLanguageField,
-	templateLocatorField,
-	templateMapperField,
-	templateMapperHint,
-	variablesInputField,
-	version1Only,
-} from '../../methods/templateParameters';
+import { templateToSendFields, templateVariableFields } from '../fields/templateVariables';
 import { headerMediaSourceProperties } from '../media/headerMediaFromBinary';
 import { skipItemsAlreadySentFields } from '../fields/skipItemsAlreadySent';
 
@@ -45,17 +32,11 @@ export const sendTemplateDescription: INodeProperties[] = [
 		{ show: { ...displayOptions.show, [CONTACT_FIELDS_PARAMETER]: ['defineBelow'] } },
 		'Who receives the message: phone number in international format, e.g. +14155550123',
 	),
-	templateIdField(
-		version1Only(displayOptions),
+	...templateToSendFields(
+		displayOptions,
 		"ID of an approved template (the service's template IDs start with wat_)",
 	),
-	templateLocatorField(fromVersion2(displayOptions)),
-	templateLanguageField(fromVersion2(displayOptions)),
-	templateVariablesInputField(version1Only(displayOptions)),
-	variablesInputField(fromVersion2(displayOptions)),
-	templateMapperHint(fromVersion2(displayOptions)),
-	templateMapperField(fromVersion2(displayOptions)),
-	...manualTemplateVariableFields(displayOptions, true),
+	...templateVariableFields(displayOptions, true),
 	{
 		displayName: 'Header Media',
 		name: 'headerMedia',

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ServiceRequestFailed } from '../../../shared/transport';
+import type { PreparedRequest } from '../operationKinds';
 
 /*
  * A listed record that names another value than the list's filter asked for says the service did
@@ -18,7 +19,7 @@ function asText(value: unknown): string | undefined {
 }
 
 /** Checks each filtered field of `record` against the query; `same` compares a field's two values. */
-export function checkAnsweredAsFiltered(
+function checkAnsweredAsFiltered(
 	record: IDataObject,
 	qs: IDataObject,
 	fields: readonly string[],
@@ -41,4 +42,19 @@ export function checkAnsweredAsFiltered(
 			description: `Nothing was changed and no ${what}s were output for this item, rather than ${what}s the filter leaves out. Check the Base URL of the credential (a proxy may drop the query), or run again later.`,
 		});
 	}
+}
+
+/**
+ * A list's `toOutput` when a record is output as the service gave it: `fields` are the filters a
+ * record names in a field of the same name, `what` the record in the user's words.
+ */
+export function recordAnsweredAsFiltered(
+	fields: readonly string[],
+	what: string,
+	same?: (field: string, answered: string, asked: string) => boolean,
+): (record: unknown, request: PreparedRequest<undefined>) => IDataObject {
+	return (record, request) => {
+		checkAnsweredAsFiltered(record as IDataObject, request.qs ?? {}, fields, what, same);
+		return record as IDataObject;
+	};
 }

@@ -13,6 +13,7 @@ import type {
 	ServiceRequest,
 } from '../../../shared/transport';
 import { ServiceRequestFailed, callService } from '../../../shared/transport';
+import { answerShapeProblem } from '../../../shared/schemas';
 import { InvalidParameter } from '../../../shared/validation';
 import { failureSign } from './serviceAnswers';
 
@@ -161,14 +162,7 @@ export async function readPages<Page, Record>(
 			answer.bodyIsJson && parsed.success ? failureSign(pageFields(answer.body)) : undefined;
 		if (sign !== undefined) throw new ServiceRequestFailed(notAPage(answer, page, sign));
 		if (!answer.bodyIsJson || !parsed.success) {
-			const problem = parsed.success
-				? 'it is not JSON'
-				: parsed.error.issues
-						.map(
-							(issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`,
-						)
-						.join(', ');
-			throw new ServiceRequestFailed(notAPage(answer, page, problem));
+			throw new ServiceRequestFailed(notAPage(answer, page, answerShapeProblem(parsed)));
 		}
 		const pageRecords = reading.records(parsed.data);
 		const { next, count } = pageLinks(parsed.data);

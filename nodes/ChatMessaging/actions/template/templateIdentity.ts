@@ -1,5 +1,6 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
+import { answerShapeProblem } from '../../../shared/schemas';
 import { templateAnswer } from '../../../shared/schemas/templates';
 import type { TemplateAnswer } from '../../../shared/schemas/templates';
 import { readTemplateVariables } from '../../../shared/templateComponents';
@@ -71,11 +72,7 @@ export function templateOutput(template: TemplateAnswer): IDataObject {
 export function answeredTemplate(answer: ServiceAnswer, outcome: DeliveryOutcome): TemplateAnswer {
 	const parsed = templateAnswer.safeParse(answer.body);
 	if (answer.bodyIsJson && parsed.success) return parsed.data;
-	const problem = parsed.success
-		? 'it is not JSON'
-		: parsed.error.issues
-				.map((issue) => `${issue.path.join('.') || 'the answer'} ${issue.message.toLowerCase()}`)
-				.join(', ');
+	const problem = answerShapeProblem(parsed);
 	throw new ServiceRequestFailed({
 		outcome,
 		statusCode: answer.statusCode,
