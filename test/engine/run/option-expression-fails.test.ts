@@ -25,15 +25,21 @@ const cases: Array<[string, string, Record<string, unknown>]> = [
 	],
 ];
 
+/** Two sends with the option given, with or without Continue On Fail. */
+function sendTwoWith(parameters: Record<string, unknown>, continueOnFail: boolean) {
+	return runChatMessaging({
+		items: [{ phone: '+14155550101' }, { phone: '+14155550102' }],
+		parameters: { ...orderUpdateSend(), ...parameters },
+		baseUrl: service.url,
+		apiKey: API_KEY,
+		continueOnFail,
+	});
+}
+
 test.each(cases)(
 	'%s from a failing expression: named, with its reason, nothing sent, the node stops',
 	async (_option, label, parameters) => {
-		const result = await runChatMessaging({
-			items: [{ phone: '+14155550101' }, { phone: '+14155550102' }],
-			parameters: { ...orderUpdateSend(), ...parameters },
-			baseUrl: service.url,
-			apiKey: API_KEY,
-		});
+		const result = await sendTwoWith(parameters, false);
 		expect(service.acceptedSends('/api/v1/events')).toEqual([]);
 		expect(result.error?.message).toBe(
 			`"${label}" could not be read: Referenced node doesn't exist [item 0]`,
@@ -45,13 +51,7 @@ test.each(cases)(
 test.each(cases)(
 	'%s from a failing expression with Continue On Fail: every item once, named, not sent',
 	async (_option, label, parameters) => {
-		const result = await runChatMessaging({
-			items: [{ phone: '+14155550101' }, { phone: '+14155550102' }],
-			parameters: { ...orderUpdateSend(), ...parameters },
-			baseUrl: service.url,
-			apiKey: API_KEY,
-			continueOnFail: true,
-		});
+		const result = await sendTwoWith(parameters, true);
 		expect(service.acceptedSends('/api/v1/events')).toEqual([]);
 		expect(result.error).toBeUndefined();
 		expect((result.output ?? []).map((item) => item.pairedItem)).toEqual([
