@@ -12,6 +12,7 @@ import {
 	answersRunRefusalPerItem,
 	runRefusedItems,
 } from './run/errorOutput';
+import type { OperationRun } from './run/operationRun';
 import { createOperationRun, optionReadError } from './run/operationRun';
 import { refusalUnderRetryOnFail } from './run/retryOnFail';
 
@@ -33,9 +34,26 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 
 	// A refusal of the whole run is thrown, and under Continue On Fail n8n would pass the input items
 	// on by the success output, unmarked, as if sent: each is answered with the refusal instead.
-	const items = answersRunRefusalPerItem(this)
-		? await runAction.call(this, action).catch((error: unknown) => runRefusedItems(this, error))
-		: await runAction.call(this, action);
+	if (!answersRunRefusalPerItem(this))
+		return outputOf.call(this, action, await runAction.call(this, action));
+	let prepared: OperationRun;
+	try {
+		prepared = await prepareRun.call(this, action);
+	} catch (error) {
+		// Options and the credential are read before the first request: surely not sent.
+		return outputOf.call(this, action, runRefusedItems(this, error, 'not sent'));
+	}
+	const items = await action.run
+		.call(this, prepared)
+		.catch((error: unknown) => runRefusedItems(this, error));
+	return outputOf.call(this, action, items);
+}
+
+function outputOf(
+	this: IExecuteFunctions,
+	action: Action,
+	items: INodeExecutionData[],
+): INodeExecutionData[][] {
 	return [
 		runsAsAgentTool(this)
 			? explainFailuresToModel.call(this, items, action.description)
@@ -44,16 +62,20 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 }
 
 async function runAction(this: IExecuteFunctions, action: Action): Promise<INodeExecutionData[]> {
+	return await action.run.call(this, await prepareRun.call(this, action));
+}
+
+/** What every operation reads before its first request: the retry policy and the credential. */
+async function prepareRun(this: IExecuteFunctions, action: Action): Promise<OperationRun> {
 	let policy: RetryPolicy;
 	try {
 		policy = readRetryPolicy.call(this);
 	} catch (error) {
 		throw optionReadError(this.getNode(), error, action.description);
 	}
-	const run = createOperationRun.call(
+	return createOperationRun.call(
 		this,
 		await createServiceClient.call(this, policy),
 		action.description,
 	);
-	return await action.run.call(this, run);
 }

@@ -69,14 +69,20 @@ const NOTHING_SENT = /nothing was sent|— not sent$/im;
  * and Wait where it cannot wait): the node throws it even with Continue On Fail, as options shape
  * the whole run. For a thrown error under Continue On Fail n8n passes the input items on unchanged
  * by the success output, as if each had been sent, so each input item is answered with the refusal
- * instead (by the error output when it is on, routeFailuresToErrorOutput). Every such refusal comes before the first request and says so; an error that
- * does not say so is reported as "may have been sent", claiming no more than is known.
+ * instead (by the error output when it is on, routeFailuresToErrorOutput). `known` is "not sent"
+ * where the caller knows no request had begun (the options and the credential are read first);
+ * otherwise every refusal of an operation comes before its first request and says so, and an error
+ * that does not say so is reported as "may have been sent", claiming no more than is known.
  */
-export function runRefusedItems(context: IExecuteFunctions, error: unknown): INodeExecutionData[] {
+export function runRefusedItems(
+	context: IExecuteFunctions,
+	error: unknown,
+	known?: 'not sent',
+): INodeExecutionData[] {
 	const message = error instanceof Error ? error.message : String(error);
 	const description = (error as { description?: unknown } | null)?.description;
 	const words = `${message}\n${typeof description === 'string' ? description : ''}`;
-	const outcome = NOTHING_SENT.test(words) ? 'not sent' : 'may have been sent';
+	const outcome = known ?? (NOTHING_SENT.test(words) ? 'not sent' : 'may have been sent');
 	return context.getInputData().map((_item, itemIndex) => {
 		const json: IDataObject = { error: message, outcome };
 		if (typeof description === 'string' && description) json.description = description;
