@@ -50,6 +50,18 @@ class FixedItems implements INodeType {
 	}
 }
 
+/** The workflow node named "Input" that emits these items (as JSON text, parsed as an upstream node would). */
+export function inputNode(itemsJson: string): INode {
+	return {
+		id: 'items',
+		name: 'Input',
+		type: 'test.fixedItems',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: itemsJson },
+	};
+}
+
 const nodeTypeMap: Record<string, INodeType> = {
 	'n8n-nodes-chat-messaging.chatMessaging': new ChatMessaging(),
 	'test.fixedItems': new FixedItems(),
@@ -284,14 +296,7 @@ export async function runChatMessaging(options: {
 	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'onError'>;
 }): Promise<WorkflowRun & { output: INodeExecutionData[] | undefined }> {
 	const nodes: INode[] = [
-		{
-			id: 'items',
-			name: 'Input',
-			type: 'test.fixedItems',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { items: options.itemsJson ?? JSON.stringify(options.items) },
-		},
+		inputNode(options.itemsJson ?? JSON.stringify(options.items)),
 		{
 			id: 'chat',
 			name: 'Chat Messaging',

@@ -7,7 +7,7 @@
  */
 import { NodeConnectionTypes, type INode } from 'n8n-workflow';
 
-import { runWorkflow } from '../../helpers/engineHarness';
+import { inputNode, runWorkflow } from '../../helpers/engineHarness';
 import { orderUpdateSend } from '../../helpers/orderUpdateSend';
 import { useStandInService } from '../../helpers/standInFixture';
 
@@ -16,16 +16,7 @@ const service = useStandInService({ apiKey: 'credential-unreadable-key-77e1' });
 async function runWithoutItsCredential(onError: INode['onError']) {
 	const result = await runWorkflow({
 		nodes: [
-			{
-				id: 'items',
-				name: 'Input',
-				type: 'test.fixedItems',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {
-					items: JSON.stringify([{ phone: '+14155550101' }, { phone: '+14155550102' }]),
-				},
-			},
+			inputNode(JSON.stringify([{ phone: '+14155550101' }, { phone: '+14155550102' }])),
 			{
 				id: 'chat',
 				name: 'Chat Messaging',

@@ -10,7 +10,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { useStandInService } from '../../helpers/standInFixture';
-import { runWorkflow } from '../../helpers/engineHarness';
+import { inputNode, runWorkflow } from '../../helpers/engineHarness';
 import { useProcessedDataStore } from '../../helpers/processedDataStore';
 import { orderUpdateSend } from '../../helpers/orderUpdateSend';
 
@@ -48,14 +48,7 @@ async function run(scope?: 'workflow' | 'node') {
 	});
 	return await runWorkflow({
 		nodes: [
-			{
-				id: 'items',
-				name: 'Input',
-				type: 'test.fixedItems',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { items: JSON.stringify(orders) },
-			},
+			inputNode(JSON.stringify(orders)),
 			sendNode('Shipped', 'shipped', scope),
 			// It reads the order from the input node: Send Template's output is the service's answer.
 			{
