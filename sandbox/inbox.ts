@@ -1,4 +1,5 @@
 import type { RecordedRequest } from './requestLog';
+import { seedTemplates } from './service/templateCatalogue';
 
 /*
  * The contacts' inbox: every template message the stand-in accepted, grouped by the number it
@@ -22,10 +23,13 @@ interface SentEvent {
 	template_message?: { chat_template_id?: unknown; liquid_values?: unknown };
 }
 
-/** The template messages each number received, in the order they were accepted. */
+/**
+ * The template messages each number received, newest first; the number that received the newest
+ * message first, so the link just sent (a refund's approval link) is at the top of the page.
+ */
 export function inboxOf(requests: RecordedRequest[]): Map<string, InboxMessage[]> {
 	const inbox = new Map<string, InboxMessage[]>();
-	for (const request of requests) {
+	for (const request of [...requests].reverse()) {
 		const accepted = request.status >= 200 && request.status < 300;
 		if (request.method !== 'POST' || request.path !== EVENTS_PATH || !accepted) continue;
 		if (request.faulted || request.throttled || request.meanwhile) continue;
@@ -51,6 +55,23 @@ export function inboxOf(requests: RecordedRequest[]): Map<string, InboxMessage[]
 	return inbox;
 }
 
+/*
+ * A person picked the template by its name ("welcome (en)"), not by its id. The names are the
+ * account's templates as the stand-in starts (their ids are fixed); one created while it runs is
+ * shown by the id it was sent with.
+ */
+const TEMPLATE_NAMES = new Map(
+	seedTemplates().map((template) => [
+		template.id,
+		`${template.template_name} (${template.language})`,
+	]),
+);
+
+function templateShown(id: string): string {
+	const name = TEMPLATE_NAMES.get(id);
+	return name === undefined ? id : `${name} · ${id}`;
+}
+
 function escape(text: string): string {
 	return text.replace(
 		/[&<>"']/g,
@@ -65,15 +86,15 @@ function shown(value: string): string {
 		: escape(value);
 }
 
-/** The inbox as a page: one section per number, newest message first. */
+/** The inbox as a page: one section per number, newest message first (inboxOf). */
 export function inboxPage(requests: RecordedRequest[]): string {
 	const inbox = inboxOf(requests);
 	const sections = [...inbox.entries()].map(([number, messages]) => {
-		const items = [...messages].reverse().map((message) => {
+		const items = messages.map((message) => {
 			const values = Object.entries(message.values)
 				.map(([name, value]) => `<li><b>${escape(name)}</b>: ${shown(value)}</li>`)
 				.join('');
-			return `<li>${escape(message.receivedAt)} · template ${escape(message.templateId)}${message.messageId ? ` · ${escape(message.messageId)}` : ''}<ul>${values}</ul></li>`;
+			return `<li>${escape(message.receivedAt)} · template ${escape(templateShown(message.templateId))}${message.messageId ? ` · ${escape(message.messageId)}` : ''}<ul>${values}</ul></li>`;
 		});
 		return `<section><h2>${escape(number)}</h2><ul>${items.join('')}</ul></section>`;
 	});

@@ -9,14 +9,22 @@ import { useStandInService } from '../../helpers/standInFixture';
 const API_KEY = 'inbox-page-key-7a2c';
 const service = useStandInService({ apiKey: API_KEY });
 
-async function send(phone: string, values: Record<string, string>, key = API_KEY) {
+const REFUND_APPROVAL = 'wat_7e6d5c4b3a291807';
+const WELCOME = 'wat_1b2c3d4e5f607182';
+
+async function send(
+	phone: string,
+	values: Record<string, string>,
+	key = API_KEY,
+	templateId = REFUND_APPROVAL,
+) {
 	const answer = await fetch(`${service.url}/api/v1/events`, {
 		method: 'POST',
 		headers: { Authorization: key, 'content-type': 'application/json' },
 		body: JSON.stringify({
 			event_type: 'send_template_message',
 			contact: { phone_number: phone },
-			template_message: { chat_template_id: 'wat_7e6d5c4b3a291807', liquid_values: values },
+			template_message: { chat_template_id: templateId, liquid_values: values },
 		}),
 	});
 	return answer.status;
@@ -48,6 +56,30 @@ test('the inbox lists each number with the messages it received, links clickable
 	const ada = html.indexOf('+14155550123');
 	expect(html.indexOf('approval_link', ada)).toBeLessThan(html.indexOf('first_name', ada));
 	expect(html).not.toContain(API_KEY);
+});
+
+test('the number that received the newest message comes first, and each message names its template', async () => {
+	expect(await send('+442079460958', { first_name: 'Ada' }, API_KEY, WELCOME)).toBeLessThan(300);
+	expect(await send('+14155550123', { first_name: 'Bob' }, API_KEY, WELCOME)).toBeLessThan(300);
+	expect(
+		await send('+14155550123', { approval_link: 'http://127.0.0.1:5678/webhook-waiting/9' }),
+	).toBeLessThan(300);
+
+	const html = await (await fetch(`${service.url}/_sandbox/inbox`)).text();
+	// +1… received the newest message (the refund link), so it is at the top, not the bottom.
+	const newest = html.indexOf('<h2>+14155550123</h2>');
+	expect(newest).toBeGreaterThan(-1);
+	expect(newest).toBeLessThan(html.indexOf('<h2>+442079460958</h2>'));
+	expect(html.indexOf('approval_link', newest)).toBeLessThan(html.indexOf('Bob', newest));
+	// The template by the name a person picked it by, its id as a detail.
+	expect(html).toContain(`template welcome (en) · ${WELCOME}`);
+	expect(html).toContain(`template refund_approval (en) · ${REFUND_APPROVAL}`);
+});
+
+test('a template the catalogue does not know is shown by the id it was sent with', async () => {
+	expect(await send('+14155550123', { x: 'y' }, API_KEY, 'wat_not_in_catalogue')).toBeLessThan(300);
+	const html = await (await fetch(`${service.url}/_sandbox/inbox`)).text();
+	expect(html).toContain('template wat_not_in_catalogue');
 });
 
 test('an empty inbox says how to fill it', async () => {
