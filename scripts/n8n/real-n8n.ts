@@ -144,14 +144,22 @@ function processGroupOf(pid: number): number | undefined {
 	}
 }
 
-/** What answers on the port is not the n8n this project started: nothing may be sent to it. */
+/**
+ * What answers on the port is not the n8n this project started: nothing more may be sent to it.
+ * `asked` is what it was sent before that was known: the read-only questions whether n8n was ready.
+ */
 export class NotThisN8n extends Error {
 	constructor(
 		readonly port: number,
 		why: string,
+		asked: readonly string[],
 	) {
+		const sent =
+			asked.length === 0
+				? 'nothing was sent to it'
+				: `it was sent only ${asked.join(' and ')} (read-only: is n8n ready?), no sign-in, credential or workflow`;
 		super(
-			`The n8n answering on port ${port} is not the one this project started (${why}); nothing was sent to it. Stop the other n8n, or choose another port: N8N_PORT=<free port> npm start`,
+			`The n8n answering on port ${port} is not the one this project started (${why}); ${sent}. Stop the other n8n, or choose another port: N8N_PORT=<free port> npm start`,
 		);
 	}
 }
@@ -247,10 +255,14 @@ export class RealN8n {
 
 	private async waitUntilReady(timeoutMs: number) {
 		const deadline = Date.now() + timeoutMs;
+		// What was asked of the port, so a refusal can say what the program on it was sent.
+		const asked = new Set<string>();
 		// Each request bounded too: an n8n that accepts connections but never answers (a hung one on
 		// this port) once held a start for five minutes before "fetch failed".
-		const answers = async (path: string) =>
-			(await fetch(`${this.baseUrl}${path}`, { signal: AbortSignal.timeout(5_000) })).ok;
+		const answers = async (path: string) => {
+			asked.add(`GET ${path}`);
+			return (await fetch(`${this.baseUrl}${path}`, { signal: AbortSignal.timeout(5_000) })).ok;
+		};
 		while (Date.now() < deadline) {
 			if (this.exited) {
 				throw new Error(
@@ -260,7 +272,7 @@ export class RealN8n {
 			try {
 				// n8n 1.x answers readiness before its REST routes exist: wait for those too.
 				if ((await answers('/healthz/readiness')) && (await answers('/rest/settings'))) {
-					await this.checkItIsThisN8n();
+					await this.checkItIsThisN8n([...asked]);
 					return;
 				}
 			} catch (error) {
@@ -280,10 +292,11 @@ export class RealN8n {
 	 * process group. Another n8n on the port (in Docker, say) would otherwise be given an owner
 	 * account and credentials.
 	 */
-	private async checkItIsThisN8n(): Promise<void> {
+	private async checkItIsThisN8n(asked: string[]): Promise<void> {
 		// The port answered, but the n8n started here may have died of "port in use" meanwhile.
 		await sleep(200);
-		if (this.exited) throw new NotThisN8n(this.options.port, 'the n8n started here has exited');
+		if (this.exited)
+			throw new NotThisN8n(this.options.port, 'the n8n started here has exited', asked);
 		const ours = this.child?.pid;
 		const listener = listenerPid(this.options.port);
 		if (ours === undefined || listener === undefined || listener === ours) return;
@@ -291,6 +304,7 @@ export class RealN8n {
 		throw new NotThisN8n(
 			this.options.port,
 			`pid ${listener} listens there, not the n8n started here (pid ${ours})`,
+			asked,
 		);
 	}
 
@@ -308,8 +322,11 @@ export class RealN8n {
 		};
 		signal('SIGTERM');
 		const timer = setTimeout(() => signal('SIGKILL'), 15_000);
-		await Promise.race([gone, sleep(20_000)]);
+		// Cleared once n8n is gone, so a stopped n8n leaves no timer holding its caller's process open.
+		let giveUp: NodeJS.Timeout | undefined;
+		await Promise.race([gone, new Promise<void>((r) => (giveUp = setTimeout(r, 20_000)))]);
 		clearTimeout(timer);
+		clearTimeout(giveUp);
 	}
 
 	private async request(
