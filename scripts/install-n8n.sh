@@ -94,7 +94,7 @@ if [ ! -f "$N8N_HOME/.complete" ]; then
   fi
   # Stopped now, the next run starts over: say so on the way out.
   trap 'say "the n8n install was interrupted: the next run starts it over"; exit 130' INT TERM HUP
-  say "installing n8n $N8N_VERSION into $N8N_HOME (about 4-5 minutes and 2.5 GB, once)"
+  say "installing n8n $N8N_VERSION into $N8N_HOME (about 4-5 minutes and 3 GB of disk, once)"
   rm -rf "$N8N_HOME"; mkdir -p "$N8N_HOME"
   cat > "$N8N_HOME/package.json" <<JSON
 {
