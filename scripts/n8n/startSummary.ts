@@ -1,4 +1,9 @@
-import { WEBHOOK_CREDENTIAL_NAME, WEBHOOK_SECRET_HEADER, type ReportTo } from './examples';
+import {
+	loadExample,
+	WEBHOOK_CREDENTIAL_NAME,
+	WEBHOOK_SECRET_HEADER,
+	type ReportTo,
+} from './examples';
 
 export type { ReportTo } from './examples';
 
@@ -149,6 +154,21 @@ function refundLines(info: StartInfo): string[] {
 }
 
 /*
+ * The AI agent example is imported like the others but cannot run on what `npm start` creates: its
+ * chat model needs a provider's credential, and without one its chat answers only "Error in
+ * workflow". Said where the example is offered, with what to add and where.
+ */
+function agentLines(): string[] {
+	const { name } = loadExample('agentSendsOrderUpdate');
+	return [
+		`  AI agent example:  "${name}" needs a model`,
+		'                     credential: in its Chat Model node create an OpenAI credential (your API key, or',
+		'                     an OpenAI-compatible server as Base URL); else its chat says "Error in workflow".',
+		'',
+	];
+}
+
+/*
  * The order is what a newcomer needs first: how to sign in, where, which workflow to open and what to
  * do there, all on the first screen; the trigger's details next; where the stand-in's endpoints
  * are described last (one line).
@@ -196,6 +216,7 @@ export function startSummary(info: StartInfo): string {
 		`  ${commands.switchReports}`,
 		'',
 		...refundLines(info),
+		...agentLines(),
 		`  Stand-in service:  ${info.standInUrl}   (API key ${info.standInApiKey})`,
 		// One line, not the thirty endpoints: they pushed the next commands off the screen (issue 36).
 		'  Its endpoints:     listed in sandbox/README.md ("Service endpoints") and docs/openapi.yaml',

@@ -1,9 +1,13 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { startStandInService, type StandInService } from '../../../sandbox/server';
+import { loadExample } from '../../../scripts/n8n/examples';
+import { PROJECT_ROOT } from '../../../scripts/n8n/install';
 import {
 	parseReportTo,
 	startCommands,
@@ -155,6 +159,49 @@ describe('the printed summary', () => {
 			/to the TEST URL \(REPORT_TO=test\): the run shows in the editor while the/,
 		);
 		expect(text).toContain('Send delivery reports to the Production URL from now on');
+	});
+});
+
+describe('the AI agent example, which cannot run on what npm start creates', () => {
+	const agent = loadExample('agentSendsOrderUpdate');
+	const chatModel = agent.nodes.find((node) => node.type.includes('lmChat'))!;
+	// What the person must add, in the words n8n shows: the node's name and the credential's kind.
+	const needs = [chatModel.name, 'credential', 'OpenAI', 'Base URL'];
+
+	it('the summary names it and says which credential to add, on which node', () => {
+		const text = startSummary(
+			info({ refundRequestUrl: 'http://127.0.0.1:5678/webhook/refund-request' }),
+		);
+		const lines = text.split('\n');
+		const at = lines.findIndex((line) => line.trimStart().startsWith('AI agent example:'));
+		expect(at).toBeGreaterThan(-1);
+		const said = lines
+			.slice(at, at + 4)
+			.join(' ')
+			.replace(/\s+/g, ' ');
+		expect(said).toContain(`"${agent.name}"`);
+		for (const word of needs) expect(said).toContain(word);
+		// What it shows without one, so a person who tried first recognises it.
+		expect(said).toContain('Error in workflow');
+		expect(lines.length).toBeLessThanOrEqual(60);
+	});
+
+	it('the README offers it with the credential it needs', () => {
+		const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+		const offered = readme.indexOf('an AI agent that sends order updates');
+		expect(offered).toBeGreaterThan(-1);
+		const said = readme.slice(offered, offered + 400);
+		for (const word of needs) expect(said).toContain(word);
+	});
+
+	it('the workflow itself says so in a sticky note beside its Chat Model', () => {
+		const notes = agent.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');
+		expect(notes).toHaveLength(1);
+		const content = String((notes[0].parameters as { content?: unknown }).content).replace(
+			/\s+/g,
+			' ',
+		);
+		for (const word of [...needs, 'Error in workflow']) expect(content).toContain(word);
 	});
 });
 
