@@ -116,7 +116,7 @@ test('form example: a number that cannot be sent to gets an ending page saying w
 	expect(page).toEqual({
 		title: 'We could not send your welcome message',
 		message:
-			'The number "020 7946 0018" cannot receive it: write it with + and your country code, for example +44 20 7946 0958, and fill in the form again.',
+			'The number "020 7946 0018" must start with + and the country code, e.g. +14155550123 (or 00 and the country code); the country is never guessed. Please correct it and fill in the form again.',
 	});
 
 	const [execution] = await waitForNewExecutions(id, before, 1);
