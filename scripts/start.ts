@@ -25,6 +25,7 @@ import {
 	provisionExamples,
 	type ExampleName,
 } from './n8n/examples';
+import { noteExampleFileChanges, type ExampleFileHashes } from './n8n/exampleFileChanges';
 import { PROJECT_ROOT } from './n8n/install';
 import { newLocalSecrets, reportToOrExit, stopOnSignals } from './n8n/localRun';
 import { commandOf, portsInUse } from './n8n/ports';
@@ -63,6 +64,8 @@ interface LocalState {
 	webhookSecret: string;
 	/** Each example as last imported, to tell a person's edits from the example as shipped. */
 	examples?: Partial<Record<ExampleName, string>>;
+	/** Each example file as last imported, to say when a file under examples/ was edited. */
+	exampleFiles?: ExampleFileHashes;
 }
 
 const say = (line: string) => console.log(`[start] ${line}`);
@@ -262,6 +265,8 @@ async function main(): Promise<void> {
 			keepEditsSince: state.examples ?? {},
 		});
 		state.examples = examples.fingerprints;
+		const exampleFiles = noteExampleFileChanges(state.exampleFiles, examples.kept);
+		state.exampleFiles = exampleFiles.imported;
 		saveState(state);
 		for (const name of examples.kept) {
 			say(
@@ -289,6 +294,7 @@ async function main(): Promise<void> {
 				testUrl: examples.triggerTestUrl,
 				webhookSecret: state.webhookSecret,
 				reportTo,
+				changedExamples: exampleFiles.changes,
 			}),
 		);
 	} catch (error) {

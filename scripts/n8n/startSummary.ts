@@ -4,6 +4,7 @@ import {
 	WEBHOOK_SECRET_HEADER,
 	type ReportTo,
 } from './examples';
+import { exampleFileChangeLines, type ExampleFileChange } from './exampleFileChanges';
 
 export type { ReportTo } from './examples';
 
@@ -70,6 +71,8 @@ export interface StartInfo {
 	testUrl: string;
 	webhookSecret: string;
 	reportTo: ReportTo;
+	/** Example files that differ from the committed ones or from those imported last time. */
+	changedExamples?: ExampleFileChange[];
 }
 
 export interface StartCommands {
@@ -188,6 +191,8 @@ export function startSummary(info: StartInfo): string {
 		'                     stand-in, and its page tells you whether the message went out.',
 		`  Sign-up form:      ${info.formUrl}`,
 		'',
+		...exampleFileChangeLines(info.changedExamples ?? []),
+		...(info.changedExamples?.length ? [''] : []),
 		`  Trigger example:   "${info.triggerWorkflowName}"`,
 		`  Production URL:    ${info.productionUrl}`,
 		`  Test URL:          ${info.testUrl}`,
