@@ -55,20 +55,33 @@ export function inboxOf(requests: RecordedRequest[]): Map<string, InboxMessage[]
 	return inbox;
 }
 
+const TEMPLATE_PATH = /^\/api\/v1\/whats_app_templates\/([^/]+)$/;
+
 /*
  * A person picked the template by its name ("welcome (en)"), not by its id. The names are the
- * account's templates as the stand-in starts (their ids are fixed); one created while it runs is
- * shown by the id it was sent with.
+ * account's templates as the stand-in starts (their ids are fixed), with every rename in the
+ * request log (an accepted PATCH /api/v1/whats_app_templates/:id with a template_name), so a page
+ * shows each template by the name it has now. One created while it runs is shown by the id it was
+ * sent with: the log holds the request that created it, not the id it was given.
  */
-const TEMPLATE_NAMES = new Map(
-	seedTemplates().map((template) => [
-		template.id,
-		`${template.template_name} (${template.language})`,
-	]),
-);
+function templateNames(requests: RecordedRequest[]): Map<string, string> {
+	const names = new Map(
+		seedTemplates().map((template) => [template.id, [template.template_name, template.language]]),
+	);
+	for (const request of requests) {
+		const id = TEMPLATE_PATH.exec(request.path)?.[1];
+		const accepted = request.status >= 200 && request.status < 300 && !request.faulted;
+		if (request.method !== 'PATCH' || id === undefined || !accepted) continue;
+		const renamed = (request.body as { whats_app_template?: { template_name?: unknown } })
+			?.whats_app_template?.template_name;
+		const known = names.get(decodeURIComponent(id));
+		if (typeof renamed === 'string' && known) known[0] = renamed;
+	}
+	return new Map([...names].map(([id, [name, language]]) => [id, `${name} (${language})`]));
+}
 
-function templateShown(id: string): string {
-	const name = TEMPLATE_NAMES.get(id);
+function templateShown(id: string, names: Map<string, string>): string {
+	const name = names.get(id);
 	return name === undefined ? id : `${name} · ${id}`;
 }
 
@@ -89,12 +102,13 @@ function shown(value: string): string {
 /** The inbox as a page: one section per number, newest message first (inboxOf). */
 export function inboxPage(requests: RecordedRequest[]): string {
 	const inbox = inboxOf(requests);
+	const names = templateNames(requests);
 	const sections = [...inbox.entries()].map(([number, messages]) => {
 		const items = messages.map((message) => {
 			const values = Object.entries(message.values)
 				.map(([name, value]) => `<li><b>${escape(name)}</b>: ${shown(value)}</li>`)
 				.join('');
-			return `<li>${escape(message.receivedAt)} · template ${escape(templateShown(message.templateId))}${message.messageId ? ` · ${escape(message.messageId)}` : ''}<ul>${values}</ul></li>`;
+			return `<li>${escape(message.receivedAt)} · template ${escape(templateShown(message.templateId, names))}${message.messageId ? ` · ${escape(message.messageId)}` : ''}<ul>${values}</ul></li>`;
 		});
 		return `<section><h2>${escape(number)}</h2><ul>${items.join('')}</ul></section>`;
 	});

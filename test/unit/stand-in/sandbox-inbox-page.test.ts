@@ -76,6 +76,18 @@ test('the number that received the newest message comes first, and each message 
 	expect(html).toContain(`template refund_approval (en) · ${REFUND_APPROVAL}`);
 });
 
+test('a template renamed while the stand-in runs is shown by its name now', async () => {
+	const renamed = await fetch(`${service.url}/api/v1/whats_app_templates/${WELCOME}`, {
+		method: 'PATCH',
+		headers: { Authorization: API_KEY, 'content-type': 'application/json' },
+		body: JSON.stringify({ whats_app_template: { template_name: 'welcome_back' } }),
+	});
+	expect(renamed.status).toBe(200);
+	expect(await send('+14155550123', { first_name: 'Ada' }, API_KEY, WELCOME)).toBeLessThan(300);
+	const html = await (await fetch(`${service.url}/_sandbox/inbox`)).text();
+	expect(html).toContain(`template welcome_back (en) · ${WELCOME}`);
+});
+
 test('a template the catalogue does not know is shown by the id it was sent with', async () => {
 	expect(await send('+14155550123', { x: 'y' }, API_KEY, 'wat_not_in_catalogue')).toBeLessThan(300);
 	const html = await (await fetch(`${service.url}/_sandbox/inbox`)).text();
