@@ -174,6 +174,13 @@ const routes: Record<string, Record<string, ControlRoute>> = {
 	},
 };
 
+/** Every method and path the control API answers, for people and tests reading it. */
+export function controlEndpoints(): Array<{ method: string; path: string }> {
+	return Object.entries(routes).flatMap(([path, methods]) =>
+		Object.keys(methods).map((method) => ({ method, path })),
+	);
+}
+
 /** Control requests are not recorded: the log is for what a client sent the service itself. */
 export async function handleControl(
 	request: IncomingMessage,

@@ -83,7 +83,7 @@ async function control(
 ): Promise<{ status: number; body: any }> {
 	const response = await fetch(`${service.url}/_sandbox${path}`, {
 		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		headers: { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	return { status: response.status, body: await response.json() };
