@@ -15,6 +15,7 @@ import type { RecordedRequest } from './requestLog';
 import {
 	deliveryConfigBody,
 	NoWebhookTargetError,
+	SecretNotForThatUrlError,
 	sendWebhookBody,
 	type WebhookSender,
 } from './webhookSender';
@@ -136,10 +137,17 @@ const routes: Record<string, Record<string, ControlRoute>> = {
 	'/_sandbox/config': {
 		GET: (_body, _url, { webhooks }) => ({ status: 200, body: webhooks.currentConfig() }),
 		POST: (body, _url, { webhooks }) =>
-			parsed(deliveryConfigBody, body, (change) => ({
-				status: 200,
-				body: webhooks.configure(change),
-			})),
+			parsed(deliveryConfigBody, body, (change) => {
+				try {
+					return { status: 200, body: webhooks.configure(change) };
+				} catch (error) {
+					if (!(error instanceof SecretNotForThatUrlError)) throw error;
+					return {
+						status: 400,
+						body: { message: 'Invalid control request', errors: { webhookAuth: [error.message] } },
+					};
+				}
+			}),
 	},
 	'/_sandbox/webhooks': {
 		POST: (body, _url, { webhooks }) =>

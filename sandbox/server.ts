@@ -115,15 +115,17 @@ export interface StandInService {
 	sendCounts(): SendCounts;
 	/**
 	 * Where delivery-status webhooks go after each accepted template message; null turns them off.
-	 * Replaces the whole target: `auth` defaults to none, `statuses` to sent then delivered.
+	 * Replaces the whole target: `auth` defaults to none, `statuses` to sent then delivered. `auth`
+	 * goes to `url` and to the URLs in `authAlsoFor` only (a trigger's test URL beside its own).
 	 */
 	setWebhookTarget(
 		url: string | null,
-		options?: { auth?: WebhookAuth; statuses?: DeliveryStatus[] },
+		options?: { auth?: WebhookAuth; authAlsoFor?: string[]; statuses?: DeliveryStatus[] },
 	): DeliveryConfig;
 	/**
-	 * Posts one webhook now and resolves with the receiver's answer. Without `url` or `auth` it
-	 * uses the webhook target's (setWebhookTarget), as the control API does.
+	 * Posts one webhook now and resolves with the receiver's answer. Without `url` it uses the
+	 * webhook target's (setWebhookTarget); without `auth`, the target's for a URL it was given for,
+	 * none for another, as the control API does.
 	 */
 	sendWebhook(request: SendWebhookRequest): Promise<WebhookResult>;
 	/** Every webhook posted, oldest first. */
@@ -284,6 +286,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 				deliveryConfigBody.parse({
 					deliveryWebhookUrl: url,
 					webhookAuth: targetOptions.auth ?? { mode: 'none' },
+					webhookAuthAlsoFor: targetOptions.authAlsoFor,
 					deliveryStatuses: targetOptions.statuses ?? DEFAULT_DELIVERY_STATUSES,
 				}),
 			);
