@@ -200,6 +200,15 @@ describe.each(writes)('$method $path', ({ method, path }) => {
 	});
 });
 
+test('the inbox page posts nothing a form could: its links lead to n8n’s own pages (Refund, Decline)', async () => {
+	const page = await call({ method: 'GET', path: '/_sandbox/inbox' });
+	expect(page.status).toBe(200);
+	expect(page.text).toContain(`href="${pagesUrl()}/approve"`);
+	// A form posts urlencoded, which the control API refuses: a button of the stand-in's own pages
+	// must post JSON with fetch, as the calls from its own origin above do.
+	expect(page.text).not.toMatch(/<form/i);
+});
+
 describe('reading: a page reached through DNS rebinding sends its own name as Host', () => {
 	it.each(['/_sandbox/inbox', '/_sandbox/requests', '/_sandbox/webhooks/sent', '/_sandbox/config'])(
 		'GET %s with Host: evil.example is refused 403 and shows nothing',
