@@ -23,7 +23,8 @@ import {
 /*
  * The control API under /_sandbox/: a thin HTTP face over the StandInService object, so a user
  * with curl, or an n8n running in another process, can steer the stand-in the way a test does
- * in-process. It takes no API key, which is why it only answers callers on this machine.
+ * in-process. It takes no API key, so it only answers callers on this machine (a loopback socket,
+ * here) and, of those, not web pages in a browser (Host, Origin and JSON: localCallers.ts).
  */
 
 const CONTROL_PREFIX = '/_sandbox/';
