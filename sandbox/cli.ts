@@ -18,6 +18,8 @@ async function main(): Promise<void> {
 		refuseUnknownTemplates: true,
 		host: process.env.SANDBOX_HOST || '127.0.0.1',
 		rateLimit,
+		allowedOrigins: listOf(process.env.SANDBOX_ALLOWED_ORIGINS),
+		allowedHosts: listOf(process.env.SANDBOX_ALLOWED_HOSTS),
 	});
 	console.log(`Stand-in service listening on ${service.url} (API key: ${service.apiKey})`);
 	console.log(`Request log: ${service.url}/_sandbox/requests`);
@@ -47,6 +49,14 @@ async function main(): Promise<void> {
 	};
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);
+}
+
+/** A comma-separated list, as SANDBOX_ALLOWED_ORIGINS and SANDBOX_ALLOWED_HOSTS are written. */
+function listOf(text: string | undefined): string[] {
+	return (text ?? '')
+		.split(',')
+		.map((item) => item.trim())
+		.filter((item) => item !== '');
 }
 
 /** SANDBOX_RATE_LIMIT (requests/s) and SANDBOX_RATE_BURST: the token bucket, off when unset. */

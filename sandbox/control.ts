@@ -15,6 +15,7 @@ import type { RecordedRequest } from './requestLog';
 import {
 	deliveryConfigBody,
 	NoWebhookTargetError,
+	SecretNotForThatUrlError,
 	sendWebhookBody,
 	type WebhookSender,
 } from './webhookSender';
@@ -22,7 +23,8 @@ import {
 /*
  * The control API under /_sandbox/: a thin HTTP face over the StandInService object, so a user
  * with curl, or an n8n running in another process, can steer the stand-in the way a test does
- * in-process. It takes no API key, which is why it only answers callers on this machine.
+ * in-process. It takes no API key, so it only answers callers on this machine (a loopback socket,
+ * here) and, of those, not web pages in a browser (Host, Origin and JSON: localCallers.ts).
  */
 
 const CONTROL_PREFIX = '/_sandbox/';
@@ -136,10 +138,17 @@ const routes: Record<string, Record<string, ControlRoute>> = {
 	'/_sandbox/config': {
 		GET: (_body, _url, { webhooks }) => ({ status: 200, body: webhooks.currentConfig() }),
 		POST: (body, _url, { webhooks }) =>
-			parsed(deliveryConfigBody, body, (change) => ({
-				status: 200,
-				body: webhooks.configure(change),
-			})),
+			parsed(deliveryConfigBody, body, (change) => {
+				try {
+					return { status: 200, body: webhooks.configure(change) };
+				} catch (error) {
+					if (!(error instanceof SecretNotForThatUrlError)) throw error;
+					return {
+						status: 400,
+						body: { message: 'Invalid control request', errors: { webhookAuth: [error.message] } },
+					};
+				}
+			}),
 	},
 	'/_sandbox/webhooks': {
 		POST: (body, _url, { webhooks }) =>
@@ -173,6 +182,13 @@ const routes: Record<string, Record<string, ControlRoute>> = {
 		}),
 	},
 };
+
+/** Every method and path the control API answers, for people and tests reading it. */
+export function controlEndpoints(): Array<{ method: string; path: string }> {
+	return Object.entries(routes).flatMap(([path, methods]) =>
+		Object.keys(methods).map((method) => ({ method, path })),
+	);
+}
 
 /** Control requests are not recorded: the log is for what a client sent the service itself. */
 export async function handleControl(

@@ -14,6 +14,7 @@ import {
 import { FaultQueue, parseFaults, type FaultSpec, type PendingFault } from './faults';
 import { readBody, sendJson } from './http';
 import { listen } from './httpListener';
+import { localCallerRules, refusedAsNotLocal } from './localCallers';
 import {
 	countSends,
 	RateLimiter,
@@ -58,6 +59,12 @@ export interface StandInOptions {
 	/** 0 (the default) picks a free port. */
 	port?: number;
 	host?: string;
+	/**
+	 * Origins besides the stand-in's own whose pages may call it (the local n8n's, for `npm start`).
+	 */
+	allowedOrigins?: readonly string[];
+	/** Host names besides localhost, 127.0.0.1, [::1] and the address it listens on that reach it. */
+	allowedHosts?: readonly string[];
 	/** The areas of the service it answers; by default every one (serviceParts.ts), fresh. */
 	parts?: readonly ServicePart[];
 	/** A token bucket in front of the service endpoints (rateLimit.ts); off by default. */
@@ -108,15 +115,17 @@ export interface StandInService {
 	sendCounts(): SendCounts;
 	/**
 	 * Where delivery-status webhooks go after each accepted template message; null turns them off.
-	 * Replaces the whole target: `auth` defaults to none, `statuses` to sent then delivered.
+	 * Replaces the whole target: `auth` defaults to none, `statuses` to sent then delivered. `auth`
+	 * goes to `url` and to the URLs in `authAlsoFor` only (a trigger's test URL beside its own).
 	 */
 	setWebhookTarget(
 		url: string | null,
-		options?: { auth?: WebhookAuth; statuses?: DeliveryStatus[] },
+		options?: { auth?: WebhookAuth; authAlsoFor?: string[]; statuses?: DeliveryStatus[] },
 	): DeliveryConfig;
 	/**
-	 * Posts one webhook now and resolves with the receiver's answer. Without `url` or `auth` it
-	 * uses the webhook target's (setWebhookTarget), as the control API does.
+	 * Posts one webhook now and resolves with the receiver's answer. Without `url` it uses the
+	 * webhook target's (setWebhookTarget); without `auth`, the target's for a URL it was given for,
+	 * none for another, as the control API does.
 	 */
 	sendWebhook(request: SendWebhookRequest): Promise<WebhookResult>;
 	/** Every webhook posted, oldest first. */
@@ -222,10 +231,14 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 	}
 
 	const listener = await listen(
-		(request, response, url) =>
-			isControlPath(url.pathname)
+		async (request, response, url) => {
+			const isControl = isControlPath(url.pathname);
+			const rules = localCallerRules(service.url, host, options);
+			if (refusedAsNotLocal(request, response, isControl, rules)) return;
+			await (isControl
 				? handleControl(request, response, url, { service, webhooks })
-				: handleServiceRequest(request, response, url),
+				: handleServiceRequest(request, response, url));
+		},
 		options.port ?? 0,
 		host,
 	);
@@ -273,6 +286,7 @@ export async function startStandInService(options: StandInOptions = {}): Promise
 				deliveryConfigBody.parse({
 					deliveryWebhookUrl: url,
 					webhookAuth: targetOptions.auth ?? { mode: 'none' },
+					webhookAuthAlsoFor: targetOptions.authAlsoFor,
 					deliveryStatuses: targetOptions.statuses ?? DEFAULT_DELIVERY_STATUSES,
 				}),
 			);

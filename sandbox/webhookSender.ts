@@ -61,7 +61,10 @@ export const sendWebhookBody = z
 		kind: webhookKind,
 		event: z.string().min(1),
 		data: z.record(z.unknown()).optional(),
-		/** How to prove the caller; the configured `webhookAuth` when omitted. */
+		/**
+		 * How to prove the caller. When omitted: the configured `webhookAuth` for a URL it was
+		 * configured for, none for any other.
+		 */
 		auth: webhookAuth.optional(),
 	})
 	.strict();
@@ -71,9 +74,15 @@ export const deliveryConfigBody = z
 	.object({
 		deliveryWebhookUrl: webhookUrl.nullable().optional(),
 		webhookAuth: webhookAuth.optional(),
+		/** Other URLs `webhookAuth` may go to besides `deliveryWebhookUrl` (a trigger's test URL). */
+		webhookAuthAlsoFor: z.array(webhookUrl).optional(),
 		deliveryStatuses: z.array(deliveryStatus).optional(),
 	})
-	.strict();
+	.strict()
+	.refine((body) => body.webhookAuthAlsoFor === undefined || body.webhookAuth !== undefined, {
+		message: 'is given with the webhookAuth it is for',
+		path: ['webhookAuthAlsoFor'],
+	});
 export type DeliveryConfigChange = z.infer<typeof deliveryConfigBody>;
 
 /*
@@ -81,12 +90,31 @@ export type DeliveryConfigChange = z.infer<typeof deliveryConfigBody>;
  * delivery reports go to `deliveryWebhookUrl` with `webhookAuth`, and so does a webhook asked for
  * through the control API without its own `url` or `auth`. `npm start` sets them to the trigger
  * example and its secret, so a hand-sent test webhook passes the example's check without the user
- * having to find the secret.
+ * having to find the secret. The secret goes only to the URLs it was configured for
+ * (`webhookAuthUrls`): the control API takes no key, so a caller naming its own URL must not
+ * receive it.
  */
 export interface DeliveryConfig {
 	deliveryWebhookUrl: string | null;
 	webhookAuth: WebhookAuth;
+	/** Where `webhookAuth` goes: the URL it was configured with, and those named with it. */
+	webhookAuthUrls: string[];
 	deliveryStatuses: DeliveryStatus[];
+}
+
+/** A new deliveryWebhookUrl that the configured secret was not given for: the caller's mistake (400). */
+export class SecretNotForThatUrlError extends Error {
+	constructor() {
+		super(
+			'the configured secret goes only to the URLs it was configured for: give webhookAuth for the new deliveryWebhookUrl ({"mode":"none"} for none)',
+		);
+		this.name = 'SecretNotForThatUrlError';
+	}
+}
+
+/** One spelling of a URL, so that the same URL written twice compares equal. */
+function sameUrl(url: string): string {
+	return new URL(url).href;
 }
 
 /** A webhook asked for with no `url` while no trigger is configured: the caller's mistake (400). */
@@ -127,6 +155,7 @@ export class WebhookSender {
 	readonly config: DeliveryConfig = {
 		deliveryWebhookUrl: null,
 		webhookAuth: { mode: 'none' },
+		webhookAuthUrls: [],
 		deliveryStatuses: [...DEFAULT_DELIVERY_STATUSES],
 	};
 
@@ -136,11 +165,20 @@ export class WebhookSender {
 	private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
 	private closed = false;
 
+	/** Throws SecretNotForThatUrlError, changing nothing, when the secret would reach a new URL. */
 	configure(change: DeliveryConfigChange): DeliveryConfig {
-		if (change.deliveryWebhookUrl !== undefined) {
-			this.config.deliveryWebhookUrl = change.deliveryWebhookUrl;
+		const url =
+			change.deliveryWebhookUrl === undefined
+				? this.config.deliveryWebhookUrl
+				: change.deliveryWebhookUrl;
+		if (change.webhookAuth !== undefined) {
+			const urls = [...(url === null ? [] : [url]), ...(change.webhookAuthAlsoFor ?? [])];
+			this.config.webhookAuthUrls = [...new Set(urls.map(sameUrl))];
+			this.config.webhookAuth = change.webhookAuth;
+		} else if (url !== null && !this.authGoesTo(url)) {
+			throw new SecretNotForThatUrlError();
 		}
-		if (change.webhookAuth !== undefined) this.config.webhookAuth = change.webhookAuth;
+		this.config.deliveryWebhookUrl = url;
 		if (change.deliveryStatuses !== undefined) {
 			this.config.deliveryStatuses = [...change.deliveryStatuses];
 		}
@@ -153,20 +191,34 @@ export class WebhookSender {
 		return {
 			...this.config,
 			webhookAuth: auth.mode === 'none' ? auth : { ...auth, secret: REDACTED },
+			webhookAuthUrls: [...this.config.webhookAuthUrls],
 			deliveryStatuses: [...this.config.deliveryStatuses],
 		};
 	}
 
+	/** Whether the configured auth may go to this URL: no secret, or one configured for it. */
+	private authGoesTo(url: string): boolean {
+		return (
+			this.config.webhookAuth.mode === 'none' || this.config.webhookAuthUrls.includes(sameUrl(url))
+		);
+	}
+
+	/** The configured auth for a URL it was configured for; none for any other. */
+	private authFor(url: string): WebhookAuth {
+		return this.authGoesTo(url) ? this.config.webhookAuth : { mode: 'none' };
+	}
+
 	/**
-	 * Posts one webhook and waits for the receiver's answer; a failed post rejects. Without `url` or
-	 * `auth`, the configured ones are used (see DeliveryConfig); `auth: {mode: 'none'}` sends none.
+	 * Posts one webhook and waits for the receiver's answer; a failed post rejects. Without `url`, the
+	 * configured one is used; without `auth`, the configured one if the URL is one it was configured
+	 * for, none otherwise (see DeliveryConfig); `auth: {mode: 'none'}` sends none.
 	 */
 	async send(request: SendWebhookRequest): Promise<WebhookResult> {
 		const url = request.url ?? this.config.deliveryWebhookUrl;
 		if (url === null) throw new NoWebhookTargetError();
 		const body = buildWebhookBody(request.kind, request.event, request.data as JsonObject);
 		const record = await this.track(
-			this.post(url, body, request.auth ?? this.config.webhookAuth, 'request'),
+			this.post(url, body, request.auth ?? this.authFor(url), 'request'),
 		);
 		if (record.error !== undefined) throw new Error(record.error);
 		return { status: record.status!, body: record.responseBody, sent: body };
@@ -179,7 +231,7 @@ export class WebhookSender {
 	reportDelivery(messageId: string, contact: ContactBody): void {
 		const url = this.config.deliveryWebhookUrl;
 		if (url === null || this.closed) return;
-		const auth = this.config.webhookAuth;
+		const auth = this.authFor(url);
 		const statuses = [...this.config.deliveryStatuses];
 		const contactData: JsonObject = {
 			phone_number: contact.phone_number,

@@ -232,6 +232,8 @@ async function main(): Promise<void> {
 			apiKey: state.standInApiKey,
 			port: STAND_IN_PORT,
 			refuseUnknownTemplates: true,
+			// The local n8n's pages may call it; a page of any other origin is refused (sandbox/localCallers.ts).
+			allowedOrigins: [`http://127.0.0.1:${N8N_PORT}`, `http://localhost:${N8N_PORT}`],
 		}).catch((error: NodeJS.ErrnoException) => {
 			if (error.code !== 'EADDRINUSE') throw error;
 			throw new StartRefused(

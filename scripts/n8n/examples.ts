@@ -230,10 +230,13 @@ export function pointStandInAtTrigger(
 	webhookSecret: string,
 	reportTo: ReportTo,
 ) {
-	return standIn.setWebhookTarget(
-		reportTo === 'test' ? examples.triggerTestUrl : examples.triggerUrl,
-		{
-			auth: { mode: 'headerSecret', headerName: WEBHOOK_SECRET_HEADER, secret: webhookSecret },
-		},
-	);
+	const [target, other] =
+		reportTo === 'test'
+			? [examples.triggerTestUrl, examples.triggerUrl]
+			: [examples.triggerUrl, examples.triggerTestUrl];
+	return standIn.setWebhookTarget(target, {
+		auth: { mode: 'headerSecret', headerName: WEBHOOK_SECRET_HEADER, secret: webhookSecret },
+		// The trigger's other URL is the same trigger: the printed commands send to it and switch to it.
+		authAlsoFor: [other],
+	});
 }

@@ -23,31 +23,39 @@ export interface BalancerPorts {
 }
 
 function replaceOnce(text: string, pattern: RegExp, replacement: (match: string) => string) {
-	if (!pattern.test(text)) throw new Error(`nginx-scaled.conf no longer has ${String(pattern)}`);
+	if (text.search(pattern) === -1)
+		throw new Error(`nginx-scaled.conf no longer has ${String(pattern)}`);
 	return text.replace(pattern, replacement);
 }
 
 /**
- * The copyable server block with this run's ports: one `server` line per webhook processor, with the
- * parameters the file gives its first one, main's address and the listening port. Throws when the file
- * no longer has the shape this reads, so the file and the script cannot drift apart silently.
+ * The copyable server block with this run's ports: one `server` line per webhook processor in each of
+ * their upstreams, with the parameters the file gives its first one, main's address and the listening
+ * port of every server block. Throws when the file no longer has the shape this reads, so the file and
+ * the script cannot drift apart silently.
  */
 export function nginxServerBlock(template: string, ports: BalancerPorts): string {
-	let text = replaceOnce(template, /upstream n8n_webhook_processors \{[^}]*\}/, (block) => {
-		const first = /\n(\s*)server \S+(?<parameters>[^;\n]*);/.exec(block);
-		if (!first?.groups)
-			throw new Error('nginx-scaled.conf: no server line among the webhook processors');
-		const indent = first[1];
-		const servers = ports.webhookProcessors
-			.map((port) => `\n${indent}server 127.0.0.1:${port}${first.groups!.parameters};`)
-			.join('');
-		return block.replace(/(\n\s*server [^;\n]*;)+/, servers);
-	});
+	// Both upstreams of the webhook processors: round-robin, and hashed for signed webhook calls.
+	let text = replaceOnce(
+		template,
+		/upstream n8n_webhook_(processors|calls) \{[^}]*\}/g,
+		(block) => {
+			const first = /\n(\s*)server \S+(?<parameters>[^;\n]*);/.exec(block);
+			if (!first?.groups)
+				throw new Error('nginx-scaled.conf: no server line among the webhook processors');
+			const indent = first[1];
+			const servers = ports.webhookProcessors
+				.map((port) => `\n${indent}server 127.0.0.1:${port}${first.groups!.parameters};`)
+				.join('');
+			return block.replace(/(\n\s*server [^;\n]*;)+/, servers);
+		},
+	);
 	text = replaceOnce(text, /(upstream n8n_main \{\s*server )127\.0\.0\.1:\d+;/, (match) =>
 		match.replace(/127\.0\.0\.1:\d+/, `127.0.0.1:${ports.main}`),
 	);
-	return replaceOnce(text, /\n(\s*)listen \d+;/, (match) =>
-		match.replace(/listen \d+;/, `listen 127.0.0.1:${ports.listen};`),
+	// Every server on the port (the one refusing other hosts too), on loopback only.
+	return replaceOnce(text, /\n(\s*)listen \d+( default_server)?;/g, (match) =>
+		match.replace(/listen \d+/, `listen 127.0.0.1:${ports.listen}`),
 	);
 }
 

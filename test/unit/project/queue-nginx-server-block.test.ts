@@ -19,19 +19,28 @@ test('one server line per webhook processor, main and the listening port replace
 		main: 15678,
 		webhookProcessors: [15688, 15690, 15692],
 	});
-	const upstream = /upstream n8n_webhook_processors \{([^}]*)\}/.exec(block)?.[1] ?? '';
-	expect(upstream.match(/server [^;]+;/g)).toEqual([
-		'server 127.0.0.1:15688 max_fails=3 fail_timeout=10s;',
-		'server 127.0.0.1:15690 max_fails=3 fail_timeout=10s;',
-		'server 127.0.0.1:15692 max_fails=3 fail_timeout=10s;',
-	]);
+	for (const name of ['n8n_webhook_processors', 'n8n_webhook_calls']) {
+		const upstream = new RegExp(`upstream ${name} \\{([^}]*)\\}`).exec(block)?.[1] ?? '';
+		expect(upstream.match(/server [^;]+;/g)).toEqual([
+			'server 127.0.0.1:15688 max_fails=3 fail_timeout=10s;',
+			'server 127.0.0.1:15690 max_fails=3 fail_timeout=10s;',
+			'server 127.0.0.1:15692 max_fails=3 fail_timeout=10s;',
+		]);
+	}
 	expect(block).toMatch(/upstream n8n_main \{\s*server 127\.0\.0\.1:15678;/);
-	expect(block).toContain('listen 127.0.0.1:18080;');
+	// Every server block, the one refusing other hosts included, listens on loopback only.
+	expect(block.match(/listen [^;]+;/g)).toEqual([
+		'listen 127.0.0.1:18080 default_server;',
+		'listen 127.0.0.1:18080;',
+	]);
 	expect(block).not.toMatch(/:5688|:5690|:5678|listen 8080/);
 	// Routing and failover are the file's own, untouched.
 	const unchanged = (text: string) =>
-		text.replace(/upstream n8n_webhook_processors \{[^}]*\}/, '').replace(/\d+/g, 'N');
-	expect(unchanged(block).replace('listen N.N.N.N:N', 'listen N')).toBe(unchanged(template));
+		text
+			.replace(/upstream n8n_webhook_(processors|calls) \{[^}]*\}/g, '')
+			.replace(/listen [^;\s]+/g, 'listen N')
+			.replace(/\d+/g, 'N');
+	expect(unchanged(block)).toBe(unchanged(template));
 	expect(block).toContain('proxy_next_upstream error;');
 });
 

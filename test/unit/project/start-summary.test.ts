@@ -219,6 +219,7 @@ describe('the printed commands, pasted into bash', () => {
 	it('the stand-in command makes the stand-in post a delivery report with the secret it holds', async () => {
 		standIn.setWebhookTarget(info().productionUrl, {
 			auth: { mode: 'headerSecret', secret: SECRET },
+			authAlsoFor: [info().testUrl],
 		});
 		const { stdout } = await run('bash', ['-c', startCommands(info()).standInTestEvent]);
 		expect(stdout).toMatch(/ \(HTTP 200\)\n$/);
@@ -231,6 +232,7 @@ describe('the printed commands, pasted into bash', () => {
 	it('the switch command moves delivery reports to the other URL', async () => {
 		standIn.setWebhookTarget(info().productionUrl, {
 			auth: { mode: 'headerSecret', secret: SECRET },
+			authAlsoFor: [info().testUrl],
 		});
 		await run('bash', ['-c', startCommands(info()).switchReports]);
 		const config = (await (await fetch(`${standIn.url}/_sandbox/config`)).json()) as any;

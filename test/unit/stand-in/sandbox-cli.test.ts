@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 
 /* `npm run sandbox` as a user starts it: environment in, one line out, a clean stop on a signal. */
@@ -67,4 +68,40 @@ it('listens where the environment says, with its key, and stops cleanly on SIGTE
 	child.kill('SIGTERM');
 	const [code] = await exited;
 	expect(code).toBe(0);
+});
+
+it('lets pages of the origins and hosts named in the environment call it, and no others', async () => {
+	const { child, firstLines } = startCli({
+		SANDBOX_PORT: '0',
+		SANDBOX_ALLOWED_ORIGINS: 'http://localhost:5678, http://127.0.0.1:5678',
+		SANDBOX_ALLOWED_HOSTS: 'host.docker.internal',
+	});
+	const [listening] = await firstLines(1);
+	const url = /listening on (\S+)/.exec(listening)![1];
+	const port = new URL(url).port;
+	const fromPage = (origin: string, host = `127.0.0.1:${port}`) =>
+		new Promise<number>((resolve, reject) => {
+			const outgoing = httpRequest(
+				`${url}/_sandbox/faults`,
+				{
+					method: 'DELETE',
+					headers: { origin, host, 'content-type': 'application/json' },
+				},
+				(response) => {
+					response.resume();
+					resolve(response.statusCode ?? 0);
+				},
+			);
+			outgoing.on('error', reject);
+			outgoing.end();
+		});
+	expect(await fromPage('http://localhost:5678')).toBe(200);
+	expect(await fromPage('http://127.0.0.1:5678')).toBe(200);
+	expect(await fromPage('http://localhost:5679')).toBe(403);
+	expect(await fromPage(`http://127.0.0.1:${port}`, `host.docker.internal:${port}`)).toBe(200);
+	expect(await fromPage(`http://127.0.0.1:${port}`, `evil.example:${port}`)).toBe(403);
+
+	const exited = once(child, 'exit');
+	child.kill('SIGTERM');
+	await exited;
 });

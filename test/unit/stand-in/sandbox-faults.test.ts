@@ -34,7 +34,7 @@ const createContacts = () => post('/subscribers', [{ phone_number: '+14155550123
 async function control(method: string, path: string, body?: unknown): Promise<Response> {
 	return fetch(`${service.url}/_sandbox${path}`, {
 		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		headers: { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 }
@@ -279,7 +279,11 @@ describe('fault control API', () => {
 	});
 
 	it('answers 400 for a control body that is not JSON', async () => {
-		const response = await fetch(`${service.url}/_sandbox/faults`, { method: 'POST', body: '{' });
+		const response = await fetch(`${service.url}/_sandbox/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{',
+		});
 		expect(response.status).toBe(400);
 		expect(await response.json()).toEqual({ message: 'Body is not JSON' });
 	});

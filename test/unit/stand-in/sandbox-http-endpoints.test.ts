@@ -415,7 +415,10 @@ describe('request recording', () => {
 		);
 		expect(events.map((r: { path: string }) => r.path)).toEqual(['/api/v1/events']);
 
-		const cleared = await fetch(`${service.url}/_sandbox/requests`, { method: 'DELETE' });
+		const cleared = await fetch(`${service.url}/_sandbox/requests`, {
+			method: 'DELETE',
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(await cleared.json()).toEqual({ cleared: 2 });
 		expect(service.requests).toEqual([]);
 	});
@@ -429,7 +432,10 @@ describe('request recording', () => {
 
 	it('answers unknown control paths and methods with 404 and 405', async () => {
 		expect((await fetch(`${service.url}/_sandbox/nothing`)).status).toBe(404);
-		const wrongMethod = await fetch(`${service.url}/_sandbox/health`, { method: 'POST' });
+		const wrongMethod = await fetch(`${service.url}/_sandbox/health`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(wrongMethod.status).toBe(405);
 		expect(wrongMethod.headers.get('allow')).toBe('GET');
 	});

@@ -136,7 +136,7 @@ describe('the served rate limit', () => {
 	const control = async (method: string, path: string, body?: unknown) => {
 		const response = await fetch(`${service.url}/_sandbox${path}`, {
 			method,
-			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			headers: { 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		return { status: response.status, body: (await response.json()) as Record<string, unknown> };

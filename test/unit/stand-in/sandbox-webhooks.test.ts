@@ -83,7 +83,7 @@ async function control(
 ): Promise<{ status: number; body: any }> {
 	const response = await fetch(`${service.url}/_sandbox${path}`, {
 		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		headers: { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	return { status: response.status, body: await response.json() };
@@ -200,18 +200,57 @@ describe('POST /_sandbox/webhooks without url or auth: the configured trigger an
 		expect(JSON.stringify(sent.body)).not.toContain('the-example-secret-0123');
 	});
 
-	it('uses the configured secret for a url given by the caller too', async () => {
-		service.setWebhookTarget('http://127.0.0.1:9/never-called', {
-			auth: { mode: 'hmac', secret: 'configured-hmac-secret' },
+	it.each([
+		['a header secret', { mode: 'headerSecret', secret: 'configured-header-secret' } as const],
+		['an HMAC secret', { mode: 'hmac', secret: 'configured-hmac-secret' } as const],
+	])(
+		'sends %s only to the configured trigger: a url given by the caller gets no auth',
+		async (_case, auth) => {
+			service.setWebhookTarget('http://127.0.0.1:9/the-trigger', { auth });
+			const answer = await control('POST', '/webhooks', {
+				url: receiver.url,
+				kind: 'order',
+				event: 'completed',
+			});
+			expect(answer.status).toBe(200);
+			const [posted] = receiver.received;
+			expect(posted.headers['x-webhook-secret']).toBeUndefined();
+			expect(posted.headers['x-signature-256']).toBeUndefined();
+			expect(posted.raw).not.toContain(auth.secret);
+		},
+	);
+
+	it('a url given by the caller gets the auth the caller gave, and only that', async () => {
+		service.setWebhookTarget('http://127.0.0.1:9/the-trigger', {
+			auth: { mode: 'headerSecret', secret: 'configured-header-secret' },
 		});
-		await control('POST', '/webhooks', { url: receiver.url, kind: 'order', event: 'completed' });
+		await control('POST', '/webhooks', {
+			url: receiver.url,
+			kind: 'order',
+			event: 'completed',
+			auth: { mode: 'hmac', secret: 'the-callers-own' },
+		});
 		const [posted] = receiver.received;
-		const expected = createHmac('sha256', 'configured-hmac-secret')
-			.update(posted.raw)
-			.digest('hex');
-		expect(posted.headers['x-signature-256']).toBe(expected);
+		expect(posted.headers['x-webhook-secret']).toBeUndefined();
+		expect(posted.headers['x-signature-256']).toBe(
+			createHmac('sha256', 'the-callers-own').update(posted.raw).digest('hex'),
+		);
 	});
 
+	it('the configured trigger named as url, or a URL the secret was configured for, gets the secret', async () => {
+		const testUrl = `${receiver.url}-test`;
+		service.setWebhookTarget(receiver.url, {
+			auth: { mode: 'headerSecret', secret: 'configured-header-secret' },
+			authAlsoFor: [testUrl],
+		});
+		for (const url of [receiver.url, testUrl]) {
+			await control('POST', '/webhooks', { url, kind: 'order', event: 'completed' });
+		}
+		expect(receiver.received.map((r) => r.headers['x-webhook-secret'])).toEqual([
+			'configured-header-secret',
+			'configured-header-secret',
+		]);
+	});
 	it('sends no secret when the caller asks for none', async () => {
 		service.setWebhookTarget(receiver.url, {
 			auth: { mode: 'headerSecret', secret: 'not-this-one-1234' },
@@ -229,6 +268,44 @@ describe('POST /_sandbox/webhooks without url or auth: the configured trigger an
 		expect(answer.status).toBe(400);
 		expect(Object.keys(answer.body.errors)).toEqual(['url']);
 		expect(service.sentWebhooks).toEqual([]);
+	});
+});
+
+describe('POST /_sandbox/config: the secret stays with the URLs it was configured for', () => {
+	it('refuses a new deliveryWebhookUrl without webhookAuth (400 naming webhookAuth), changing nothing', async () => {
+		await control('POST', '/config', {
+			deliveryWebhookUrl: 'http://127.0.0.1:9/the-trigger',
+			webhookAuth: { mode: 'headerSecret', secret: 'configured-header-secret' },
+		});
+		const before = await control('GET', '/config');
+		const moved = await control('POST', '/config', { deliveryWebhookUrl: receiver.url });
+		expect(moved.status).toBe(400);
+		expect(Object.keys(moved.body.errors)).toEqual(['webhookAuth']);
+		expect(await control('GET', '/config')).toEqual(before);
+		const asked = await control('POST', '/webhooks', { kind: 'order', event: 'completed' });
+		expect(asked.status).toBe(502);
+		expect(receiver.received).toEqual([]);
+	});
+
+	it('takes a new URL with its own webhookAuth, and a URL the secret was configured for without', async () => {
+		const testUrl = `${receiver.url}-test`;
+		const set = await control('POST', '/config', {
+			deliveryWebhookUrl: 'http://127.0.0.1:9/the-trigger',
+			webhookAuth: { mode: 'headerSecret', secret: 'configured-header-secret' },
+			webhookAuthAlsoFor: [testUrl],
+		});
+		expect(set.body.webhookAuthUrls).toEqual(['http://127.0.0.1:9/the-trigger', testUrl]);
+		const toTest = await control('POST', '/config', { deliveryWebhookUrl: testUrl });
+		expect(toTest.status).toBe(200);
+		await control('POST', '/webhooks', { kind: 'order', event: 'completed' });
+		expect(receiver.received[0].headers['x-webhook-secret']).toBe('configured-header-secret');
+
+		const elsewhere = await control('POST', '/config', {
+			deliveryWebhookUrl: receiver.url,
+			webhookAuth: { mode: 'none' },
+		});
+		expect(elsewhere.status).toBe(200);
+		expect(elsewhere.body.webhookAuthUrls).toEqual([receiver.url]);
 	});
 });
 
