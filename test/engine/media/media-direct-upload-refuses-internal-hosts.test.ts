@@ -6,19 +6,22 @@
  * so the answer learned whether the internal host answered. docs/credentials.md promises such
  * hosts are refused before the bytes leave.
  *
- * Here every name resolves to a listener on this machine (dns.lookup answers so, for this test
+ * Here every name resolves to a listener on this machine (Node's lookups answer so, for this test
  * only), and the IP forms name it directly: the listener counts every connection, so "refused
  * before the bytes leave" is measured, not assumed. Hostile headers go with a public-looking name,
- * which would be taken with clean headers. The reservation is the stand-in's fault queue answering
+ * which would be taken with clean headers: it resolves to a public address, as a bucket's does,
+ * and its connection is routed to the listener. The reservation is the stand-in's fault queue answering
  * with the URL and headers given; the upload of the stand-in itself (its own origin) still works.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
 
 import fc from 'fast-check';
 
 import { runUpload, testBytes } from '../../helpers/binaryItems';
-import { resolveToThisMachine } from '../../helpers/namesResolvedToThisMachine';
+import { resolveNames } from '../../helpers/namesResolvedToThisMachine';
+import { PUBLIC_STORAGE_ADDRESS } from '../../helpers/storageHostOnThisMachine';
 import { failureOf } from '../../helpers/resourceRuns';
 import { useStandInService } from '../../helpers/standInFixture';
 
@@ -50,8 +53,16 @@ let connections = 0;
 const sockets = new Set<Socket>();
 
 beforeAll(async () => {
-	// Every name resolves to the listener: any host the node tried would be counted there.
-	resolveToThisMachine(() => true);
+	// Every name leads to the listener: any host the node tried would be counted there.
+	resolveNames((name) => (name === PUBLIC_LOOKING ? PUBLIC_STORAGE_ADDRESS : '127.0.0.1'));
+	const realConnect = tls.connect.bind(tls);
+	jest
+		.spyOn(tls, 'connect')
+		.mockImplementation(((options: tls.ConnectionOptions, ...rest: unknown[]) =>
+			(realConnect as (...args: unknown[]) => tls.TLSSocket)(
+				options.servername === PUBLIC_LOOKING ? { ...options, host: '127.0.0.1', port } : options,
+				...rest,
+			)) as unknown as typeof tls.connect);
 	listener = createServer((socket) => {
 		connections++;
 		sockets.add(socket);
