@@ -13,13 +13,12 @@
  * and its connection is routed to the listener. The reservation is the stand-in's fault queue answering
  * with the URL and headers given; the upload of the stand-in itself (its own origin) still works.
  */
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 
 import fc from 'fast-check';
 
 import { runUpload, testBytes } from '../../helpers/binaryItems';
+import { startConnectionCounter, type ConnectionCounter } from '../../helpers/connectionCounter';
 import { resolveNames } from '../../helpers/namesResolvedToThisMachine';
 import { PUBLIC_STORAGE_ADDRESS } from '../../helpers/storageHostOnThisMachine';
 import { failureOf } from '../../helpers/resourceRuns';
@@ -47,10 +46,8 @@ const INTERNAL_NAMES = [
 	'uploads.test',
 ];
 
-let listener: Server;
+let counter: ConnectionCounter;
 let port: number;
-let connections = 0;
-const sockets = new Set<Socket>();
 
 beforeAll(async () => {
 	// Every name leads to the listener: any host the node tried would be counted there.
@@ -63,23 +60,13 @@ beforeAll(async () => {
 				options.servername === PUBLIC_LOOKING ? { ...options, host: '127.0.0.1', port } : options,
 				...rest,
 			)) as unknown as typeof tls.connect);
-	listener = createServer((socket) => {
-		connections++;
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-		socket.destroy();
-	});
-	// Both stacks: [::1] and [::ffff:127.0.0.1] reach it as well as 127.0.0.1.
-	await new Promise<void>((resolve) =>
-		listener.listen({ port: 0, host: '::', ipv6Only: false }, resolve),
-	);
-	port = (listener.address() as AddressInfo).port;
+	counter = await startConnectionCounter();
+	({ port } = counter);
 });
 
 afterAll(async () => {
 	jest.restoreAllMocks();
-	for (const socket of sockets) socket.destroy();
-	await new Promise((resolve) => listener?.close(resolve));
+	await counter?.close();
 });
 
 const bytes = testBytes(48);
@@ -102,13 +89,13 @@ function reservationAnswering(url: string, headers: Record<string, string>) {
 }
 
 async function expectRefusedBeforeTheBytesLeave() {
-	const before = connections;
+	const before = counter.count;
 	const result = await upload();
 	const { message, description } = failureOf(result);
 	expect(message).toMatch(/upload URL the service gave/);
 	expect(description).toMatch(/The file was not sent/);
 	expect(`${message} ${description}`).not.toContain(API_KEY);
-	expect(connections).toBe(before);
+	expect(counter.count).toBe(before);
 	expect(service.requests.filter((request) => request.path === FINALIZE)).toEqual([]);
 	return message;
 }
@@ -160,11 +147,11 @@ test('the same public-looking host with only the headers an upload needs is trie
 		'x-goog-content-sha256': 'UNSIGNED-PAYLOAD',
 		'Content-Disposition': 'inline',
 	});
-	const before = connections;
+	const before = counter.count;
 	const result = await upload();
 	expect(result.error).toBeDefined();
 	// The listener closes the connection: the PUT went there (this is what a public host gets).
-	expect(connections).toBeGreaterThan(before);
+	expect(counter.count).toBeGreaterThan(before);
 	expect(service.requests.filter((request) => request.path === FINALIZE)).toEqual([]);
 });
 

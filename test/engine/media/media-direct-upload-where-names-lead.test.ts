@@ -12,12 +12,11 @@
  * SSRF settings (protection off, n8n's default). A listener on this machine counts every
  * connection, so "not sent" is measured, not assumed.
  */
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 
 import fc from 'fast-check';
 
 import { runUpload, testBytes } from '../../helpers/binaryItems';
+import { startConnectionCounter, type ConnectionCounter } from '../../helpers/connectionCounter';
 import { resolveNames } from '../../helpers/namesResolvedToThisMachine';
 import { failureOf } from '../../helpers/resourceRuns';
 import { useStandInService } from '../../helpers/standInFixture';
@@ -40,30 +39,18 @@ const LEADS_HERE = new Map<string, string>([
 /** Names a property run made up, each with the loopback address it was given. */
 const madeUp = new Map<string, string>();
 
-let listener: Server;
+let counter: ConnectionCounter;
 let port: number;
-let connections = 0;
-const sockets = new Set<Socket>();
 
 beforeAll(async () => {
 	resolveNames((hostname) => LEADS_HERE.get(hostname) ?? madeUp.get(hostname));
-	listener = createServer((socket) => {
-		connections++;
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-		socket.destroy();
-	});
-	// Both stacks: ::1 and every 127.x.y.z reach it.
-	await new Promise<void>((resolve) =>
-		listener.listen({ port: 0, host: '::', ipv6Only: false }, resolve),
-	);
-	port = (listener.address() as AddressInfo).port;
+	counter = await startConnectionCounter();
+	({ port } = counter);
 });
 
 afterAll(async () => {
 	jest.restoreAllMocks();
-	for (const socket of sockets) socket.destroy();
-	await new Promise((resolve) => listener?.close(resolve));
+	await counter?.close();
 });
 
 const bytes = testBytes(64);
@@ -77,7 +64,7 @@ function reservationAnswering(url: string) {
 }
 
 async function expectNotSent(host: string) {
-	const before = connections;
+	const before = counter.count;
 	const result = await runUpload({
 		items: [{ binary: { data: { bytes, fileName: 'passport.png', mimeType: 'image/png' } } }],
 		parameters: { uploadMethod: 'direct' },
@@ -85,7 +72,7 @@ async function expectNotSent(host: string) {
 		apiKey: API_KEY,
 	});
 	const { message, description } = failureOf(result);
-	expect(connections).toBe(before);
+	expect(counter.count).toBe(before);
 	expect(service.requests.filter((request) => request.path === FINALIZE)).toEqual([]);
 	expect(message).toContain('The upload URL the service gave');
 	expect(message).toContain(host);
