@@ -1,8 +1,9 @@
 /*
  * A storage host with a public name (where Direct Upload sends the bytes: object storage, a
  * presigned URL's host), served over https on this machine for one test file. The name resolves to
- * this machine (namesResolvedToThisMachine: that name and no other), and connections to it reach
- * the storage's port whatever port the URL names (none means 443). The certificate, made for this
+ * a public address, as a bucket's does (namesResolvedToThisMachine: that name and no other, for
+ * n8n's egress check and the connection alike), and the connection to it is routed to the
+ * storage on 127.0.0.1, whatever port the URL names (none means 443). The certificate, made for this
  * run, is trusted for that name only (tls.connect is given it as the CA), as a public bucket's
  * would be: the certificate is still checked. The Direct Upload tests that send to another host
  * use it.
@@ -16,7 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
 
-import { resolveToThisMachine } from './namesResolvedToThisMachine';
+import { resolveNames } from './namesResolvedToThisMachine';
+
+/** A public address (not in any range n8n's egress filter blocks), never dialled: see above. */
+export const PUBLIC_STORAGE_ADDRESS = '52.216.8.1';
 
 export interface StorageHost {
 	/** The port the storage listens on, on 127.0.0.1. */
@@ -63,13 +67,15 @@ export async function startStorageHostOnThisMachine(
 	await new Promise<void>((resolve) => storage.listen(0, '127.0.0.1', resolve));
 	const { port } = storage.address() as AddressInfo;
 
-	const lookup = resolveToThisMachine((name) => name === hostname);
+	const lookup = resolveNames((name) => (name === hostname ? PUBLIC_STORAGE_ADDRESS : undefined));
 	const realConnect = tls.connect.bind(tls);
 	const connect = jest
 		.spyOn(tls, 'connect')
 		.mockImplementation(((options: tls.ConnectionOptions, ...rest: unknown[]) =>
 			(realConnect as (...args: unknown[]) => tls.TLSSocket)(
-				options.servername === hostname ? { ...options, port, ca: certificate.cert } : options,
+				options.servername === hostname
+					? { ...options, host: '127.0.0.1', port, ca: certificate.cert }
+					: options,
 				...rest,
 			)) as unknown as typeof tls.connect);
 

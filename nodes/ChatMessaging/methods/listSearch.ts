@@ -137,7 +137,7 @@ export async function searchTemplates(
 	} catch (error) {
 		// Out of time too (EditorTooSlow): matches stop the reading, so none are in hand to show.
 		const failure = toPanelError.call(this, error);
-		const kept = token === undefined ? keptChoice.call(this, failure) : undefined;
+		const kept = token === undefined ? keptChoice.call(this, error, failure) : undefined;
 		if (kept !== undefined) return kept;
 		throw failure;
 	}
@@ -146,19 +146,48 @@ export async function searchTemplates(
 	return { ...done(), paginationToken: writeToken(next, firstId, previousFirstId) };
 }
 
-/** Between a kept template's name and why the list could not be read. */
-const KEPT = ' — kept; the list could not be read: ';
+/** Where the reason began in a label kept by earlier versions of the node. */
+const KEPT_BEFORE = ' — kept; the list could not be read: ';
+/** The few words this version puts before a kept template's label: `Kept (key refused): `. */
+const KEPT_PREFIX =
+	/^Kept \((?:list not read|key refused|key not allowed|list not found|rate limited|redirected|service failed|answered \d{3})\): /;
+
+/** A kept template's own label, without the reason this or an earlier version added to it. */
+function labelWithoutReason(shown: string): string {
+	return shown.split(KEPT_BEFORE)[0].replace(KEPT_PREFIX, '');
+}
+
+/**
+ * Why the list could not be read, in the few words put first in a kept template's entry: the
+ * panel cuts the field and the list entry at about 41 characters, so the reason comes before the
+ * label (as "Cannot be sent (…): " does), and the whole reason with its status goes in the entry's
+ * description. Told from the failure's status, never from its words: no status (the service not
+ * reached, too slow, or an answer that is no list) is "list not read".
+ */
+function fewWordsOfWhy(error: unknown): string {
+	const status = error instanceof EditorRequestFailed ? error.statusCode : undefined;
+	if (status === undefined) return 'list not read';
+	if (status === 401) return 'key refused';
+	if (status === 403) return 'key not allowed';
+	if (status === 404) return 'list not found';
+	if (status === 429) return 'rate limited';
+	if (status >= 300 && status < 400) return 'redirected';
+	if (status >= 500) return 'service failed';
+	return `answered ${status}`;
+}
 
 /**
  * The template already picked From List, as the list's only entry when the list cannot be read.
  * n8n's editor (2.x) reads the list again when the node's credential changes and clears a picked
  * template the new list lacks (unless more pages may follow), so a list that fails, as with a
- * credential whose key is wrong, would discard the user's choice and with it the mapped variables
- * (issue 36). Answering the choice instead keeps both; its label says that the list could not be
- * read and why, and choosing the credential that works lists every template again.
+ * credential whose key is wrong, would discard the user's choice and with it the mapped variables.
+ * Answering the choice instead keeps both; its label says first that the choice was kept and, in a
+ * few words, why; its description gives the whole reason, and choosing the credential that works lists every template
+ * again.
  */
 function keptChoice(
 	this: ILoadOptionsFunctions,
+	error: unknown,
 	failure: NodeOperationError,
 ): INodeListSearchResult | undefined {
 	const picked = this.getCurrentNodeParameter('template') as
@@ -168,6 +197,15 @@ function keptChoice(
 	const value = picked.value.trim();
 	if (value === '' || value.startsWith('=') || value.includes('{{')) return undefined;
 	const shown = typeof picked.cachedResultName === 'string' ? picked.cachedResultName : '';
-	const name = shown.split(KEPT)[0].trim() || value;
-	return { results: [{ name: `${name}${KEPT}${failure.message}`, value }] };
+	const name = labelWithoutReason(shown).trim() || value;
+	const advice = failure.description ? ` ${failure.description}` : '';
+	return {
+		results: [
+			{
+				name: `Kept (${fewWordsOfWhy(error)}): ${name}`,
+				value,
+				description: `The template list could not be read: ${failure.message}.${advice}`,
+			},
+		],
+	};
 }

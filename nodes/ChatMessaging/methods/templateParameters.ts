@@ -96,7 +96,9 @@ export function templateLanguageField(displayOptions: IDisplayOptions): INodePro
 		name: LANGUAGE_PARAMETER,
 		type: 'string',
 		default: '',
-		placeholder: 'en',
+		// Shown in every mode of Template (a language that contradicts a picked template is refused,
+		// so it is not hidden): a bare "en" would read as a value every template needs.
+		placeholder: 'By Name only, e.g. en',
 		displayOptions,
 		description:
 			'The language code (en, es, pt_BR) of a template chosen By Name, needed when the name exists in several languages. With From List or By ID, leave it empty.',

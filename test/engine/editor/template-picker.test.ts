@@ -219,15 +219,28 @@ describe('the template list', () => {
 
 		service.injectFault({ status: 401, body: { message: `invalid key ${API_KEY}` } });
 		const kept = await searchWith(picked);
+		// The panel cuts the field and the entry at about 41 characters: the reason comes first, in
+		// a few words, then the template's own label; the whole of it is the entry's description.
 		expect(kept).toEqual({
 			results: [
 				{
-					name: `order_update (en) · Utility — kept; the list could not be read: ${refusal}`,
+					name: 'Kept (key refused): order_update (en) · Utility',
 					value: 'wat_1a2b3c4d5e6f7081',
+					description: expect.stringContaining(refusal),
 				},
 			],
 		});
+		expect(kept.results[0].description).toMatch(/could not be read.*correct its API Key/);
 		expect(allText(kept)).not.toContain(API_KEY);
+
+		// A label kept by an earlier version of the node, reason and all, is read back to the
+		// template's own label.
+		service.injectFault({ status: 401, body: { message: 'invalid key' } });
+		const fromEarlier = await searchWith({
+			...picked,
+			cachedResultName: `order_update (en) · Utility — kept; the list could not be read: ${refusal}`,
+		});
+		expect(fromEarlier.results[0].name).toBe(kept.results[0].name);
 
 		// Read again while still failing: the label is not said twice.
 		service.injectFault({ status: 401, body: { message: `invalid key ${API_KEY}` } });
@@ -244,6 +257,72 @@ describe('the template list', () => {
 			const error = await failureOf(searchWith(template, token));
 			expect(error.message).toMatch(/refused the API Key/);
 		}
+	});
+
+	test.each([
+		[401, 'key refused'],
+		[403, 'key not allowed'],
+		[404, 'list not found'],
+		[302, 'redirected'],
+		[429, 'rate limited'],
+		[503, 'service failed'],
+		[418, 'answered 418'],
+		[200, 'list not read'],
+	])(
+		'a list answered %i keeps the picked template with a few words of why, the whole in its description',
+		async (status, words) => {
+			const picked = {
+				__rl: true,
+				mode: 'list',
+				value: 'wat_1a2b3c4d5e6f7081',
+				cachedResultName: 'welcome (en) · Utility',
+			};
+			// Twice: a service that refuses a request with `page` is asked once more without it.
+			for (let i = 0; i < 2; i++)
+				service.injectFault({
+					status,
+					body: status === 200 ? { not: 'a list' } : { message: 'no' },
+				});
+			const kept = await listSearch.searchTemplates.call(context({ template: picked }));
+			const [entry] = kept.results;
+			expect(entry.name).toBe(`Kept (${words}): welcome (en) · Utility`);
+			// The panel showed "welcome (en) · Utility — kept; the list c…": the words of why end
+			// well within those 41 characters, however long the template's label.
+			expect(entry.name.indexOf(words) + words.length).toBeLessThanOrEqual(21);
+			// Read again while still failing: the reason is not added twice.
+			for (let i = 0; i < 2; i++) service.injectFault({ status, body: { message: 'no' } });
+			const again = await listSearch.searchTemplates.call(
+				context({ template: { ...picked, cachedResultName: entry.name } }),
+			);
+			expect(again.results[0].name).toBe(entry.name);
+			expect(entry.description).toMatch(/^The template list could not be read: \S/);
+		},
+	);
+
+	test('a list that cannot be reached keeps the picked template: "list not read", the why in its description', async () => {
+		const closed = await otherService(() => ({ status: 200, body: [] }));
+		await closed.close();
+		// A template's own label is kept as it is: only the reason the node added is taken off again.
+		const picked = {
+			__rl: true,
+			mode: 'list',
+			value: 'wat_9',
+			cachedResultName: 'spring — sale (en)',
+		};
+		const kept = await listSearch.searchTemplates.call(context({ template: picked }, closed.url));
+		const again = await listSearch.searchTemplates.call(
+			context({ template: { ...picked, cachedResultName: kept.results[0].name } }, closed.url),
+		);
+		expect(again).toEqual(kept);
+		expect(kept.results).toEqual([
+			{
+				name: 'Kept (list not read): spring — sale (en)',
+				value: 'wat_9',
+				description: expect.stringMatching(
+					/^The template list could not be read: Could not reach the service/,
+				),
+			},
+		]);
 	});
 
 	test('a redirect is not followed: the key does not travel to another host', async () => {

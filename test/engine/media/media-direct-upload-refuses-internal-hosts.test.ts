@@ -6,19 +6,21 @@
  * so the answer learned whether the internal host answered. docs/credentials.md promises such
  * hosts are refused before the bytes leave.
  *
- * Here every name resolves to a listener on this machine (dns.lookup answers so, for this test
+ * Here every name resolves to a listener on this machine (Node's lookups answer so, for this test
  * only), and the IP forms name it directly: the listener counts every connection, so "refused
  * before the bytes leave" is measured, not assumed. Hostile headers go with a public-looking name,
- * which would be taken with clean headers. The reservation is the stand-in's fault queue answering
+ * which would be taken with clean headers: it resolves to a public address, as a bucket's does,
+ * and its connection is routed to the listener. The reservation is the stand-in's fault queue answering
  * with the URL and headers given; the upload of the stand-in itself (its own origin) still works.
  */
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
 
 import fc from 'fast-check';
 
 import { runUpload, testBytes } from '../../helpers/binaryItems';
-import { resolveToThisMachine } from '../../helpers/namesResolvedToThisMachine';
+import { startConnectionCounter, type ConnectionCounter } from '../../helpers/connectionCounter';
+import { resolveNames } from '../../helpers/namesResolvedToThisMachine';
+import { PUBLIC_STORAGE_ADDRESS } from '../../helpers/storageHostOnThisMachine';
 import { failureOf } from '../../helpers/resourceRuns';
 import { useStandInService } from '../../helpers/standInFixture';
 
@@ -44,31 +46,27 @@ const INTERNAL_NAMES = [
 	'uploads.test',
 ];
 
-let listener: Server;
+let counter: ConnectionCounter;
 let port: number;
-let connections = 0;
-const sockets = new Set<Socket>();
 
 beforeAll(async () => {
-	// Every name resolves to the listener: any host the node tried would be counted there.
-	resolveToThisMachine(() => true);
-	listener = createServer((socket) => {
-		connections++;
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-		socket.destroy();
-	});
-	// Both stacks: [::1] and [::ffff:127.0.0.1] reach it as well as 127.0.0.1.
-	await new Promise<void>((resolve) =>
-		listener.listen({ port: 0, host: '::', ipv6Only: false }, resolve),
-	);
-	port = (listener.address() as AddressInfo).port;
+	// Every name leads to the listener: any host the node tried would be counted there.
+	resolveNames((name) => (name === PUBLIC_LOOKING ? PUBLIC_STORAGE_ADDRESS : '127.0.0.1'));
+	const realConnect = tls.connect.bind(tls);
+	jest
+		.spyOn(tls, 'connect')
+		.mockImplementation(((options: tls.ConnectionOptions, ...rest: unknown[]) =>
+			(realConnect as (...args: unknown[]) => tls.TLSSocket)(
+				options.servername === PUBLIC_LOOKING ? { ...options, host: '127.0.0.1', port } : options,
+				...rest,
+			)) as unknown as typeof tls.connect);
+	counter = await startConnectionCounter();
+	({ port } = counter);
 });
 
 afterAll(async () => {
 	jest.restoreAllMocks();
-	for (const socket of sockets) socket.destroy();
-	await new Promise((resolve) => listener?.close(resolve));
+	await counter?.close();
 });
 
 const bytes = testBytes(48);
@@ -91,13 +89,13 @@ function reservationAnswering(url: string, headers: Record<string, string>) {
 }
 
 async function expectRefusedBeforeTheBytesLeave() {
-	const before = connections;
+	const before = counter.count;
 	const result = await upload();
 	const { message, description } = failureOf(result);
 	expect(message).toMatch(/upload URL the service gave/);
 	expect(description).toMatch(/The file was not sent/);
 	expect(`${message} ${description}`).not.toContain(API_KEY);
-	expect(connections).toBe(before);
+	expect(counter.count).toBe(before);
 	expect(service.requests.filter((request) => request.path === FINALIZE)).toEqual([]);
 	return message;
 }
@@ -149,11 +147,11 @@ test('the same public-looking host with only the headers an upload needs is trie
 		'x-goog-content-sha256': 'UNSIGNED-PAYLOAD',
 		'Content-Disposition': 'inline',
 	});
-	const before = connections;
+	const before = counter.count;
 	const result = await upload();
 	expect(result.error).toBeDefined();
 	// The listener closes the connection: the PUT went there (this is what a public host gets).
-	expect(connections).toBeGreaterThan(before);
+	expect(counter.count).toBeGreaterThan(before);
 	expect(service.requests.filter((request) => request.path === FINALIZE)).toEqual([]);
 });
 

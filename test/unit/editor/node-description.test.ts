@@ -415,3 +415,15 @@ test('Send Template and Wait for Response says in its panel that it takes one it
 	]);
 	expect(notices('sendTemplate').some((text) => /exactly one input item/.test(text))).toBe(false);
 });
+
+test('Template Language does not suggest a language where a template From List or By ID needs none', () => {
+	const fields = properties.filter((p) => p.name === 'templateLanguage');
+	expect(fields.length).toBeGreaterThan(0);
+	for (const field of fields) {
+		// It is shown whatever the Template's mode; a bare code ("en") in it read as a value every
+		// template needs, though a template picked From List or By ID brings its own language.
+		expect(field.placeholder).not.toMatch(/^[a-z]{2,3}(?:_[A-Z]{2})?$/);
+		expect(field.placeholder).toMatch(/By Name/);
+		expect(field.default).toBe('');
+	}
+});

@@ -9,6 +9,7 @@ import {
 import type { ServiceAnswer, ServiceClient, ServiceFailure } from '../../../shared/transport';
 import { ServiceRequestFailed, callService, serviceMessage } from '../../../shared/transport';
 import type { MediaFile } from './mediaFile';
+import { refuseUploadHostInside } from './uploadHostLeads';
 import {
 	MEDIAS_PATH,
 	checked,
@@ -139,12 +140,14 @@ export async function viaDirectUpload(
 	}
 	await beforeFinalize(
 		"step 2 of 3 (sending the file's bytes to the upload URL the service gave)",
-		async () =>
-			await callService.call(this, client, {
-				method: 'PUT',
-				path: target.url,
-				rawUpload: { bytes, headers: target.headers },
-			}),
+		async () => {
+			const rawUpload = { bytes, headers: target.headers };
+			await refuseUploadHostInside.call(this, client.baseUrl, target.url, {
+				headers: rawUpload.headers,
+				byteCount: bytes.length,
+			});
+			return await callService.call(this, client, { method: 'PUT', path: target.url, rawUpload });
+		},
 	);
 	const finalizeBody = checked(finalizeMediaBody, { signed_id: signedId }, {});
 	const answer = await step(
