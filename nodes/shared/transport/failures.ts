@@ -21,6 +21,8 @@ export interface ServiceFailure {
 	statusCode?: number;
 	serviceBody?: unknown;
 	retries: number;
+	/** The setting the failure is about, in the editor's words, when it is about one. */
+	parameter?: string;
 	/**
 	 * What the failed request's item left at the service for the user to reuse or delete (a header
 	 * file uploaded before its send failed), in words; a stopped run names every item's.
