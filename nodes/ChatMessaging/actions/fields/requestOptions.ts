@@ -129,16 +129,17 @@ export function readRunSetting(
  * words where `properties` holds the collection: n8n names only the collection, and the user has
  * to know which of its options to fix (Limit Wait Time, Timeout…).
  */
-function failingOption(
+export function failingOption(
 	context: IExecuteFunctions,
 	name: string,
 	properties: INodeProperties[],
+	itemIndex = 0,
 ): string | undefined {
 	const saved = context.getNode().parameters[name];
 	if (saved === null || typeof saved !== 'object' || Array.isArray(saved)) return undefined;
 	for (const key of Object.keys(saved)) {
 		try {
-			context.getNodeParameter(`${name}.${key}`, 0);
+			context.getNodeParameter(`${name}.${key}`, itemIndex);
 		} catch {
 			const collection = properties.find((property) => property.name === name);
 			const option = collection?.options?.find((entry) => entry.name === key);

@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ServiceClient, ServiceFailure } from '../../../shared/transport';
 import { ServiceRequestFailed, toNodeApiError } from '../../../shared/transport';
 import { InvalidParameter, toNodeOperationError } from '../../../shared/validation';
-import { unreadRunSetting } from '../fields/requestOptions';
+import { failingOption, unreadRunSetting } from '../fields/requestOptions';
 import { failuresAsItems } from './agentTool';
 import { RequestsBegun } from './requestsBegun';
 
@@ -30,6 +30,11 @@ export interface OperationRun {
 	requestsBegun: RequestsBegun;
 	/** Whatever failed for one item, its failure, the outcome from whether a request began for it. */
 	itemFailure(error: unknown, itemIndex: number): ServiceFailure;
+	/**
+	 * The setting n8n names in an expression error at an item, in the editor's words, looked up in
+	 * `properties` (the operation's; the run's unless given).
+	 */
+	settingOf(error: unknown, itemIndex: number, properties?: INodeProperties[]): string | undefined;
 }
 
 function invalidItem(error: InvalidParameter, itemIndex: number): INodeExecutionData {
@@ -72,6 +77,8 @@ export function createOperationRun(
 	requestsBegun = new RequestsBegun(),
 ): OperationRun {
 	const node = this.getNode();
+	const settingOf = (error: unknown, itemIndex: number, among = properties) =>
+		settingLabel(this, error, among, itemIndex);
 	return {
 		items: this.getInputData(),
 		client,
@@ -88,7 +95,8 @@ export function createOperationRun(
 		},
 		requestsBegun,
 		itemFailure: (error, itemIndex) =>
-			asServiceFailure(error, requestsBegun.beganFor(itemIndex), parameterLabel(error, properties)),
+			asServiceFailure(error, requestsBegun.beganFor(itemIndex), settingOf(error, itemIndex)),
+		settingOf,
 	};
 }
 
@@ -165,6 +173,23 @@ function messageOf(error: unknown): string {
 }
 
 /**
+ * The setting an expression error is about, in the editor's words. n8n names a collection (Options)
+ * without the option in it that failed, so that one is found and named too: "Options → Timeout".
+ */
+export function settingLabel(
+	context: IExecuteFunctions,
+	error: unknown,
+	properties: INodeProperties[],
+	itemIndex: number,
+): string | undefined {
+	const label = parameterLabel(error, properties);
+	const name = (error as { context?: { parameter?: unknown } }).context?.parameter;
+	if (label === undefined || typeof name !== 'string') return label;
+	const option = failingOption(context, name, properties, itemIndex);
+	return option === undefined ? label : `${label} → ${option}`;
+}
+
+/**
  * Reads every item before the first request. Any error while reading one item (the node's own checks,
  * an expression that throws, a value of the wrong type) belongs to that item alone: with Continue On
  * Fail it becomes that item's output and the others still go; without, the node stops with nothing
@@ -186,7 +211,7 @@ export function readEveryItem<T>(
 				output[itemIndex] = invalidItem(error, itemIndex);
 				continue;
 			}
-			const label = parameterLabel(error, properties);
+			const label = run.settingOf(error, itemIndex, properties);
 			const message = label ? `${label}: ${messageOf(error)}` : messageOf(error);
 			const detail = (error as { description?: unknown }).description;
 			if (!run.continueOnFail) {
