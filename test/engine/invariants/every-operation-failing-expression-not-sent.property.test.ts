@@ -163,7 +163,7 @@ test.each(onErrors)(
 					}
 				}
 			}),
-			{ numRuns: 30 },
+			{ numRuns: 20 },
 		);
 	},
 );
@@ -202,7 +202,7 @@ test('as an AI agent\'s tool (On Error Continue): the call answered "not sent", 
 				}
 			},
 		),
-		{ numRuns: 12 },
+		{ numRuns: 8 },
 	);
 });
 
@@ -256,6 +256,6 @@ test('a change whose request began and got no answer: "may have been sent" only 
 				}
 			},
 		),
-		{ numRuns: 12 },
+		{ numRuns: 8 },
 	);
 });

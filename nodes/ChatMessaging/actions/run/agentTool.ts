@@ -120,7 +120,8 @@ export function explainFailuresToModel(
 	properties: INodeProperties[],
 ): INodeExecutionData[] {
 	return items.map((item) => {
-		if (item.json.outcome === HELD_BACK) {
+		// Held back by this node: `skipped` with its outcome, as only Skip Items Already Sent writes.
+		if (item.json.skipped === true && item.json.outcome === HELD_BACK) {
 			return { ...item, json: { ...item.json, nextStep: HELD_BACK_NEXT_STEP } };
 		}
 		if (!isFailure(item.json)) return item;

@@ -13,7 +13,7 @@ import type { RunRefusal } from './runRefusal';
  * `{error}` or `{error, message}`. An item carrying an Error object is routed everywhere, but from
  * 1.122 on n8n then replaces its whole JSON by the Error's message, losing the outcome.
  * A failure of this node says more than its message (`outcome`, `parameter`, `description`, …), so
- * before issue 36 it left by the success output, as if it had been sent, and on n8n 1.x and early 2.x
+ * until 2026-11-28 it left by the success output, as if it had been sent, and on n8n 1.x and early 2.x
  * it still did with the `{error, details}` shape. The one shape every version routes with all the
  * words kept is `{error: {message, outcome, …}}`, the shape n8n's own HTTP Request node gives an
  * error as an object; n8n adds the input item's fields to it on the error output. The success
