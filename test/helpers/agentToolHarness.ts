@@ -178,6 +178,8 @@ export async function runAgent(options: {
 	apiKey: string;
 	chatInput?: IDataObject;
 	path?: ToolPath;
+	/** What n8n holds for the tools' credential; the one of `apiKey` and `baseUrl` unless given. */
+	storedCredentials?: Parameters<typeof runWorkflow>[0]['credentials'];
 }): Promise<AgentRun> {
 	const nodes: INode[] = [
 		{
@@ -225,7 +227,9 @@ export async function runAgent(options: {
 	const result = await runWorkflow({
 		nodes,
 		connections,
-		credentials: { chatMessagingApi: { apiKey: options.apiKey, baseUrl: options.baseUrl } },
+		credentials: options.storedCredentials ?? {
+			chatMessagingApi: { apiKey: options.apiKey, baseUrl: options.baseUrl },
+		},
 	});
 	const json = result.outputOf('Agent')?.[0]?.json as
 		| { offered: ToolOffered[]; answers: CallAnswer[] }

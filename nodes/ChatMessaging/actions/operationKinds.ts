@@ -20,6 +20,16 @@ import type { PageReading } from './run/pages';
 /** A request as an operation describes it: its body typed, already checked against the wire schema. */
 export type PreparedRequest<Body> = ServiceRequest & { body: Body };
 
+/**
+ * What an operation does at the service, which decides the words its failures can use. A send or a
+ * change that reached the service may have been carried out ("may have been sent"); a read changes
+ * nothing, so whatever broke, it is "not sent" with nothing changed and safe to run again. A list
+ * only reads; a batch sends or changes; a per-item operation reads when its request is a GET.
+ */
+export function readsOnly(request: ServiceRequest): boolean {
+	return request.method === 'GET';
+}
+
 /** One request per input item (Send Template, Assign Agent…). */
 export interface PerItemOperation<Body> {
 	description: INodeProperties[];

@@ -14,7 +14,9 @@ import {
 } from './run/errorOutput';
 import type { OperationRun } from './run/operationRun';
 import { createOperationRun, optionReadError } from './run/operationRun';
+import { RequestsBegun } from './run/requestsBegun';
 import { refusalUnderRetryOnFail } from './run/retryOnFail';
+import { runRefusalError, runRefusalOf } from './run/runRefusal';
 
 /** Reads what every operation shares (retry policy, credential), then hands the run to the operation's runner. */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -32,20 +34,21 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const refused = refusalUnderRetryOnFail.call(this, operation);
 	if (refused) return [routeFailuresToErrorOutput.call(this, refused)];
 
-	// A refusal of the whole run is thrown, and under Continue On Fail n8n would pass the input items
-	// on by the success output, unmarked, as if sent: each is answered with the refusal instead.
-	if (!answersRunRefusalPerItem(this))
-		return outputOf.call(this, action, await runAction.call(this, action));
-	let prepared: OperationRun;
+	// What became of each item when the run fails as a whole is told by whether a request to the
+	// service had begun for it, whatever the error says and whenever a setting was read.
+	const requestsBegun = new RequestsBegun();
+	let items: INodeExecutionData[];
 	try {
-		prepared = await prepareRun.call(this, action);
+		const prepared = await prepareRun.call(this, action, requestsBegun);
+		items = await action.run.call(this, prepared);
 	} catch (error) {
-		// Options and the credential are read before the first request: surely not sent.
-		return outputOf.call(this, action, runRefusedItems(this, error, 'not sent'));
+		const inputs = this.getInputData().length;
+		const refusal = runRefusalOf(error, requestsBegun, inputs, action.description);
+		// Under Continue On Fail n8n would pass the input items on unmarked by the success output, as
+		// if sent: each is answered with the refusal instead.
+		if (!answersRunRefusalPerItem(this)) throw runRefusalError(this.getNode(), error, refusal);
+		items = runRefusedItems(this, refusal, requestsBegun);
 	}
-	const items = await action.run
-		.call(this, prepared)
-		.catch((error: unknown) => runRefusedItems(this, error));
 	return outputOf.call(this, action, items);
 }
 
@@ -61,15 +64,15 @@ function outputOf(
 	];
 }
 
-async function runAction(this: IExecuteFunctions, action: Action): Promise<INodeExecutionData[]> {
-	return await action.run.call(this, await prepareRun.call(this, action));
-}
-
 /** What every operation reads before its first request: the retry policy and the credential. */
-async function prepareRun(this: IExecuteFunctions, action: Action): Promise<OperationRun> {
+async function prepareRun(
+	this: IExecuteFunctions,
+	action: Action,
+	requestsBegun: RequestsBegun,
+): Promise<OperationRun> {
 	let policy: RetryPolicy;
 	try {
-		policy = readRetryPolicy.call(this);
+		policy = readRetryPolicy.call(this, action.description);
 	} catch (error) {
 		throw optionReadError(this.getNode(), error, action.description);
 	}
@@ -77,5 +80,6 @@ async function prepareRun(this: IExecuteFunctions, action: Action): Promise<Oper
 		this,
 		await createServiceClient.call(this, policy),
 		action.description,
+		requestsBegun,
 	);
 }

@@ -21,6 +21,10 @@ export interface ServiceFailure {
 	statusCode?: number;
 	serviceBody?: unknown;
 	retries: number;
+	/** The setting the failure is about, in the editor's words, when it is about one. */
+	parameter?: string;
+	/** Set when no complete answer came within Timeout: raising it may help. */
+	timedOut?: true;
 	/**
 	 * What the failed request's item left at the service for the user to reuse or delete (a header
 	 * file uploaded before its send failed), in words; a stopped run names every item's.
@@ -42,8 +46,7 @@ export class ServiceRequestFailed extends Error {
  */
 export function asReadFailure(failure: ServiceFailure): ServiceFailure {
 	if (failure.outcome !== 'may have been sent') return failure;
-	// describeDeadline's words (unansweredFailures.ts).
-	const timedOut = failure.message.startsWith('The service did not answer within');
+	const { timedOut } = failure;
 	return {
 		...failure,
 		outcome: 'not sent',

@@ -63,6 +63,12 @@ export interface ServiceClient {
 	/** Fires when the execution is cancelled: waits end, no new attempt starts, one under way is dropped. */
 	cancelSignal?: AbortSignal;
 	/**
+	 * Told as each attempt is handed to n8n's request helper, before anything can leave: the fact
+	 * behind "not sent" (no request began) and "may have been sent" (one began and was not answered
+	 * as accepted). The run keeps it per item (actions/run/requestsBegun.ts).
+	 */
+	onRequestBegan?: () => void;
+	/**
 	 * Worked out once per run rather than per request (each measured in the node's CPU per item):
 	 * the forms of the key cut from answers, the attempts' shared deadlines, and the last path's URL.
 	 * A client built without them works them out per request.
@@ -242,6 +248,7 @@ export async function callService(
 		let failure: ServiceFailure;
 		try {
 			const options = requestOptions(url, client, request, signal);
+			client.onRequestBegan?.();
 			const response = (
 				rawUpload
 					? await this.helpers.httpRequest(options)

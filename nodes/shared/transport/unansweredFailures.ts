@@ -90,6 +90,7 @@ export function describeDeadline(
 		outcome: 'may have been sent',
 		retries,
 		message: `The service did not answer within ${Math.round(timeoutMs / 1000)} s`,
+		timedOut: true,
 		description: `The message may have been sent: the request reached the service but no complete answer came in time, so it was not repeated${technical}. Check the conversation or the delivery webhooks before running again, or raise the Timeout option.`,
 	};
 }

@@ -35,7 +35,7 @@ const refusedRuns: Array<[string, Record<string, unknown>, RegExp]> = [
 			...orderUpdateSend(),
 			options: { requestsInParallel: "={{ $('No Such Node').item.json.n }}" },
 		},
-		/^"Options" could not be read: Referenced node doesn't exist \[item 0\]$/,
+		/^"Options → Requests in Parallel" could not be read: Referenced node doesn't exist \[item 0\]$/,
 	],
 	[
 		"Skip Items Already Sent with n8n's store unreadable",

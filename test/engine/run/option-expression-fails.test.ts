@@ -16,8 +16,12 @@ const service = useStandInService({ apiKey: API_KEY });
 const failing = "={{ $('No Such Node').item.json.n }}";
 
 const cases: Array<[string, string, Record<string, unknown>]> = [
-	['Requests in Parallel', 'Options', { options: { requestsInParallel: failing } }],
-	['Timeout (Seconds)', 'Options', { options: { timeoutSeconds: failing } }],
+	[
+		'Requests in Parallel',
+		'Options → Requests in Parallel',
+		{ options: { requestsInParallel: failing } },
+	],
+	['Timeout (Seconds)', 'Options → Timeout (Seconds)', { options: { timeoutSeconds: failing } }],
 	[
 		'Skip Items Already Sent',
 		'Skip Items Already Sent',
@@ -73,8 +77,12 @@ test.each(cases)(
  * context): the node names the setting it was reading itself.
  */
 const cases2: Array<[string, string, Record<string, unknown>]> = [
-	['Requests in Parallel', 'Options', { options: { requestsInParallel: '={{ ( }}' } }],
-	['Timeout (Seconds)', 'Options', { options: { timeoutSeconds: '={{ ( }}' } }],
+	[
+		'Requests in Parallel',
+		'Options → Requests in Parallel',
+		{ options: { requestsInParallel: '={{ ( }}' } },
+	],
+	['Timeout (Seconds)', 'Options → Timeout (Seconds)', { options: { timeoutSeconds: '={{ ( }}' } }],
 	[
 		'History Size',
 		'History Size',

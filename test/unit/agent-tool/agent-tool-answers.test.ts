@@ -32,6 +32,7 @@ const failure = fc.record(
 		outcome: fc.constantFrom('not sent', 'may have been sent'),
 		parameter: fc.constantFrom('Phone Number', 'Template', 'Other', undefined),
 		description: fc.string(),
+		statusCode: fc.constantFrom(400, 401, 403, 404, 409, 422, 429, 500, 503, undefined),
 	},
 	{ requiredKeys: ['error', 'outcome'] },
 );
@@ -71,8 +72,16 @@ test('no answer keeps an error field; every failure says its next step; a maybe-
 				if (before.outcome === 'may have been sent') {
 					expect(item.json.nextStep).toMatch(/do not call this tool again/);
 					expect(item.json.nextStep).not.toMatch(/not carried out/);
-				} else {
+				} else if (
+					item.json.argument !== undefined ||
+					[400, 404, 409, 422].includes(before.statusCode as number)
+				) {
+					// The model's own argument, or the service refusing what the request said.
 					expect(item.json.nextStep).toMatch(/^The call was not carried out\. Correct /);
+				} else {
+					// A credential, the service, a setting of the tool: other arguments cannot mend it.
+					expect(item.json.nextStep).toMatch(/changing the arguments cannot fix it/);
+					expect(item.json.nextStep).not.toMatch(/Correct/);
 				}
 			});
 		}),
@@ -93,7 +102,7 @@ test.each([
 	expect(item.json.nextStep).toContain(`the argument "${argument}"`);
 });
 
-test('a parameter not filled by the model names no argument', () => {
+test("a parameter not filled by the model names no argument, and is not the model's to mend", () => {
 	const [item] = explainFailuresToModel.call(
 		toolCall({ phoneNumber: '={{ $json.phone }}' }),
 		[
@@ -105,5 +114,5 @@ test('a parameter not filled by the model names no argument', () => {
 		properties,
 	);
 	expect(item.json).not.toHaveProperty('argument');
-	expect(item.json.nextStep).toContain('Correct the arguments');
+	expect(item.json.nextStep).toMatch(/changing the arguments cannot fix it.*tell the user/);
 });

@@ -114,17 +114,53 @@ export function readRunSetting(
 	name: string,
 	label: string,
 	fallback: unknown,
+	properties: INodeProperties[] = [],
 ): unknown {
 	try {
 		return context.getNodeParameter(name, 0, fallback);
 	} catch (error) {
-		throw unreadRunSetting(context.getNode(), label, error);
+		const option = failingOption(context, name, properties);
+		throw unreadRunSetting(context.getNode(), option ? `${label} → ${option}` : label, error);
 	}
 }
 
-/** Options are read once per run (item 0): they shape how the node works, not what it sends. */
-export function readRetryPolicy(this: IExecuteFunctions): RetryPolicy {
-	const options = readRunSetting(this, 'options', 'Options', {}) as Record<string, unknown>;
+/**
+ * The option of a collection (Options) whose expression n8n could not evaluate, in the editor's
+ * words where `properties` holds the collection: n8n names only the collection, and the user has
+ * to know which of its options to fix (Limit Wait Time, Timeout…).
+ */
+export function failingOption(
+	context: IExecuteFunctions,
+	name: string,
+	properties: INodeProperties[],
+	itemIndex = 0,
+): string | undefined {
+	const saved = context.getNode().parameters[name];
+	if (saved === null || typeof saved !== 'object' || Array.isArray(saved)) return undefined;
+	for (const key of Object.keys(saved)) {
+		try {
+			context.getNodeParameter(`${name}.${key}`, itemIndex);
+		} catch {
+			const collection = properties.find((property) => property.name === name);
+			const option = collection?.options?.find((entry) => entry.name === key);
+			return option !== undefined && 'displayName' in option ? option.displayName : key;
+		}
+	}
+	return undefined;
+}
+
+/**
+ * Options are read once per run (item 0): they shape how the node works, not what it sends.
+ * `properties`, the operation's parameters, name an option whose expression fails.
+ */
+export function readRetryPolicy(
+	this: IExecuteFunctions,
+	properties: INodeProperties[] = [],
+): RetryPolicy {
+	const options = readRunSetting(this, 'options', 'Options', {}, properties) as Record<
+		string,
+		unknown
+	>;
 	return {
 		timeoutMs:
 			wholeNumber(

@@ -5,6 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { HELD_BACK } from './itemsThatMayHaveBeenSent';
+
 /*
  * The node as an AI agent's tool: n8n's tool variant of it ("chatMessagingTool"), whose parameters
  * the model fills through $fromAI(). n8n gives the model the tool's output items as JSON. A failure
@@ -53,17 +55,43 @@ function argumentFor(
 	return undefined;
 }
 
+/** Statuses by which the service refused what the request said: other arguments may pass. */
+const REFUSED_FOR_ITS_ARGUMENTS = new Set([400, 404, 409, 422]);
+
 /**
- * What the model should do after a failed call. "Not sent" can be corrected and called again;
- * "may have been sent" must not be repeated blindly: the message may be on its way.
+ * Whether the model can mend the call by its arguments: the failure is about a parameter the model
+ * fills, or the service refused what the request said. A credential the service refused, a service
+ * that failed or could not be reached, a setting of the tool node or n8n's store are none of the
+ * model's business: told to correct its arguments, it would call again and again.
+ */
+function mendedByArguments(json: IDataObject, argument: string | undefined): boolean {
+	if (argument !== undefined) return true;
+	return typeof json.statusCode === 'number' && REFUSED_FOR_ITS_ARGUMENTS.has(json.statusCode);
+}
+
+/**
+ * What the model should do after a failed call. "Not sent" for its arguments can be corrected and
+ * called again; "not sent" for anything else cannot be mended by the model; "may have been sent"
+ * must not be repeated blindly: the message may be on its way.
  */
 function nextStep(json: IDataObject, argument: string | undefined): string {
 	if (json.outcome === 'may have been sent') {
 		return 'The service may have received this request: do not call this tool again with the same arguments. Check the result first (for a message, get its status), or tell the user that it may have been sent.';
 	}
+	if (!mendedByArguments(json, argument)) {
+		return "The call was not carried out, and changing the arguments cannot fix it: the problem is in the tool's setup, its credential or the service. Do not call this tool again for it; tell the user what the problem says.";
+	}
 	const what = argument === undefined ? 'the arguments' : `the argument "${argument}"`;
 	return `The call was not carried out. Correct ${what} as the problem says and call the tool again.`;
 }
+
+/**
+ * An item held back by Skip Items Already Sent (an earlier run began sending it and never learned
+ * the service's answer): its `toCheck` is for a person, who can look at the service and change the
+ * tool's settings; the model can do neither.
+ */
+const HELD_BACK_NEXT_STEP =
+	'This was not sent now: an earlier call began sending it and never learned whether the service accepted it, so it may already have been sent. Do not call this tool again for it; tell the user that a person has to check whether it went out (toCheck says how).';
 
 /**
  * Whether an output item is one of the node's failures: its `error` text with its outcome, not sent
@@ -92,6 +120,10 @@ export function explainFailuresToModel(
 	properties: INodeProperties[],
 ): INodeExecutionData[] {
 	return items.map((item) => {
+		// Held back by this node: `skipped` with its outcome, as only Skip Items Already Sent writes.
+		if (item.json.skipped === true && item.json.outcome === HELD_BACK) {
+			return { ...item, json: { ...item.json, nextStep: HELD_BACK_NEXT_STEP } };
+		}
 		if (!isFailure(item.json)) return item;
 		const argument = argumentFor(this, properties, item.json.parameter);
 		const { error, ...rest } = item.json;

@@ -5,7 +5,7 @@ import { ServiceRequestFailed, callService } from '../../../shared/transport';
 import { readWholeNumberOption } from '../fields/requestOptions';
 import type { Action, BatchInfo, BatchOperation } from '../operationKinds';
 import type { OperationRun } from './operationRun';
-import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
+import { failureItem, readEveryItem } from './operationRun';
 import { inInstructionOrder } from './lastInstructionWins';
 import { runInParallel } from './parallelRequests';
 import {
@@ -164,8 +164,12 @@ export async function runBatches<Entry, Body>(
 				if (beforeSend) await Promise.all(batch.map(async ({ key }) => await beforeSend(key)));
 				const entries = batch.map((read) => read.entry);
 				const request = operation.request(entries);
+				const batchClient = run.requestsBegun.clientFor(
+					sharedClient,
+					batch.map((read) => read.itemIndex),
+				);
 				const answer = promisedAnswerOrFailure(
-					await callService.call(this, sharedClient, request),
+					await callService.call(this, batchClient, request),
 					operation.answer,
 				);
 				const unconfirmed = operation.checkBatch?.(answer, entries);
@@ -186,7 +190,8 @@ export async function runBatches<Entry, Body>(
 					);
 				return undefined;
 			} catch (error) {
-				const failure = asServiceFailure(error);
+				// A batch is one request: it began for every item of the batch or for none.
+				const failure = run.itemFailure(error, batch[0].itemIndex);
 				if (!continueOnFail) return { batchIndex, failure };
 				for (const { itemIndex, entry } of batch) {
 					output[itemIndex] = failureItem(failure, itemIndex, {

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { runsAsAgentTool } from './agentTool';
+import { failuresAsItems } from './agentTool';
 import { HELD_BACK } from './itemsThatMayHaveBeenSent';
+import type { RequestsBegun } from './requestsBegun';
+import type { RunRefusal } from './runRefusal';
 
 /*
  * Settings → On Error → "Continue (using error output)": n8n moves an output item to the node's
@@ -11,7 +13,7 @@ import { HELD_BACK } from './itemsThatMayHaveBeenSent';
  * `{error}` or `{error, message}`. An item carrying an Error object is routed everywhere, but from
  * 1.122 on n8n then replaces its whole JSON by the Error's message, losing the outcome.
  * A failure of this node says more than its message (`outcome`, `parameter`, `description`, …), so
- * before issue 36 it left by the success output, as if it had been sent, and on n8n 1.x and early 2.x
+ * until 2026-11-28 it left by the success output, as if it had been sent, and on n8n 1.x and early 2.x
  * it still did with the `{error, details}` shape. The one shape every version routes with all the
  * words kept is `{error: {message, outcome, …}}`, the shape n8n's own HTTP Request node gives an
  * error as an object; n8n adds the input item's fields to it on the error output. The success
@@ -54,38 +56,34 @@ function failureOf(json: IDataObject): IDataObject | undefined {
 }
 
 /**
- * Whether a refusal of the whole run is answered item by item: with Continue On Fail (regular or
- * error output) on the node itself; a tool's refusal goes to the agent as n8n gives it.
+ * Whether a refusal of the whole run is answered item by item: whenever failures come out as items,
+ * with Continue On Fail on the node, and for an agent's tool call not set to Stop Workflow (the
+ * model then reads what became of the call, agentTool.ts).
  */
 export function answersRunRefusalPerItem(context: IExecuteFunctions): boolean {
-	return context.continueOnFail() && !runsAsAgentTool(context);
+	return failuresAsItems(context);
 }
-
-/** The node's own words for "nothing left for the service", as every refusal before a send says. */
-const NOTHING_SENT = /nothing was sent|— not sent$/im;
 
 /*
  * The run was refused as a whole (an option n8n could not read, n8n's store of keys unusable, Send
- * and Wait where it cannot wait): the node throws it even with Continue On Fail, as options shape
- * the whole run. For a thrown error under Continue On Fail n8n passes the input items on unchanged
- * by the success output, as if each had been sent, so each input item is answered with the refusal
- * instead (by the error output when it is on, routeFailuresToErrorOutput). `known` is "not sent"
- * where the caller knows no request had begun (the options and the credential are read first);
- * otherwise every refusal of an operation comes before its first request and says so, and an error
- * that does not say so is reported as "may have been sent", claiming no more than is known.
+ * and Wait where it cannot wait, any setting whose expression fails whenever it is read): under
+ * Continue On Fail n8n would pass the input items on unchanged by the success output for a thrown
+ * error, as if each had been sent, so each input item is answered with the refusal instead (by the
+ * error output when it is on, routeFailuresToErrorOutput). Each item's outcome is the fact of this
+ * run: "not sent" when no request to the service had begun for it, else "may have been sent".
  */
 export function runRefusedItems(
 	context: IExecuteFunctions,
-	error: unknown,
-	known?: 'not sent',
+	refusal: RunRefusal,
+	requestsBegun: RequestsBegun,
 ): INodeExecutionData[] {
-	const message = error instanceof Error ? error.message : String(error);
-	const description = (error as { description?: unknown } | null)?.description;
-	const words = `${message}\n${typeof description === 'string' ? description : ''}`;
-	const outcome = known ?? (NOTHING_SENT.test(words) ? 'not sent' : 'may have been sent');
 	return context.getInputData().map((_item, itemIndex) => {
-		const json: IDataObject = { error: message, outcome };
-		if (typeof description === 'string' && description) json.description = description;
+		const json: IDataObject = {
+			error: refusal.message,
+			outcome: requestsBegun.outcomeOf(itemIndex),
+		};
+		if (refusal.description) json.description = refusal.description;
+		if (refusal.parameter !== undefined) json.parameter = refusal.parameter;
 		return { json, pairedItem: { item: itemIndex } };
 	});
 }

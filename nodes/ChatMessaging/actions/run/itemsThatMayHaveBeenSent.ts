@@ -1,8 +1,5 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { ServiceRequestFailed } from '../../../shared/transport';
-import type { SentRecord } from './sentRecord';
-
 /*
  * Items That May Have Been Sent (Skip Items Already Sent's second choice): items an earlier run
  * began to send and never saw settled. With Hold Back, a key is marked in n8n's store as being sent
@@ -11,10 +8,10 @@ import type { SentRecord } from './sentRecord';
  * (a worker killed) between the service's answer and the record, or the answer never came. Its item
  * is held back (Hold Back), or sent as the user chose (Send Again).
  *
- * The record of keys sent (sentRecord.ts) writes the marks in the one queue it writes keys in, so a
- * key is recorded before its mark goes. Here is the rest: what a mark is, what the check makes of
- * one, how a held item's mark is renewed, the item held back, the marking before each send and the
- * unmarking once the sends are over.
+ * This file owns the marks: what a mark is, what the check makes of one, how a held item's mark is
+ * renewed, and the item held back. The record of keys sent (sentRecord.ts) asks it, and writes the
+ * marks in the one queue it writes keys in, so a key is recorded before its mark goes; it also
+ * marks before each send and unmarks once the sends are over.
  */
 
 /**
@@ -90,39 +87,4 @@ export function heldBackItem(itemIndex: number, key: string): INodeExecutionData
 		},
 		pairedItem: { item: itemIndex },
 	};
-}
-
-/** Hold Back could not mark the key before the send: the request does not leave. */
-function notMarked(key: string, error: unknown): ServiceRequestFailed {
-	return new ServiceRequestFailed({
-		outcome: 'not sent',
-		retries: 0,
-		message: `Skip Items Already Sent: n8n could not note that the item with key "${key}" is being sent (${error instanceof Error ? error.message : String(error)})`,
-		description:
-			'Nothing was sent for this item: with Items That May Have Been Sent set to Hold Back, a message is sent only once n8n has noted it, so that a run cut short cannot send it twice.',
-	});
-}
-
-/**
- * Hold Back, before an item's request leaves: marks its key as being sent. When n8n could not store
- * the mark, throws a "not sent" failure: the request does not leave.
- */
-export function markBeforeSend(record: SentRecord): (key: string) => Promise<void> {
-	return async (key) => {
-		try {
-			await record.markSending(key);
-		} catch (error) {
-			throw notMarked(key, error);
-		}
-	};
-}
-
-/**
- * Hold Back, once every send is over. A send that surely failed (`notSentKeys`) leaves nothing at
- * the service: its mark goes, and a later run sends it. A mark that cannot be dropped only holds the
- * item back next time, to check. Then the record keeps only the newest History Size entries.
- */
-export async function unmarkFailedSends(record: SentRecord, notSentKeys: string[]): Promise<void> {
-	await record.unmark(notSentKeys).catch(() => undefined);
-	await record.trim().catch(() => undefined);
 }

@@ -2,14 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { DeliveryOutcome } from '../../../shared/transport';
 import type { SkipSettings } from '../fields/skipItemsAlreadySent';
-import {
-	HELD_BACK,
-	heldBackItem,
-	markBeforeSend,
-	unmarkFailedSends,
-} from './itemsThatMayHaveBeenSent';
+import { HELD_BACK, heldBackItem } from './itemsThatMayHaveBeenSent';
 import type { SentRecord } from './sentRecord';
-import { openSentRecord } from './sentRecord';
+import { markBeforeSend, openSentRecord, unmarkFailedSends } from './sentRecord';
 
 /*
  * Skip Items Already Sent over one run of a runner that sends: which items go out, what the others

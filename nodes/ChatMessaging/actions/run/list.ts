@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { asReadFailure } from '../../../shared/transport';
 import type { Action, ListOperation, PreparedRequest } from '../operationKinds';
 import type { OperationRun } from './operationRun';
-import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
+import { failureItem, readEveryItem } from './operationRun';
 import { readPages, readReturnAllOrLimit } from './pages';
 import { outputToldApart } from './serviceAnswers';
 
@@ -41,10 +41,11 @@ export async function runList<Page, Record>(
 		}
 		try {
 			const { pages } = operation;
+			const client = run.requestsBegun.clientFor(run.client, [itemIndex]);
 			const records =
 				'read' in pages
-					? await pages.read.call(this, run.client, read.request, read.limit)
-					: await readRecords.call(this, run.client, read.request, pages, read.limit);
+					? await pages.read.call(this, client, read.request, read.limit)
+					: await readRecords.call(this, client, read.request, pages, read.limit);
 			// Every record is read before any is output: one the operation refuses fails the item
 			// whole, never after part of its list went out.
 			const items = records.map((record) => ({
@@ -55,7 +56,7 @@ export async function runList<Page, Record>(
 		} catch (error) {
 			if (!run.continueOnFail) throw run.itemError(error, itemIndex);
 			// A list only reads: whatever failed, nothing was changed and the item is safe to run again.
-			const failure = asReadFailure(asServiceFailure(error));
+			const failure = asReadFailure(run.itemFailure(error, itemIndex));
 			output.push(failureItem(failure, itemIndex));
 		}
 	}

@@ -10,8 +10,9 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ServiceClient, ServiceFailure } from '../../../shared/transport';
 import { ServiceRequestFailed, toNodeApiError } from '../../../shared/transport';
 import { InvalidParameter, toNodeOperationError } from '../../../shared/validation';
-import { unreadRunSetting } from '../fields/requestOptions';
+import { failingOption, unreadRunSetting } from '../fields/requestOptions';
 import { failuresAsItems } from './agentTool';
+import { RequestsBegun } from './requestsBegun';
 
 /* What every runner shares: the run's setup, reading every item first, and the items a failure leaves. */
 
@@ -25,6 +26,15 @@ export interface OperationRun {
 	optionError(error: unknown): Error;
 	/** Any error about one item, as n8n should show it. */
 	itemError(error: unknown, itemIndex: number): Error;
+	/** Which items a request to the service began for: what their outcome is told from. */
+	requestsBegun: RequestsBegun;
+	/** Whatever failed for one item, its failure, the outcome from whether a request began for it. */
+	itemFailure(error: unknown, itemIndex: number): ServiceFailure;
+	/**
+	 * The setting n8n names in an expression error at an item, in the editor's words, looked up in
+	 * `properties` (the operation's; the run's unless given).
+	 */
+	settingOf(error: unknown, itemIndex: number, properties?: INodeProperties[]): string | undefined;
 }
 
 function invalidItem(error: InvalidParameter, itemIndex: number): INodeExecutionData {
@@ -50,18 +60,25 @@ export function failureItem(
 		retries: failure.retries,
 		...extra,
 	};
+	if (failure.parameter !== undefined) json.parameter = failure.parameter;
 	if (failure.statusCode !== undefined) json.statusCode = failure.statusCode;
 	if (failure.serviceBody !== undefined) json.serviceAnswer = failure.serviceBody as IDataObject;
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-/** `properties`: the operation's parameters, whose labels name an option n8n could not read. */
+/**
+ * `properties`: the operation's parameters, whose labels name an option n8n could not read.
+ * `requestsBegun`: given by the caller that answers for the run as a whole when it fails.
+ */
 export function createOperationRun(
 	this: IExecuteFunctions,
 	client: ServiceClient,
 	properties: INodeProperties[] = [],
+	requestsBegun = new RequestsBegun(),
 ): OperationRun {
 	const node = this.getNode();
+	const settingOf = (error: unknown, itemIndex: number, among = properties) =>
+		settingLabel(this, error, among, itemIndex);
 	return {
 		items: this.getInputData(),
 		client,
@@ -76,6 +93,10 @@ export function createOperationRun(
 			if (error instanceof NodeOperationError) return error;
 			return new NodeOperationError(node, error as Error, { itemIndex });
 		},
+		requestsBegun,
+		itemFailure: (error, itemIndex) =>
+			asServiceFailure(error, requestsBegun.beganFor(itemIndex), settingOf(error, itemIndex)),
+		settingOf,
 	};
 }
 
@@ -96,12 +117,17 @@ export function optionReadError(
 }
 
 /**
- * A request that failed with something other than the transport's own failure (one of n8n's
- * helpers, reading a file, a defect): the item still gets an outcome, and it claims no more than is
- * known. A parameter problem found this late stopped before the service call; anything else may
- * have come after the service acted.
+ * An item's failure, whatever failed. The transport's own failure says what became of its request.
+ * Anything else (one of n8n's helpers, an expression n8n could not evaluate, reading a file, a
+ * defect) is told by the fact: no request to the service had begun for the item (`began` false),
+ * so nothing was sent; or one had, and its answer was never taken as accepted. `parameter` is the
+ * setting n8n names in an expression error, in the editor's words.
  */
-export function asServiceFailure(error: unknown): ServiceFailure {
+export function asServiceFailure(
+	error: unknown,
+	began: boolean,
+	parameter?: string,
+): ServiceFailure {
 	if (error instanceof ServiceRequestFailed) return error.failure;
 	if (error instanceof InvalidParameter) {
 		return {
@@ -109,19 +135,34 @@ export function asServiceFailure(error: unknown): ServiceFailure {
 			retries: 0,
 			message: `${error.parameter} ${error.reason}`,
 			description: 'Nothing was sent for this item.',
+			parameter: error.parameter,
+		};
+	}
+	const message = parameter
+		? `${parameter}: ${messageOf(error)}`
+		: `Unexpected error: ${messageOf(error)}`;
+	const named = parameter === undefined ? {} : { parameter };
+	if (!began) {
+		return {
+			outcome: 'not sent',
+			retries: 0,
+			message,
+			description: `Nothing was sent for this item: no request to the service had begun for it.${parameter ? ` Fix "${parameter}" and run it again.` : ''}`,
+			...named,
 		};
 	}
 	return {
 		outcome: 'may have been sent',
 		retries: 0,
-		message: `Unexpected error: ${messageOf(error)}`,
+		message,
 		description:
-			'The node cannot tell whether the service acted on this item: check it at the service (for a message, the conversation) before running it again.',
+			'The node cannot tell whether the service acted on this item: its request had begun. Check it at the service (for a message, the conversation) before running it again.',
+		...named,
 	};
 }
 
 /** The editor's label of the parameter n8n names in an expression error, e.g. "Phone Number". */
-function parameterLabel(error: unknown, properties: INodeProperties[]): string | undefined {
+export function parameterLabel(error: unknown, properties: INodeProperties[]): string | undefined {
 	const name = (error as { context?: { parameter?: unknown } }).context?.parameter;
 	if (typeof name !== 'string' || name === '') return undefined;
 	return properties.find((property) => property.name === name)?.displayName ?? name;
@@ -129,6 +170,23 @@ function parameterLabel(error: unknown, properties: INodeProperties[]): string |
 
 function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The setting an expression error is about, in the editor's words. n8n names a collection (Options)
+ * without the option in it that failed, so that one is found and named too: "Options → Timeout".
+ */
+export function settingLabel(
+	context: IExecuteFunctions,
+	error: unknown,
+	properties: INodeProperties[],
+	itemIndex: number,
+): string | undefined {
+	const label = parameterLabel(error, properties);
+	const name = (error as { context?: { parameter?: unknown } }).context?.parameter;
+	if (label === undefined || typeof name !== 'string') return label;
+	const option = failingOption(context, name, properties, itemIndex);
+	return option === undefined ? label : `${label} → ${option}`;
 }
 
 /**
@@ -153,7 +211,7 @@ export function readEveryItem<T>(
 				output[itemIndex] = invalidItem(error, itemIndex);
 				continue;
 			}
-			const label = parameterLabel(error, properties);
+			const label = run.settingOf(error, itemIndex, properties);
 			const message = label ? `${label}: ${messageOf(error)}` : messageOf(error);
 			const detail = (error as { description?: unknown }).description;
 			if (!run.continueOnFail) {

@@ -1,17 +1,18 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ServiceFailure } from '../../../shared/transport';
-import { callService } from '../../../shared/transport';
+import { asReadFailure, callService } from '../../../shared/transport';
 import {
 	DEFAULT_PARALLEL_REQUESTS,
 	MAX_PARALLEL_REQUESTS,
 	readWholeNumberOption,
 } from '../fields/requestOptions';
 import type { Action, PerItemOperation, PreparedRequest } from '../operationKinds';
+import { readsOnly } from '../operationKinds';
 import type { SkipSettings } from '../fields/skipItemsAlreadySent';
 import { readAlreadySentKey, readSkipSettings } from '../fields/skipItemsAlreadySent';
 import type { OperationRun } from './operationRun';
-import { asServiceFailure, failureItem, readEveryItem } from './operationRun';
+import { failureItem, readEveryItem } from './operationRun';
 import { inInstructionOrder } from './lastInstructionWins';
 import { runInParallel } from './parallelRequests';
 import { itemsToSend } from './itemsToSend';
@@ -83,7 +84,8 @@ export async function runPerItem<Body>(
 		prepared,
 		requestsInParallel,
 		run.client,
-		inInstructionOrder(subjects, async ({ itemIndex, value: request, key }, _index, client) => {
+		inInstructionOrder(subjects, async ({ itemIndex, value: request, key }, _index, shared) => {
+			const client = run.requestsBegun.clientFor(shared, [itemIndex]);
 			try {
 				if (sending.beforeSend) await sending.beforeSend(key);
 				const sent = operation.send
@@ -99,7 +101,8 @@ export async function runPerItem<Body>(
 				return undefined;
 			} catch (error) {
 				// Whatever failed, this item gets an outcome and the others' are still reported.
-				const failure = asServiceFailure(error);
+				const failed = run.itemFailure(error, itemIndex);
+				const failure = readsOnly(request) ? asReadFailure(failed) : failed;
 				if (!continueOnFail) return { itemIndex, failure };
 				output[itemIndex] = failureItem(failure, itemIndex);
 				return undefined;

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { ServiceRequestFailed } from '../../../shared/transport';
 import type { SkipSettings } from '../fields/skipItemsAlreadySent';
 import {
 	heldMarksRenewed,
@@ -200,4 +201,39 @@ export async function openSentRecord(
 
 function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
+}
+
+/** Hold Back could not mark the key before the send: the request does not leave. */
+function notMarked(key: string, error: unknown): ServiceRequestFailed {
+	return new ServiceRequestFailed({
+		outcome: 'not sent',
+		retries: 0,
+		message: `Skip Items Already Sent: n8n could not note that the item with key "${key}" is being sent (${error instanceof Error ? error.message : String(error)})`,
+		description:
+			'Nothing was sent for this item: with Items That May Have Been Sent set to Hold Back, a message is sent only once n8n has noted it, so that a run cut short cannot send it twice.',
+	});
+}
+
+/**
+ * Hold Back, before an item's request leaves: marks its key as being sent. When n8n could not store
+ * the mark, throws a "not sent" failure: the request does not leave.
+ */
+export function markBeforeSend(record: SentRecord): (key: string) => Promise<void> {
+	return async (key) => {
+		try {
+			await record.markSending(key);
+		} catch (error) {
+			throw notMarked(key, error);
+		}
+	};
+}
+
+/**
+ * Hold Back, once every send is over. A send that surely failed (`notSentKeys`) leaves nothing at
+ * the service: its mark goes, and a later run sends it. A mark that cannot be dropped only holds the
+ * item back next time, to check. Then the record keeps only the newest History Size entries.
+ */
+export async function unmarkFailedSends(record: SentRecord, notSentKeys: string[]): Promise<void> {
+	await record.unmark(notSentKeys).catch(() => undefined);
+	await record.trim().catch(() => undefined);
 }
