@@ -148,6 +148,28 @@ export async function packPackage(destination: string): Promise<string> {
 }
 
 /**
+ * npm's arguments for installing the tarball as the README's `--omit=peer --omit=dev` does, with
+ * nothing asked of the registry: the tarball holds the whole package (it has no dependencies of
+ * its own), and its one peer dependency, n8n-workflow, is n8n's. `--omit=peer` alone still looks
+ * n8n-workflow and its dependencies up to build the tree it then leaves out; offline each lookup is
+ * retried for about 70 s. `--legacy-peer-deps` leaves peer dependencies out of the tree, so the
+ * install is the same, online or not.
+ */
+function usersInstallArguments(tarball: string): string[] {
+	return [
+		'install',
+		tarball,
+		'--omit=peer',
+		'--omit=dev',
+		'--legacy-peer-deps',
+		'--no-audit',
+		'--no-fund',
+		'--update-notifier=false',
+		'--loglevel=error',
+	];
+}
+
+/**
  * Installs the tarball the way the README tells users to: into `<user folder>/.n8n/nodes`, with
  * n8n's own packages (peer dependencies) left to n8n. Run under Node 24, like n8n itself.
  */
@@ -167,23 +189,11 @@ export async function installPackageTheUsersWay(
 		recursive: true,
 		force: true,
 	});
-	await run(
-		'npm',
-		[
-			'install',
-			tarball,
-			'--omit=peer',
-			'--omit=dev',
-			'--no-audit',
-			'--no-fund',
-			'--loglevel=error',
-		],
-		{
-			cwd: nodesFolder,
-			env: userEnvironment(installation),
-			name: "npm install of the package into n8n's nodes folder",
-			timeoutMs: 5 * 60_000,
-		},
-	);
+	await run('npm', usersInstallArguments(tarball), {
+		cwd: nodesFolder,
+		env: userEnvironment(installation),
+		name: "npm install of the package into n8n's nodes folder",
+		timeoutMs: 5 * 60_000,
+	});
 	return join(nodesFolder, 'node_modules', 'n8n-nodes-chat-messaging');
 }
