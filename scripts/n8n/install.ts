@@ -27,6 +27,20 @@ interface RunOptions {
 	timeoutMs?: number;
 }
 
+/**
+ * A command that failed: what it was and how it ended (`summary`), then the tail of what it said.
+ * `shown`: that tail was on the console already, as it ran (`showProgress`).
+ */
+export class CommandFailed extends Error {
+	constructor(
+		readonly summary: string,
+		readonly tail: string,
+		readonly shown: boolean,
+	) {
+		super(`${summary}\n${tail}`);
+	}
+}
+
 /** Runs a command to completion and returns its stdout; fails with its stderr's tail. */
 export function run(command: string, args: string[], options: RunOptions = {}): Promise<string> {
 	const name = options.name ?? `${command} ${args.join(' ')}`;
@@ -35,7 +49,7 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 		const child = spawnStarted(name, command, args, {
 			cwd: options.cwd ?? PROJECT_ROOT,
 			env: options.env ?? process.env,
-			stdio: ['ignore', 'pipe', options.showProgress ? 'inherit' : 'pipe'],
+			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		let stdout = '';
 		let stderr = '';
@@ -48,7 +62,11 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 		}, timeoutMs);
 		timer.unref();
 		child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		// Shown as it comes, and kept too: the failure carries its own reason (the e2e setup records it).
+		child.stderr?.on('data', (chunk: Buffer) => {
+			stderr += chunk.toString();
+			if (options.showProgress) process.stderr.write(chunk);
+		});
 		child.on('error', (error) => {
 			clearTimeout(timer);
 			reject(error);
@@ -62,7 +80,7 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 				: signal
 					? `was ended by ${signal}`
 					: `exited with ${code}`;
-			reject(new Error(`${name} ${how}\n${tail}`));
+			reject(new CommandFailed(`${name} ${how}`, tail, options.showProgress === true && !!stderr));
 		});
 	});
 }
