@@ -15,7 +15,9 @@ N8N_HOME="$CACHE_ROOT/n8n-$N8N_VERSION"
 # registry (scripts/compat/versions.json documents each). Unset, the pinned install is unchanged.
 EXTRA_OVERRIDES="${N8N_EXTRA_OVERRIDES:-{\}}"
 
-say() { printf '[install-n8n] %s\n' "$*" >&2; }
+# The progress lines go to the console (fd 7, the stderr this was given).
+exec 7>&2
+say() { printf '[install-n8n] %s\n' "$*" >&7; }
 mkdir -p "$CACHE_ROOT"
 
 # npm's own output (hundreds of lines, resolver and compiler warnings) goes to CHAT_MESSAGING_INSTALL_LOG
@@ -24,6 +26,9 @@ INSTALL_LOG="${CHAT_MESSAGING_INSTALL_LOG:-}"
 if [ -n "$INSTALL_LOG" ]; then
   mkdir -p "$(dirname "$INSTALL_LOG")"
   exec 8>>"$INSTALL_LOG"
+  # bash's own words go there too: stopped part-way, it reports npm's end as a bare "Terminated",
+  # which on the console reads like a failure.
+  exec 2>&8
   trap 'say "the install failed: the details are in $INSTALL_LOG"' ERR
 else
   exec 8>&2
