@@ -64,7 +64,8 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 		child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 		// Shown as it comes, and kept too: the failure carries its own reason (the e2e setup records it).
 		child.stderr?.on('data', (chunk: Buffer) => {
-			stderr += chunk.toString();
+			// Only the tail is ever reported: a long install's output is not kept whole.
+			stderr = (stderr + chunk.toString()).slice(-200_000);
 			if (options.showProgress) process.stderr.write(chunk);
 		});
 		child.on('error', (error) => {

@@ -12,6 +12,12 @@ import { join } from 'node:path';
 
 import { PROJECT_ROOT } from '../../../scripts/n8n/install';
 import { cacheWithFakeNode, installEnvironment } from '../../helpers/fakeNodeCache';
+import {
+	freeStartPorts,
+	privateLocalFolder,
+	startEnvironment,
+	StartRun,
+} from '../../helpers/startProcess';
 
 // A bound, not a measure: npm's own retries took minutes here.
 jest.setTimeout(60_000);
@@ -77,4 +83,30 @@ exit 0
 	expect(result.stderr).toMatch(NO_REGISTRY);
 	expect(existsSync(join(cache, 'npm-install-ran'))).toBe(false);
 	expect(existsSync(join(cache, 'n8n-0.0.0-test', '.complete'))).toBe(false);
+});
+
+test('npm start on a first run without the registry: says so and what to do, then stops', async () => {
+	const cache = mkdtempSync(join(tmpdir(), 'start-no-registry-'));
+	const localFolder = privateLocalFolder();
+	caches.push(cache, localFolder);
+	const run = new StartRun(
+		startEnvironment(await freeStartPorts(), localFolder, {
+			CHAT_MESSAGING_SKIP_BUILD: '1',
+			CHAT_MESSAGING_CACHE: cache,
+			N8N_VERSION: '0.0.0-test',
+			npm_config_registry: 'http://127.0.0.1:1/',
+		}),
+	);
+	try {
+		const { code } = await run.end(50_000);
+		expect(code).toBe(1);
+		expect(run.output).toMatch(NO_REGISTRY);
+		// The install's own words are shown once, and the start names the step that failed.
+		expect(run.output.match(/does not answer/g)).toHaveLength(1);
+		expect(run.output).toContain('[start] the n8n install exited with 1 (its words are above)');
+		expect(run.output).toContain('[start] stopped');
+		expect(await run.leftBehindAfter(10_000)).toEqual([]);
+	} finally {
+		run.killEverything();
+	}
 });
