@@ -7,12 +7,13 @@
  * and no log may hold a registry request. Also: Ctrl-C during the build ends in "[start] stopped",
  * not "the build failed" with nothing after it. A real n8n and real builds: `npm run test:start`.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import {
+	endedAndRemovedAfterAll,
 	freeStartPorts,
 	privateLocalFolder,
 	startEnvironment,
@@ -23,12 +24,7 @@ import { TerminalCommand } from '../helpers/terminalCommand';
 
 jest.setTimeout(20 * 60_000);
 
-const runs: TerminalCommand[] = [];
-const folders: string[] = [];
-afterAll(() => {
-	for (const run of runs) run.killEverything();
-	for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
+const { runs, folders } = endedAndRemovedAfterAll();
 
 it('Ctrl-C during the build: "[start] stopped", not "the build failed" with nothing after it', async () => {
 	const localFolder = privateLocalFolder();

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { PROJECT_ROOT } from '../../../scripts/n8n/install';
-import { cacheWithFakeNode, installEnvironment } from '../../helpers/fakeNodeCache';
+import { cacheWithFakeNode, fakeNodeScript, installEnvironment } from '../../helpers/fakeNodeCache';
 import {
 	freeStartPorts,
 	privateLocalFolder,
@@ -64,17 +64,8 @@ test('nothing cached and the registry a closed port: it stops at once, saying wh
 test('Node.js cached, n8n not, the registry refusing: it stops before npm install, saying so', async () => {
 	const cache = cacheWithFakeNode(
 		'install-no-registry-n8n-',
-		`#!/bin/sh
-case "$1" in
-  --version) echo v24.1.0; exit 0 ;;
-  -e) exit 0 ;;
-esac
-case "$*" in
-  *ping*) echo "npm error code ECONNREFUSED" >&2; exit 1 ;;
-  *install*) touch "$CACHE/npm-install-ran" ;;
-esac
-exit 0
-`,
+		fakeNodeScript(`  *ping*) echo "npm error code ECONNREFUSED" >&2; exit 1 ;;
+  *install*) touch "$CACHE/npm-install-ran" ;;`),
 		{ headers: true },
 	);
 	caches.push(cache);

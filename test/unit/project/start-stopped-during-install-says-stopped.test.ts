@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { cacheWithFakeNode } from '../../helpers/fakeNodeCache';
+import { cacheWithFakeNode, fakeNodeScript } from '../../helpers/fakeNodeCache';
 import {
 	freeStartPorts,
 	privateLocalFolder,
@@ -21,16 +21,7 @@ import {
 jest.setTimeout(120_000);
 
 // Answers the version checks; as npm, n8n's install (--ignore-scripts) never ends by itself.
-const FAKE_NODE = `#!/bin/sh
-case "$1" in
-  --version) echo v24.1.0; exit 0 ;;
-  -e) exit 0 ;;
-esac
-case "$*" in
-  *install*--ignore-scripts\\ *) while :; do sleep 0.1; done ;;
-esac
-exit 0
-`;
+const FAKE_NODE = fakeNodeScript('  *install*--ignore-scripts\\ *) while :; do sleep 0.1; done ;;');
 
 let registry: Server;
 const runs: StartRun[] = [];
