@@ -15,7 +15,9 @@ N8N_HOME="$CACHE_ROOT/n8n-$N8N_VERSION"
 # registry (scripts/compat/versions.json documents each). Unset, the pinned install is unchanged.
 EXTRA_OVERRIDES="${N8N_EXTRA_OVERRIDES:-{\}}"
 
-say() { printf '[install-n8n] %s\n' "$*" >&2; }
+# The progress lines go to the console (fd 7, the stderr this was given).
+exec 7>&2
+say() { printf '[install-n8n] %s\n' "$*" >&7; }
 mkdir -p "$CACHE_ROOT"
 
 # npm's own output (hundreds of lines, resolver and compiler warnings) goes to CHAT_MESSAGING_INSTALL_LOG
@@ -24,6 +26,9 @@ INSTALL_LOG="${CHAT_MESSAGING_INSTALL_LOG:-}"
 if [ -n "$INSTALL_LOG" ]; then
   mkdir -p "$(dirname "$INSTALL_LOG")"
   exec 8>>"$INSTALL_LOG"
+  # bash's own words go there too: stopped part-way, it reports npm's end as a bare "Terminated",
+  # which on the console reads like a failure.
+  exec 2>&8
   trap 'say "the install failed: the details are in $INSTALL_LOG"' ERR
 else
   exec 8>&2
@@ -56,7 +61,24 @@ if ! flock -n 9; then
   flock -w 1800 9 || { say "the other install did not finish within 30 minutes; stop it, or move this one with CHAT_MESSAGING_CACHE"; exit 1; }
 fi
 
+# Everything below comes from the npm registry. Without it npm retries each request for minutes, and
+# a first install offline ran on for over 20 minutes without a word: ask once, briefly, first.
+registry_checked=""
+registry_answers_or_stop() {
+  [ -z "$registry_checked" ] || return 0
+  registry_checked=1
+  local registry answer reason
+  registry="$(npm config get registry 2>/dev/null | tail -n 1)"
+  if ! answer="$(timeout 30 npm ping --fetch-retries=0 --fetch-timeout=15000 2>&1)"; then
+    [ -z "$INSTALL_LOG" ] || printf '%s\n' "$answer" >&8
+    reason="$(printf '%s\n' "$answer" | sed -n 's/^npm error code //p' | head -n 1)"
+    say "the npm registry (${registry:-unknown}) does not answer (${reason:-no answer within 30 s}; no network? a proxy or another registry needed?): the first run downloads Node.js $NODE_MAJOR and n8n $N8N_VERSION from it, once. Connect to the network (or set npm's proxy or registry) and run it again; after that, npm start and npm test need no network."
+    exit 1
+  fi
+}
+
 if ! node_is_ready; then
+  registry_answers_or_stop
   say "installing Node.js $NODE_MAJOR into $NODE_HOME (a few seconds)"
   rm -rf "$NODE_HOME"; mkdir -p "$NODE_HOME"
   # The `node` package's install script puts the platform binary in place: scripts on.
@@ -92,6 +114,7 @@ if [ ! -f "$N8N_HOME/.complete" ]; then
   if [ -d "$N8N_HOME" ]; then
     say "an earlier install of n8n $N8N_VERSION did not finish (interrupted?): starting it over"
   fi
+  registry_answers_or_stop
   # Stopped now, the next run starts over: say so on the way out.
   trap 'say "the n8n install was interrupted: the next run starts it over"; exit 130' INT TERM HUP
   say "installing n8n $N8N_VERSION into $N8N_HOME (about 4-5 minutes and 3 GB of disk, once)"

@@ -1,24 +1,10 @@
-import {
-	closeSync,
-	existsSync,
-	mkdirSync,
-	openSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { StandInService } from '../sandbox/server';
 import { bootN8nWithPackage } from './n8n/boot';
-import {
-	endAllStarted,
-	endStarted,
-	isRunning,
-	ownProcessGroups,
-	runningProcesses,
-	spawnStarted,
-} from './n8n/childProcesses';
+import { buildPackage } from './n8n/build';
+import { endAllStarted, isRunning, ownProcessGroups, runningProcesses } from './n8n/childProcesses';
 import {
 	EXAMPLE_FILES,
 	pointStandInAtTrigger,
@@ -26,7 +12,7 @@ import {
 	type ExampleName,
 } from './n8n/examples';
 import { noteExampleFileChanges, type ExampleFileHashes } from './n8n/exampleFileChanges';
-import { PROJECT_ROOT } from './n8n/install';
+import { CommandFailed, PROJECT_ROOT } from './n8n/install';
 import { newLocalSecrets, reportToOrExit, stopOnSignals } from './n8n/localRun';
 import { commandOf, portsInUse } from './n8n/ports';
 import type { RealN8n } from './n8n/real-n8n';
@@ -166,36 +152,20 @@ async function checkPorts(): Promise<void> {
 	if (problems.length > 0) throw new StartRefused(problems.join('\n'));
 }
 
-/** `npm run build`, its output in a log; measured at 40-50 s on a two-core machine. */
+/** `npm run build` (scripts/n8n/build.ts), unless told to use dist/ as it is. */
 async function build(): Promise<void> {
 	if (process.env.CHAT_MESSAGING_SKIP_BUILD === '1') {
 		say('not building (CHAT_MESSAGING_SKIP_BUILD=1): using dist/ as it is');
 		return;
 	}
-	const logFile = join(LOCAL_FOLDER, 'build.log');
-	say(`building the package (about 40-50 s; output in ${logFile})`);
-	const started = Date.now();
-	const log = openSync(logFile, 'w');
-	const child = spawnStarted('the build', 'npm', ['run', '--silent', 'build'], {
-		cwd: PROJECT_ROOT,
-		stdio: ['ignore', log, log],
-	});
-	closeSync(log);
-	const limitMs = 10 * 60_000;
-	const timer = setTimeout(() => {
-		const running = runningProcesses().find((p) => p.child === child);
-		if (running) void endStarted(running, 5_000, say);
-	}, limitMs);
-	const code = await new Promise<number | null>((resolve) => {
-		child.once('exit', (exitCode) => resolve(exitCode));
-		child.once('error', () => resolve(null));
-	});
-	clearTimeout(timer);
-	if (code !== 0) {
-		const tail = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-40).join('\n');
-		throw new StartRefused(`the build failed (${logFile}):\n${tail}`);
-	}
-	say(`built in ${Math.round((Date.now() - started) / 1000)} s`);
+	await buildPackage(LOCAL_FOLDER, say);
+}
+
+/** What went wrong, in one [start] message: a command that already showed its words names itself. */
+function failureMessage(error: unknown): string {
+	if (error instanceof CommandFailed && error.shown)
+		return `${error.summary} (its words are above)`;
+	return error instanceof Error ? error.message : String(error);
 }
 
 async function main(): Promise<void> {
@@ -205,7 +175,7 @@ async function main(): Promise<void> {
 	let standIn: StandInService | undefined;
 	let n8n: RealN8n | undefined;
 	let claimed = false;
-	const { stop } = stopOnSignals(async (cause) => {
+	const { stop, stopping } = stopOnSignals(async (cause) => {
 		const what = runningProcesses().map((p) => `${p.name} (pid ${p.child.pid})`);
 		if (standIn) what.push('the stand-in service');
 		const why =
@@ -300,8 +270,10 @@ async function main(): Promise<void> {
 			}),
 		);
 	} catch (error) {
-		if (error instanceof StartRefused) say(error.message);
-		else console.error(error instanceof Error ? error.message : error);
+		// Stopped by the person (Ctrl-C, a closed terminal, kill): the step under way (the build, the
+		// n8n install) ends with it, and the stop says so ("[start] stopped"); that end is no failure.
+		if (stopping()) return;
+		say(failureMessage(error));
 		await stop(1);
 	}
 }

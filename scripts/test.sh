@@ -19,7 +19,9 @@ npm run --silent lint
 npm run --silent lint:n8n-node
 npm run --silent format:check
 npm run --silent typecheck
-# Node 24 for the engine test that runs n8n's vm expression engine (seconds; cached after).
-N8N_NODE_ONLY=1 bash scripts/install-n8n.sh >/dev/null
+# Node 24 for the engine test that runs n8n's vm expression engine (seconds; cached after). Without
+# it (offline on a first run) that one test fails, saying so; every other result is still reported.
+N8N_NODE_ONLY=1 bash scripts/install-n8n.sh >/dev/null ||
+  echo "[test] Node.js 24 is not installed (see above): the engine test that needs it will fail; the rest run" >&2
 mkdir -p test-output
 exec npx jest --json --outputFile=test-output/jest-report.json "$@"

@@ -43,7 +43,9 @@ export async function bootN8nWithPackage(given: BootOptions): Promise<RealN8n> {
 		say('linking this clone into n8n, as `n8n-node dev` does');
 		linkPackageIntoN8n(options.userFolder);
 	} else {
-		say('packing the package and installing it into n8n the way users do (about 20 s)');
+		say(
+			'packing the package and installing it into n8n the way users do (about 5-20 s; no network needed)',
+		);
 		// npm run test:compat packs once and tests the same tarball on every n8n version.
 		const tarball =
 			process.env.CHAT_MESSAGING_TARBALL ??

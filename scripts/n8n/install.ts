@@ -27,6 +27,20 @@ interface RunOptions {
 	timeoutMs?: number;
 }
 
+/**
+ * A command that failed: what it was and how it ended (`summary`), then the tail of what it said.
+ * `shown`: that tail was on the console already, as it ran (`showProgress`).
+ */
+export class CommandFailed extends Error {
+	constructor(
+		readonly summary: string,
+		readonly tail: string,
+		readonly shown: boolean,
+	) {
+		super(`${summary}\n${tail}`);
+	}
+}
+
 /** Runs a command to completion and returns its stdout; fails with its stderr's tail. */
 export function run(command: string, args: string[], options: RunOptions = {}): Promise<string> {
 	const name = options.name ?? `${command} ${args.join(' ')}`;
@@ -35,7 +49,7 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 		const child = spawnStarted(name, command, args, {
 			cwd: options.cwd ?? PROJECT_ROOT,
 			env: options.env ?? process.env,
-			stdio: ['ignore', 'pipe', options.showProgress ? 'inherit' : 'pipe'],
+			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		let stdout = '';
 		let stderr = '';
@@ -48,7 +62,12 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 		}, timeoutMs);
 		timer.unref();
 		child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		// Shown as it comes, and kept too: the failure carries its own reason (the e2e setup records it).
+		child.stderr?.on('data', (chunk: Buffer) => {
+			// Only the tail is ever reported: a long install's output is not kept whole.
+			stderr = (stderr + chunk.toString()).slice(-200_000);
+			if (options.showProgress) process.stderr.write(chunk);
+		});
 		child.on('error', (error) => {
 			clearTimeout(timer);
 			reject(error);
@@ -62,7 +81,7 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 				: signal
 					? `was ended by ${signal}`
 					: `exited with ${code}`;
-			reject(new Error(`${name} ${how}\n${tail}`));
+			reject(new CommandFailed(`${name} ${how}`, tail, options.showProgress === true && !!stderr));
 		});
 	});
 }
@@ -148,6 +167,28 @@ export async function packPackage(destination: string): Promise<string> {
 }
 
 /**
+ * npm's arguments for installing the tarball as the README's `--omit=peer --omit=dev` does, with
+ * nothing asked of the registry: the tarball holds the whole package (it has no dependencies of
+ * its own), and its one peer dependency, n8n-workflow, is n8n's. `--omit=peer` alone still looks
+ * n8n-workflow and its dependencies up to build the tree it then leaves out; offline each lookup is
+ * retried for about 70 s. `--legacy-peer-deps` leaves peer dependencies out of the tree, so the
+ * install is the same, online or not.
+ */
+function usersInstallArguments(tarball: string): string[] {
+	return [
+		'install',
+		tarball,
+		'--omit=peer',
+		'--omit=dev',
+		'--legacy-peer-deps',
+		'--no-audit',
+		'--no-fund',
+		'--update-notifier=false',
+		'--loglevel=error',
+	];
+}
+
+/**
  * Installs the tarball the way the README tells users to: into `<user folder>/.n8n/nodes`, with
  * n8n's own packages (peer dependencies) left to n8n. Run under Node 24, like n8n itself.
  */
@@ -167,23 +208,11 @@ export async function installPackageTheUsersWay(
 		recursive: true,
 		force: true,
 	});
-	await run(
-		'npm',
-		[
-			'install',
-			tarball,
-			'--omit=peer',
-			'--omit=dev',
-			'--no-audit',
-			'--no-fund',
-			'--loglevel=error',
-		],
-		{
-			cwd: nodesFolder,
-			env: userEnvironment(installation),
-			name: "npm install of the package into n8n's nodes folder",
-			timeoutMs: 5 * 60_000,
-		},
-	);
+	await run('npm', usersInstallArguments(tarball), {
+		cwd: nodesFolder,
+		env: userEnvironment(installation),
+		name: "npm install of the package into n8n's nodes folder",
+		timeoutMs: 5 * 60_000,
+	});
 	return join(nodesFolder, 'node_modules', 'n8n-nodes-chat-messaging');
 }

@@ -50,3 +50,20 @@ export function installEnvironment(
 		...extra,
 	};
 }
+
+/**
+ * A fake `node` script: it answers the version checks as Node 24 and, run as npm, does what the
+ * `case "$*"` arms in `npmCases` say (shell `case` patterns over npm's arguments).
+ */
+export function fakeNodeScript(npmCases: string): string {
+	return `#!/bin/sh
+case "$1" in
+  --version) echo v24.1.0; exit 0 ;;
+  -e) exit 0 ;;
+esac
+case "$*" in
+${npmCases}
+esac
+exit 0
+`;
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -66,4 +66,14 @@ export class StartRun extends TerminalCommand {
 			// Already gone.
 		}
 	}
+}
+
+/** The runs and folders a test file makes: every run ended and every folder removed after all. */
+export function endedAndRemovedAfterAll(): { runs: TerminalCommand[]; folders: string[] } {
+	const made = { runs: [] as TerminalCommand[], folders: [] as string[] };
+	afterAll(() => {
+		for (const run of made.runs) run.killEverything();
+		for (const folder of made.folders) rmSync(folder, { recursive: true, force: true });
+	});
+	return made;
 }

@@ -18,6 +18,8 @@ import { RealN8n, freePort, type Owner, type StartOptions } from '../../../scrip
 export const E2E_FOLDER =
 	process.env.CHAT_MESSAGING_E2E_FOLDER ?? join(PROJECT_ROOT, 'test-output', 'e2e');
 const STATE_FILE = join(E2E_FOLDER, 'n8n-instance.json');
+/** Why the shared n8n did not start, while a run goes on without it. */
+const FAILURE_FILE = join(E2E_FOLDER, 'n8n-did-not-start.txt');
 /*
  * n8n's user folders live outside the clone: Node resolves a package's imports by walking up its
  * folders, and inside the clone that walk reaches this project's node_modules (zod, n8n-workflow),
@@ -72,6 +74,7 @@ async function bootFresh(userFolder: string): Promise<RealN8n> {
 
 /** For jest's global setup: ends a leftover instance of a crashed run, then starts the shared one. */
 export async function startSharedN8n(): Promise<RealN8n> {
+	rmSync(FAILURE_FILE, { force: true });
 	if (existsSync(STATE_FILE)) {
 		const stale = JSON.parse(readFileSync(STATE_FILE, 'utf8')) as SharedState;
 		if (isRunning(stale.pid)) {
@@ -89,13 +92,29 @@ export async function startSharedN8n(): Promise<RealN8n> {
 	return n8n;
 }
 
+/**
+ * For jest's global setup, when the shared n8n did not start: a setup that throws ends the whole
+ * run (every project's, unit tests included) with no result and no JSON report. Kept instead, the
+ * reason fails each end-to-end file (useN8n), and every other result is reported.
+ */
+export function recordSharedN8nFailure(error: unknown): void {
+	mkdirSync(E2E_FOLDER, { recursive: true });
+	writeFileSync(FAILURE_FILE, error instanceof Error ? error.message : String(error));
+}
+
 export async function stopSharedN8n(n8n: RealN8n | undefined): Promise<void> {
 	rmSync(STATE_FILE, { force: true });
+	rmSync(FAILURE_FILE, { force: true });
 	await n8n?.stop();
 }
 
 /** In a test file's beforeAll: the shared n8n when there is one, a private one otherwise. */
 export async function useN8n(): Promise<{ n8n: RealN8n; release: () => Promise<void> }> {
+	if (existsSync(FAILURE_FILE)) {
+		throw new Error(
+			`the real n8n for the end-to-end tests did not start, so this file could not run:\n${readFileSync(FAILURE_FILE, 'utf8')}`,
+		);
+	}
 	if (existsSync(STATE_FILE)) {
 		const state = JSON.parse(readFileSync(STATE_FILE, 'utf8')) as SharedState;
 		if (isRunning(state.pid)) {
