@@ -13,7 +13,7 @@ import { searchTemplates } from '../../../nodes/ChatMessaging/methods/listSearch
 import { seedTemplates } from '../../../sandbox/service/templateCatalogue';
 import { editorContext } from '../../helpers/editorContext';
 import { runChatMessaging } from '../../helpers/engineHarness';
-import { mappedBelow, picked } from '../../helpers/savedParameters';
+import { picked, sendTemplateParameters } from '../../helpers/savedParameters';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'template-ids-as-written-key';
@@ -148,16 +148,10 @@ test('the picker offers a template id without the wat_ prefix, and a send of it 
 	);
 	expect(listed.results.map((item) => item.value)).toContain(WELCOME_REFERENCE.id);
 	reference.clearRequests();
-	const result = await run(reference, {
-		resource: 'message',
-		operation: 'sendTemplate',
-		phoneNumber: '+14155550123',
-		template: picked(WELCOME_REFERENCE.id),
-		templateVariablesInput: 'mapper',
-		templateVariablesMapped: mappedBelow({ first_name: 'Ada' }),
-		additionalFields: {},
-		options: {},
-	});
+	const result = await run(
+		reference,
+		sendTemplateParameters(picked(WELCOME_REFERENCE.id), { first_name: 'Ada' }),
+	);
 	expect(result.error).toBeUndefined();
 	expect(reference.acceptedSends('/api/v1/events').map((request) => request.body)).toMatchObject([
 		{ template_message: { chat_template_id: WELCOME_REFERENCE.id } },

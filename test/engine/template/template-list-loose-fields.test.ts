@@ -7,16 +7,14 @@
  * Many outputs both with every field as the service wrote it, and a Send By Name of the approved
  * template sends it. Before, any such field refused the whole list in every reader.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import fc from 'fast-check';
 
 import { searchTemplates } from '../../../nodes/ChatMessaging/methods/listSearch';
 import { testCredential } from '../../helpers/credentialTester';
 import { editorContext } from '../../helpers/editorContext';
 import { runChatMessaging } from '../../helpers/engineHarness';
-import { mappedBelow } from '../../helpers/savedParameters';
+import { localHost } from '../../helpers/localHost';
+import { picked, sendTemplateParameters } from '../../helpers/savedParameters';
 
 const API_KEY = 'template-list-loose-fields-key';
 const TEMPLATES = '/api/v1/whats_app_templates';
@@ -32,36 +30,17 @@ const approved = {
 
 let listBody = '[]';
 const sent: unknown[] = [];
-const host = http.createServer((request, response) => {
-	const chunks: Buffer[] = [];
-	request.on('data', (chunk: Buffer) => chunks.push(chunk));
-	request.on('end', () => {
-		const path = (request.url ?? '').split('?')[0];
-		const page = new URL(request.url ?? '/', 'http://x').searchParams.get('page');
-		let status = 404;
-		let body = '{"message":"Not Found"}';
-		if (request.headers.authorization !== API_KEY) {
-			[status, body] = [401, '{"message":"Unauthorized"}'];
-		} else if (path === TEMPLATES) {
-			[status, body] = [200, page === null || page === '1' ? listBody : '[]'];
-		} else if (path === '/api/v1/events' && request.method === 'POST') {
-			const received = JSON.parse(Buffer.concat(chunks).toString()) as unknown;
-			sent.push(received);
-			[status, body] = [201, JSON.stringify(received)];
-		}
-		response.writeHead(status, { 'Content-Type': 'application/json' });
-		response.end(body);
-	});
-});
-let baseUrl = '';
-
-beforeAll(async () => {
-	await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-	baseUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-	host.closeAllConnections();
-	await new Promise((resolve) => host.close(resolve));
+const host = localHost(({ method, url, headers, body }) => {
+	const { pathname, searchParams } = new URL(url ?? '/', 'http://x');
+	const page = searchParams.get('page');
+	if (headers.authorization !== API_KEY) return { status: 401, body: '{"message":"Unauthorized"}' };
+	if (pathname === TEMPLATES)
+		return { status: 200, body: page === null || page === '1' ? listBody : '[]' };
+	if (pathname === '/api/v1/events' && method === 'POST') {
+		sent.push(JSON.parse(body));
+		return { status: 201, body };
+	}
+	return { status: 404, body: '{"message":"Not Found"}' };
 });
 
 /** Values no reader needs: what a service may write in a field it does not promise. */
@@ -98,23 +77,23 @@ test('a template whose unneeded fields are null, absent, of another type or extr
 			listBody = JSON.stringify(draftFirst ? [draft, approved] : [approved, draft]);
 			sent.length = 0;
 
-			const picked = await searchTemplates.call(
-				editorContext({ baseUrl, apiKey: API_KEY, typeVersion: 2 }),
+			const listedInPicker = await searchTemplates.call(
+				editorContext({ baseUrl: host.url, apiKey: API_KEY, typeVersion: 2 }),
 			);
-			expect(picked.results.map((item) => item.value).sort()).toEqual(
+			expect(listedInPicker.results.map((item) => item.value).sort()).toEqual(
 				[approved.id, String(draft.id)].sort(),
 			);
-			const draftItem = picked.results.find((item) => item.value === String(draft.id))!;
+			const draftItem = listedInPicker.results.find((item) => item.value === String(draft.id))!;
 			const sendable = typeof draft.status === 'string' && draft.status === 'approved';
 			expect(draftItem.name.startsWith('Cannot be sent (')).toBe(!sendable);
 
-			const tested = await testCredential({ apiKey: API_KEY, baseUrl });
+			const tested = await testCredential({ apiKey: API_KEY, baseUrl: host.url });
 			expect(tested.status).toBe('OK');
 
 			const listed = await runChatMessaging({
 				items: [{}],
 				parameters: { resource: 'template', operation: 'getMany', returnAll: true },
-				baseUrl,
+				baseUrl: host.url,
 				apiKey: API_KEY,
 			});
 			expect(listed.error).toBeUndefined();
@@ -126,17 +105,10 @@ test('a template whose unneeded fields are null, absent, of another type or extr
 
 			const send = await runChatMessaging({
 				items: [{}],
-				parameters: {
-					resource: 'message',
-					operation: 'sendTemplate',
-					phoneNumber: '+14155550123',
-					template: { __rl: true, mode: 'name', value: approved.template_name },
-					templateVariablesInput: 'mapper',
-					templateVariablesMapped: mappedBelow({ first_name: 'Ada' }),
-					additionalFields: {},
-					options: {},
-				} as never,
-				baseUrl,
+				parameters: sendTemplateParameters(picked(approved.template_name, 'name'), {
+					first_name: 'Ada',
+				}) as never,
+				baseUrl: host.url,
 				apiKey: API_KEY,
 				typeVersion: 2,
 			});

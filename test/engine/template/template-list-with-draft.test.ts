@@ -15,7 +15,7 @@ import { seedTemplates } from '../../../sandbox/service/templateCatalogue';
 import { testCredential } from '../../helpers/credentialTester';
 import { editorContext } from '../../helpers/editorContext';
 import { runChatMessaging } from '../../helpers/engineHarness';
-import { mappedBelow } from '../../helpers/savedParameters';
+import { picked, sendTemplateParameters } from '../../helpers/savedParameters';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'template-list-with-draft-key';
@@ -84,16 +84,9 @@ test('Template → Get by Name finds the draft and another template alike', asyn
 });
 
 test('Send Template By Name sends another template of the same list', async () => {
-	const result = await run({
-		resource: 'message',
-		operation: 'sendTemplate',
-		phoneNumber: '+14155550123',
-		template: { __rl: true, mode: 'name', value: 'welcome' },
-		templateVariablesInput: 'mapper',
-		templateVariablesMapped: mappedBelow({ first_name: 'Ada' }),
-		additionalFields: {},
-		options: {},
-	});
+	const result = await run(
+		sendTemplateParameters(picked('welcome', 'name'), { first_name: 'Ada' }),
+	);
 	expect(result.error).toBeUndefined();
 	const welcome = SEEDED.find((template) => template.template_name === 'welcome')!;
 	expect(service.acceptedSends('/api/v1/events').map((request) => request.body)).toMatchObject([
@@ -103,16 +96,9 @@ test('Send Template By Name sends another template of the same list', async () =
 
 test('Send Template By Name of the draft is refused before sending, saying it is a draft', async () => {
 	service.clearRequests();
-	const result = await run({
-		resource: 'message',
-		operation: 'sendTemplate',
-		phoneNumber: '+14155550123',
-		template: { __rl: true, mode: 'name', value: DRAFT.template_name },
-		templateVariablesInput: 'mapper',
-		templateVariablesMapped: mappedBelow({ first_name: 'Ada' }),
-		additionalFields: {},
-		options: {},
-	});
+	const result = await run(
+		sendTemplateParameters(picked(DRAFT.template_name, 'name'), { first_name: 'Ada' }),
+	);
 	expect(result.error?.message).toContain(`${DRAFT.template_name} (en) is draft`);
 	expect(service.acceptedSends('/api/v1/events')).toEqual([]);
 });
