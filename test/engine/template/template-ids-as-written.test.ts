@@ -157,3 +157,26 @@ test('the picker offers a template id without the wat_ prefix, and a send of it 
 		{ template_message: { chat_template_id: WELCOME_REFERENCE.id } },
 	]);
 });
+
+test('a template id written as a JSON number is the same id as its digits: Get and Archive take it', async () => {
+	const numbered = { id: 42, template_name: 'numbered', language: 'en', status: 'draft' };
+	service.injectFaults([
+		{ status: 200, body: numbered, path: '/api/v1/whats_app_templates/42' },
+		{ status: 200, body: numbered, path: '/api/v1/whats_app_templates/42' },
+		{
+			status: 200,
+			body: { ...numbered, status: 'archived' },
+			path: '/api/v1/whats_app_templates/42/archive',
+		},
+	]);
+	const got = await getById(service, '42');
+	expect(got.error).toBeUndefined();
+	expect(got.output![0].json.id).toBe(42);
+	const archived = await run(
+		service,
+		{ resource: 'template', operation: 'archive', templateId: '={{ $json.id }}' },
+		[got.output![0].json],
+	);
+	expect(archived.error).toBeUndefined();
+	expect(archived.output![0].json).toMatchObject({ id: 42, status: 'archived' });
+});
