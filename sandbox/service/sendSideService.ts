@@ -72,7 +72,7 @@ function failureOf(templates: TemplateStore, send: TemplateMessageSend): string 
 export function createSendSideService(options: SendSideOptions = {}): SendSideService {
 	const now = options.now ?? Date.now;
 	const timings: Timings = { ...DEFAULT_TIMINGS, ...options.timings };
-	const templates = createTemplateStore(now, timings);
+	const templates = createTemplateStore(now, timings, options.templateList?.ids);
 	const messages = createTemplateMessageStore(now, timings);
 	const broadcasts = createBroadcastStore(now, timings, templates, messages);
 	const events = createEventStore(now, timings, {

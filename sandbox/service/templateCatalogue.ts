@@ -10,9 +10,12 @@ import { DAY, iso } from './clock';
  * so tests and example workflows can name them.
  */
 
-/** A component as created, with the id the template holds it under, and always a value and index. */
+/**
+ * A component as created, with the id the template holds it under, and always a value and index.
+ * The id is an integer as seen in the wild, or a string as the reference writes it (TemplateIds).
+ */
 export interface TemplateComponent extends NewComponent {
-	id: number;
+	id: number | string;
 	value: string;
 	index: number;
 }
@@ -21,9 +24,10 @@ export interface Template {
 	id: string;
 	template_name: string;
 	language: string;
-	category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+	/** null for a draft not yet categorised: the reference does not promise a value here. */
+	category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION' | null;
 	status: TemplateStatus;
-	whats_app_business_account_id: number;
+	whats_app_business_account_id: number | null;
 	components: TemplateComponent[];
 	created_at: string;
 	updated_at: string;
@@ -40,6 +44,22 @@ const media = (type: 'image' | 'video' | 'document', sample: string): Part => [
 	sample,
 ];
 const button = (subType: string, value: string): Part => ['buttons', 'text', value, subType];
+
+/**
+ * How the stand-in writes ids. `service` (the default): template ids `wat_…` and integer component
+ * ids, as seen in the wild. `reference`: as the public reference's own examples write them, template
+ * ids without that prefix (`template_prefix_id_1`) and component ids as strings (`component_id_1`).
+ * The reference types a component id as a string; which the live service writes is unconfirmed.
+ */
+export type TemplateIds = 'service' | 'reference';
+
+/** Each id in the writing asked for: the reference's form keeps the number, so ids stay unique. */
+export function templateIdIn(ids: TemplateIds, serviceId: string): string {
+	return ids === 'service' ? serviceId : serviceId.replace(/^wat_/, 'template_prefix_id_');
+}
+export function componentIdIn(ids: TemplateIds, serial: number): number | string {
+	return ids === 'service' ? serial : `component_id_${serial}`;
+}
 
 const catalogue: Array<[string, string, string, Template['category'], TemplateStatus, Part[]]> = [
 	[
@@ -278,23 +298,34 @@ const catalogue: Array<[string, string, string, Template['category'], TemplateSt
 			),
 		],
 	],
+	// A draft not yet categorised: the service writes `category: null` until one is chosen. The
+	// picker lists it as not sendable, and every other template stays usable beside it.
+	[
+		'wat_8a9b0c1d2e3f4051',
+		'autumn_teaser',
+		'en',
+		null,
+		'draft',
+		[text('body', "Autumn arrives soon, {{first_name | example: 'Ada'}}: watch this space.")],
+	],
 ];
 
 /** A fresh copy of the catalogue, dated relative to `now` (older templates first). */
-export function seedTemplates(now: number = Date.now()): Template[] {
+export function seedTemplates(now: number = Date.now(), ids: TemplateIds = 'service'): Template[] {
 	let componentId = 1000;
 	return catalogue.map(([id, name, language, category, status, parts], position) => {
 		const created = now - (60 - position * 3) * DAY;
 		const indexes: Record<string, number> = {};
 		return {
-			id,
+			id: templateIdIn(ids, id),
 			template_name: name,
 			language,
 			category,
 			status,
-			whats_app_business_account_id: BUSINESS_ACCOUNT_ID,
+			// A draft not yet categorised belongs to no business account yet either (assumption).
+			whats_app_business_account_id: category === null ? null : BUSINESS_ACCOUNT_ID,
 			components: parts.map(([componentType, dataType, value, subType]) => ({
-				id: ++componentId,
+				id: componentIdIn(ids, ++componentId),
 				component_type: componentType,
 				data_type: dataType,
 				value,

@@ -15,6 +15,7 @@ import {
 	type Route,
 	type RouteAnswer,
 } from './routes';
+import type { TemplateIds } from './templateCatalogue';
 import type { Outcome, TemplateAction, TemplateStore } from './templateStore';
 
 /*
@@ -34,6 +35,8 @@ export type TemplateListAnswers = 'pages' | 'whole' | 'either';
 
 export interface TemplateListing {
 	answers: TemplateListAnswers;
+	/** How template and component ids are written (templateCatalogue.ts); `service` by default. */
+	ids?: TemplateIds;
 	/** Templates per page when paging; the shared page size by default. */
 	perPage?: number;
 }
@@ -54,16 +57,19 @@ function answer(outcome: Outcome, status = 200): RouteAnswer {
  */
 function changedComponentErrors(
 	existing: ReadonlyArray<{
-		id: number;
+		id: number | string;
 		component_type: string;
 		data_type: string;
 		sub_type?: string;
 	}>,
-	changes: ReadonlyArray<{ id?: number; value?: string }>,
+	changes: ReadonlyArray<{ id?: number | string; value?: string }>,
 ): Record<string, string[]> {
 	const errors: Record<string, string[]> = {};
 	changes.forEach((change, k) => {
-		const current = change.id === undefined ? undefined : existing.find((c) => c.id === change.id);
+		const current =
+			change.id === undefined
+				? undefined
+				: existing.find((c) => String(c.id) === String(change.id));
 		if (change.id !== undefined && (current === undefined || change.value === undefined)) return;
 		const component = current === undefined ? change : { ...current, value: change.value };
 		for (const [field, messages] of Object.entries(componentErrors(component))) {

@@ -5,7 +5,14 @@ import {
 	type UpdateTemplateBody,
 } from '../contract/bodies/templates';
 import { variablesToFill } from '../contract/templatePlaceholders';
-import { BUSINESS_ACCOUNT_ID, seedTemplates, type Template } from './templateCatalogue';
+import {
+	BUSINESS_ACCOUNT_ID,
+	componentIdIn,
+	seedTemplates,
+	templateIdIn,
+	type Template,
+	type TemplateIds,
+} from './templateCatalogue';
 import { iso, newId, type Clock, type Timings } from './clock';
 
 /*
@@ -36,8 +43,8 @@ export function missingVariables(template: Template, values: Record<string, unkn
 	);
 }
 
-export function createTemplateStore(now: Clock, timings: Timings) {
-	const templates = seedTemplates(now());
+export function createTemplateStore(now: Clock, timings: Timings, ids: TemplateIds = 'service') {
+	const templates = seedTemplates(now(), ids);
 	const reviewEndsAt = new Map<string, number>();
 	let nextComponentId = 5000;
 
@@ -97,7 +104,7 @@ export function createTemplateStore(now: Clock, timings: Timings) {
 			const taken = nameTaken(name, language);
 			if (taken) return { refused: taken };
 			const template: Template = {
-				id: newId('wat'),
+				id: templateIdIn(ids, newId('wat')),
 				template_name: name,
 				language,
 				category,
@@ -109,7 +116,7 @@ export function createTemplateStore(now: Clock, timings: Timings) {
 					...c,
 					value: (c.value ?? '').trim(),
 					index: c.index ?? position,
-					id: ++nextComponentId,
+					id: componentIdIn(ids, ++nextComponentId),
 				})),
 				created_at: iso(now()),
 				updated_at: iso(now()),
@@ -138,7 +145,7 @@ export function createTemplateStore(now: Clock, timings: Timings) {
 				if (entry.id === undefined) {
 					const { component_type, data_type, value, index, sub_type } = entry;
 					components.push({
-						id: ++nextComponentId,
+						id: componentIdIn(ids, ++nextComponentId),
 						component_type: component_type!,
 						data_type: data_type!,
 						value: value!.trim(),
@@ -147,7 +154,8 @@ export function createTemplateStore(now: Clock, timings: Timings) {
 					});
 					return;
 				}
-				const existing = components.find((c) => c.id === entry.id);
+				// An id is read as text, as a Rails service reads one: 1001 and "1001" name one component (assumption).
+				const existing = components.find((c) => String(c.id) === String(entry.id));
 				if (existing === undefined) {
 					unknown[`whats_app_template.components_attributes[${position}].id`] = [
 						'is not a component of this template',

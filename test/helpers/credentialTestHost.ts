@@ -3,17 +3,13 @@
  * Authorization it was sent, and records what it was sent: the credential Test's questions ("does
  * success need the service itself?") are asked of hosts that answer otherwise than the service.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import fc from 'fast-check';
 
 import { CREDENTIAL_TEST_PATH } from '../../nodes/ChatMessaging/methods/credentialTest';
+import type { HostAnswer } from './localHost';
+import { localHost } from './localHost';
 
-export interface HostAnswer {
-	status: number;
-	body: string;
-}
+export type { HostAnswer } from './localHost';
 
 export interface CredentialTestHost {
 	/** What the host answers the template read, by the Authorization it was sent. */
@@ -21,31 +17,22 @@ export interface CredentialTestHost {
 	/** The Authorization of every request, in order of arrival. */
 	readonly seen: Array<string | undefined>;
 	/** The host's base URL, set once it listens (beforeAll). */
-	url: string;
+	readonly url: string;
 }
 
 /** Starts the host before the file's tests and closes it after them; `first` answers until set. */
 export function credentialTestHost(first: HostAnswer): CredentialTestHost {
-	const state: CredentialTestHost = { answerFor: () => first, seen: [], url: '' };
-	const host = http.createServer((request, response) => {
+	const state = {
+		answerFor: (() => first) as CredentialTestHost['answerFor'],
+		seen: [] as Array<string | undefined>,
+	};
+	const host = localHost((request) => {
 		state.seen.push(request.headers.authorization);
-		request.resume();
-		const { status, body } =
-			request.url === CREDENTIAL_TEST_PATH
-				? state.answerFor(request.headers.authorization)
-				: { status: 404, body: '{}' };
-		response.writeHead(status, { 'Content-Type': 'application/json' });
-		response.end(body);
+		return request.url === CREDENTIAL_TEST_PATH
+			? state.answerFor(request.headers.authorization)
+			: { status: 404, body: '{}' };
 	});
-	beforeAll(async () => {
-		await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-		state.url = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
-	});
-	afterAll(async () => {
-		host.closeAllConnections();
-		await new Promise((resolve) => host.close(resolve));
-	});
-	return state;
+	return Object.defineProperty(state, 'url', { get: () => host.url }) as CredentialTestHost;
 }
 
 /** Template lists as the service answers them. */

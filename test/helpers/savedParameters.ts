@@ -24,6 +24,21 @@ export const mappedBelow = (value: Record<string, unknown>) => ({
 	convertFieldsToString: true,
 });
 
+/** Send Template (version 2) of this template, its variables mapped below, to one number. */
+export const sendTemplateParameters = (
+	template: ReturnType<typeof picked>,
+	variables: Record<string, unknown>,
+) => ({
+	resource: 'message',
+	operation: 'sendTemplate',
+	phoneNumber: '+14155550123',
+	template,
+	templateVariablesInput: 'mapper',
+	templateVariablesMapped: mappedBelow(variables),
+	additionalFields: {},
+	options: {},
+});
+
 /** The mapper's value with "Map Automatically", before the editor loaded any field. */
 export const autoMapped = {
 	mappingMode: 'autoMapInputData',

@@ -12,6 +12,7 @@ import {
 	HEADER_MEDIA_FIELD,
 	TEMPLATES_PATH,
 	TEMPLATE_ID_REGEX,
+	hasServiceIdForm,
 	isSendable,
 	languagesOf,
 	matchName,
@@ -110,7 +111,7 @@ export class TemplateBook {
 			});
 			const template = readTemplate(answer.body);
 			if (template === undefined) return { unreadable: "the service's answer is not a template" };
-			// The service reads a name at this place too, and names may start with wat_.
+			// The service reads a name at this place too: an id of any form may be a name.
 			if (template.id !== idOrName) return { answeredAnother: template };
 			return { known: { template, variables: readTemplateVariables(template.components) } };
 		} catch (error) {
@@ -160,7 +161,7 @@ export function answeredAnotherReason(asked: string, answered: TemplateSummary):
 }
 
 /**
- * The id to send for the chosen template: an id as given (checked against the wat_ form), a name
+ * The id to send for the chosen template: an id as given (of any form that stays one id), a name
  * through the template read for it. Throws InvalidParameter when there is none to send.
  */
 export function templateIdToSend(
@@ -175,11 +176,19 @@ export function templateIdToSend(
 		if (!TEMPLATE_ID_REGEX.test(chosen.value)) {
 			throw new InvalidParameter(
 				label,
-				`"${chosen.value}" is not a template ID: IDs start with wat_ (choose From List, or By Name for a name)`,
+				`"${chosen.value}" cannot be a template ID: it holds a space, a / or \\, or is only dots (choose From List, or By Name for a name)`,
 			);
 		}
 		if (lookup !== undefined && 'missing' in lookup) {
 			throw new InvalidParameter(label, `the account has no template ${chosen.value}`);
+		}
+		if (!hasServiceIdForm(chosen.value) && (lookup === undefined || !('known' in lookup))) {
+			// Of another form than the ids seen in the wild, it may be a name, which the service
+			// reads in any of its languages: sent only once the read showed it is this template's id.
+			throw new InvalidParameter(
+				label,
+				`the template ${chosen.value} could not be read at run time (${lookup !== undefined && 'unreadable' in lookup ? lookup.unreadable : 'it was not looked up'}) to confirm it is a template's ID rather than a name, so nothing was sent: run again when the service answers, or choose the template By Name with its ${LANGUAGE_LABEL}`,
+			);
 		}
 		return chosen.value;
 	}

@@ -69,7 +69,7 @@ export function templateLocatorField(displayOptions: IDisplayOptions): INodeProp
 						type: 'regex',
 						properties: {
 							regex: TEMPLATE_ID_PATTERN,
-							errorMessage: 'Template IDs start with wat_, followed by letters and digits',
+							errorMessage: 'A template ID is one word: no spaces, / or \\',
 						},
 					},
 				],

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { InvalidParameter } from '../../shared/validation';
-import { readTemplateId } from '../actions/template/templateIdentity';
+import { readVersion1TemplateId } from '../actions/template/templateIdentity';
 import { readServiceTemplates } from '../actions/template/templateListReading';
 import type { Action, PerItemOperation, PreparedRequest } from '../actions/operationKinds';
 import type { OperationRun } from '../actions/run/operationRun';
@@ -264,8 +264,7 @@ export function readTemplateOfVersion(
 ): TemplateOfItem {
 	if (isVersion2(this)) return readTemplateOfItem.call(this, itemIndex, templates, reading);
 	return {
-		// The wat_ form only, as Template → Get takes it: the service reads a name at this place too.
-		chatTemplateId: readTemplateId(runParameters(this).get('templateId', itemIndex)),
+		chatTemplateId: readVersion1TemplateId(runParameters(this).get('templateId', itemIndex)),
 		liquidValues: reading.manualValues.call(this, itemIndex),
 	};
 }

@@ -15,9 +15,22 @@ import { readTemplateVariables } from '../../shared/templateComponents';
  */
 
 export const TEMPLATES_PATH = '/api/v1/whats_app_templates';
-/** The service's template ids: `wat_` and letters, digits, _ or -. */
-export const TEMPLATE_ID_PATTERN = '^wat_[A-Za-z0-9_-]+$';
+/**
+ * A template id as the service may write one: the ids seen in the wild start with `wat_`, the
+ * reference's own examples do not (`template_prefix_id_1`, `wt_template_id_1`), so no prefix is
+ * required. Only what cannot stay one part of the address is refused: a space, a `/` or `\`, and
+ * `.` or `..`, which would name another path than the template's.
+ */
+export const TEMPLATE_ID_PATTERN = '^(?!\\.{1,2}$)[^\\s/\\\\]+$';
 export const TEMPLATE_ID_REGEX = new RegExp(TEMPLATE_ID_PATTERN);
+
+/**
+ * The form of the template ids seen in the wild. An id of another form may be a template's name,
+ * which the service also reads where the id goes: a change to one is confirmed by a read first.
+ */
+export function hasServiceIdForm(id: string): boolean {
+	return id.startsWith('wat_');
+}
 
 export interface TemplateSummary {
 	id: string;
@@ -32,6 +45,14 @@ const text = (value: unknown) =>
 	typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /**
+ * A template's id as text, whether the service writes it as text or as a number: the one form
+ * every reader compares and the picker offers. Anything else is no id.
+ */
+export function templateIdText(value: unknown): string | undefined {
+	return typeof value === 'number' && Number.isFinite(value) ? String(value) : text(value);
+}
+
+/**
  * A template's status, the one reading for the editor, the checks before a send, Get Many's Status
  * filter and the status changes: the reference shows it lowercase, and an answer in another letter
  * case (or padded) is the same status, never another verdict.
@@ -44,7 +65,7 @@ export function templateStatus(value: unknown): string {
 export function readTemplate(raw: unknown): TemplateSummary | undefined {
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
 	const record = raw as Record<string, unknown>;
-	const id = text(record.id);
+	const id = templateIdText(record.id);
 	const name = text(record.template_name) ?? text(record.name);
 	if (id === undefined || name === undefined) return undefined;
 	const components = Array.isArray(record.components)
@@ -80,7 +101,7 @@ export function readTemplateListBody(
 		return { problem: answerIssues(parsed.error) };
 	}
 	const blank = parsed.data.findIndex(
-		(template) => template.id.trim() === '' || template.template_name.trim() === '',
+		(template) => templateIdText(template.id) === undefined || template.template_name.trim() === '',
 	);
 	if (blank >= 0) return { problem: `${blank} has an empty id or template_name` };
 	return { templates: parsed.data };

@@ -142,7 +142,8 @@ export type CreateTemplateBody = z.infer<typeof createTemplateBody>;
  */
 export const templateComponentChange = z
 	.object({
-		id: z.number().int().positive().optional(),
+		/** As the template's answer writes it: an integer as seen in the wild, text as the reference does. */
+		id: z.union([z.number().int().positive(), z.string().trim().min(1)]).optional(),
 		_destroy: z.boolean().optional(),
 		component_type: componentFields.component_type.optional(),
 		sub_type: componentFields.sub_type,
@@ -214,25 +215,35 @@ export const listTemplatesQuery = z
 	})
 	.strict();
 
-export const templateComponentAnswer = z
-	.object({
-		id: z.union([z.number(), z.string()]).optional(),
-		component_type: z.string(),
-		data_type: z.string().nullable().optional(),
-		value: z.string().nullable().optional(),
-		index: z.number().nullable().optional(),
-		sub_type: z.string().nullable().optional(),
-	})
-	.passthrough();
+/*
+ * Answers: only what some reader of a template uses is checked; every other field passes through
+ * exactly as the service wrote it, whatever its type (docs/service-contract.md, "What the node
+ * reads of a template"). The reference lists every field as required, but a draft not yet
+ * categorised is answered with `category: null`, and one null field must not make a whole list
+ * unreadable.
+ */
+
+/** A component: its placeholders are read out of it where its fields are text; nothing is required. */
+export const templateComponentAnswer = z.object({}).passthrough();
+
+/**
+ * A template's id, as the service writes it: text (the reference's own examples are
+ * `template_prefix_id_1` and `wt_template_id_1`, the ids seen in the wild `wat_…`) or a number.
+ */
+export const templateIdAnswer = z.union([z.string(), z.number().finite()]);
 
 export const templateAnswer = z
 	.object({
-		id: z.string(),
+		/** The picker's value, what Get by ID and every change compare their answer with. */
+		id: templateIdAnswer,
+		/** The picker's label, what By Name matches. */
 		template_name: z.string(),
-		language: z.string().optional(),
-		category: z.string().optional(),
-		status: z.string(),
-		components: z.array(templateComponentAnswer).optional(),
+		// Read where present (the picker's label, a By Name match, the sendable check); any other
+		// value, null included, is no language, no category, no status: never a refused answer.
+		language: z.unknown().optional(),
+		category: z.unknown().optional(),
+		status: z.unknown().optional(),
+		components: z.unknown().optional(),
 	})
 	.passthrough();
 export type TemplateAnswer = z.infer<typeof templateAnswer>;

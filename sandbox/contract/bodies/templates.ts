@@ -36,7 +36,8 @@ export interface CreateTemplateBody {
 
 /** With `id`, a change to a component the template has; without, a new component. */
 export interface ComponentChange extends Partial<NewComponent> {
-	id?: number;
+	/** As the template's answer wrote it: an integer, or a string as the reference writes it. */
+	id?: number | string;
 	_destroy?: boolean;
 }
 

@@ -98,6 +98,7 @@ describe('the template list', () => {
 		]);
 		expect(names.slice(approved.length)).toEqual([
 			'Cannot be sent (rejected): appointment_reminder (de) · Utility',
+			'Cannot be sent (draft): autumn_teaser (en)',
 			'Cannot be sent (draft): black_friday_teaser (en) · Marketing',
 			'Cannot be sent (in review): login_code (en) · Authentication',
 			'Cannot be sent (paused): product_demo (en) · Marketing',

@@ -231,11 +231,33 @@ describe('(3) without Continue On Fail, a failed request for many items names ev
  * (4) Was: Template → Update reads a Component ID given as text with Number()
  * (template/update.operation.ts readComponentId) and checks only Number.isInteger: "0x3e9" became
  * 1001 and "1e3" 1000, and "9007199254740993" (an ID past exact numbers) became 9007199254740992.
- * Another component than the one named was changed or removed.
+ * Another component than the one named was changed or removed. A component id may be text (the
+ * reference writes "component_id_1"), so text now goes exactly as written, never converted: the
+ * service, not a conversion, says which component it names.
  */
-describe('(4) Template → Update: a Component ID is taken as written, or refused', () => {
+describe('(4) Template → Update: a Component ID is taken as written, never converted', () => {
 	test.each(['0x3e9', '1e3', '9007199254740993'])(
-		'Component ID %s is refused before anything is sent',
+		'Component ID %s is sent as that text',
+		async (componentId) => {
+			await run([{ componentId }], {
+				resource: 'template',
+				operation: 'update',
+				templateId: ORDER_UPDATE,
+				updateFields: {
+					componentChanges: { remove: [{ componentId: '={{ $json.componentId }}' }] },
+				},
+			});
+			expect(
+				service.requests
+					.filter((request) => request.method === 'PATCH')
+					.map((request) => request.body),
+			).toEqual([
+				{ whats_app_template: { components_attributes: [{ id: componentId, _destroy: true }] } },
+			]);
+		},
+	);
+	test.each([0, 2.5, 9007199254740993])(
+		'Component ID %s, a number no component has, is refused before anything is sent',
 		async (componentId) => {
 			const result = await run([{ componentId }], {
 				resource: 'template',

@@ -56,13 +56,13 @@ describe('bad inputs: the parameter and the item are named, nothing is sent', ()
 	// [case, operation, parameters, item 0's valid value, item 1's bad value, label, reason]
 	test.each<[string, Operation, Record<string, unknown>, unknown, unknown, string, RegExp]>([
 		[
-			'a name where the ID goes',
+			'an ID that would name another address',
 			'get',
 			{ templateId: fromItem },
 			APPROVED,
-			'order_update',
+			'../media',
 			'Template ID',
-			/not a template ID.*Find By Name/,
+			/cannot be a template ID: it holds a \//,
 		],
 		[
 			'an AI agent ID',
@@ -338,7 +338,7 @@ describe('Continue On Fail: every input item comes out once, paired with itself'
 	test('Get: a template, a bad input and an unknown ID', async () => {
 		const result = await run(
 			valid.get,
-			[{ id: APPROVED }, { id: 'order_update' }, { id: 'wat_0000000000000000' }],
+			[{ id: APPROVED }, { id: 'wat_1/archive' }, { id: 'wat_0000000000000000' }],
 			{ continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();

@@ -106,7 +106,7 @@ describe('variables against the template', () => {
 		expect(sends()).toEqual([]);
 	});
 
-	test('an ID the account does not have, or not of the wat_ form, fails named; the second without any request', async () => {
+	test('an ID the account does not have, or one that names another address, fails named; the second without any request', async () => {
 		const unknown = await run([ada], {
 			...orderUpdate,
 			template: { __rl: true, mode: 'id', value: 'wat_0000000000000000' },
@@ -119,14 +119,14 @@ describe('variables against the template', () => {
 		service.clearRequests();
 		// Typed By ID, the locator's pattern stops it in n8n itself; from an expression, the node does.
 		await expect(
-			run([ada], { ...orderUpdate, template: { __rl: true, mode: 'id', value: 'order_update' } }),
-		).rejects.toThrow('Template IDs start with wat_, followed by letters and digits');
-		const malformed = await run([{ ...ada, template: 'order_update' }], {
+			run([ada], { ...orderUpdate, template: { __rl: true, mode: 'id', value: 'order/update' } }),
+		).rejects.toThrow('A template ID is one word: no spaces, / or \\');
+		const malformed = await run([{ ...ada, template: 'order/update' }], {
 			...orderUpdate,
 			template: { __rl: true, mode: 'id', value: '={{ $json.template }}' },
 		});
 		expect(malformed.error?.message).toBe(
-			'Template "order_update" is not a template ID: IDs start with wat_ (choose From List, or By Name for a name) [item 0]',
+			'Template "order/update" cannot be a template ID: it holds a space, a / or \\, or is only dots (choose From List, or By Name for a name) [item 0]',
 		);
 		expect(service.requests).toEqual([]);
 	});

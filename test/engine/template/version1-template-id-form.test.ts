@@ -2,8 +2,9 @@
  * Version 1's Template ID is typed in. The service reads a template name where an ID goes (its
  * `GET …/whats_app_templates/{id or name}` answers the oldest template of that name, whatever its
  * language), so a name typed here could be sent in a language nobody chose. Template → Get and the
- * template changes already take only the wat_ form, and version 2's By ID does too; the three
- * version 1 sends now refuse anything else before any request, naming Template ID and the item.
+ * template changes read a template first when its ID is of another form, and version 2's sends
+ * read it before sending; version 1 reads none, so its three sends refuse any other form before any
+ * request, naming Template ID and the item.
  */
 import { useStandInService } from '../../helpers/standInFixture';
 import { runChatMessaging } from '../../helpers/engineHarness';
@@ -45,7 +46,7 @@ describe.each(operations)('%s version 1', (_name, base) => {
 		const result = await run(base, 'order_update');
 		expect(sends()).toEqual([]);
 		expect((result.error as { message?: string } | undefined)?.message).toMatch(
-			/^Template ID "order_update" is not a template ID \(they start with wat_\).*\[item 0\]$/,
+			/^Template ID "order_update" is not a template ID of the wat_ form: it may be a template's name.*\[item 0\]$/,
 		);
 	});
 

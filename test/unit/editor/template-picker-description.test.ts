@@ -157,14 +157,15 @@ describe('the two versions of the node', () => {
 		]);
 	});
 
-	test("By ID accepts only the service's wat_ IDs", () => {
+	test('By ID accepts any ID that stays one part of the address', () => {
 		const locator = description.properties.find((p) => p.name === 'template')!;
 		const byId = locator.modes!.find((mode) => mode.name === 'id')!;
 		const pattern = new RegExp(
 			(byId.validation![0] as unknown as { properties: { regex: string } }).properties.regex,
 		);
-		expect(pattern.test('wat_1a2b3c4d5e6f7081')).toBe(true);
-		for (const wrong of ['order_update', 'wat_', 'WAT_1', 'wat_1 2', ' wat_1'])
+		for (const id of ['wat_1a2b3c4d5e6f7081', 'template_prefix_id_1', 'wt_template_id_1'])
+			expect(pattern.test(id)).toBe(true);
+		for (const wrong of ['wat_1 2', ' wat_1', 'wat_1/archive', '..'])
 			expect(pattern.test(wrong)).toBe(false);
 	});
 });

@@ -112,9 +112,10 @@ describe('order and search', () => {
 		expect(matchesSearch(t, 'marketing')).toBe(false);
 	});
 
-	test("template ids follow the service's wat_ form", () => {
-		expect(TEMPLATE_ID_REGEX.test('wat_1a2b3c4d5e6f7081')).toBe(true);
-		for (const bad of ['1a2b3c', 'wat_', 'WAT_1', 'wat_1 2', ' wat_1'])
+	test('template ids of any form the service writes, one part of the address each', () => {
+		for (const good of ['wat_1a2b3c4d5e6f7081', 'template_prefix_id_1', 'wt_template_id_1', '42'])
+			expect(TEMPLATE_ID_REGEX.test(good)).toBe(true);
+		for (const bad of ['', 'wat_1 2', ' wat_1', 'a/b', 'a\\b', '.', '..'])
 			expect(TEMPLATE_ID_REGEX.test(bad)).toBe(false);
 	});
 });

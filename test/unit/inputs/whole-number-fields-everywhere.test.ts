@@ -7,8 +7,9 @@
  *
  * Was: Batch Size and Batches in Parallel (Contact → Create Many, Create or Update in bulk, Update
  * Communication Preference; run/batch.ts readWholeNumberOption), an Order line item's Quantity
- * (order/lineItems.ts, a whole number from 1) and Template → Update's Component ID
- * (template/update.operation.ts readComponentId, a whole number from 1) took decimals in the editor.
+ * (order/lineItems.ts, a whole number from 1) and Template → Update's Component ID took decimals in
+ * the editor. Component ID is a text field now (a component's id may be text, as the reference
+ * writes it); a number given there is still refused unless whole (template/update.operation.ts).
  */
 import { nodeProperties } from '../../../nodes/ChatMessaging/actions/registry';
 import { numberFields } from '../../helpers/numberFields';
@@ -25,7 +26,6 @@ const WHOLE: Record<string, string> = {
 	batchSize: 'run/batch.ts',
 	batchesInParallel: 'run/batch.ts',
 	quantity: 'order/lineItems.ts',
-	componentId: 'template/update.operation.ts',
 };
 
 /** Number fields whose run takes decimals too. */

@@ -61,8 +61,9 @@ describe('the seeded template catalogue', () => {
 		expect(new Set(templates.map((t) => t.language))).toEqual(
 			new Set(['en', 'es', 'de', 'fr', 'it', 'pt_BR']),
 		);
+		// null: a draft not yet categorised, as the service writes one.
 		expect(new Set(templates.map((t) => t.category))).toEqual(
-			new Set(['MARKETING', 'UTILITY', 'AUTHENTICATION']),
+			new Set(['MARKETING', 'UTILITY', 'AUTHENTICATION', null]),
 		);
 		for (const status of ['approved', 'pending', 'rejected', 'paused', 'disabled', 'draft']) {
 			expect(templates.map((t) => t.status)).toContain(status);
@@ -94,8 +95,8 @@ describe('the seeded template catalogue', () => {
 		]);
 	});
 
-	it('is a set of templates the create schema itself would accept', () => {
-		for (const t of templates) {
+	it('is a set of templates the create schema itself would accept, once categorised', () => {
+		for (const t of templates.filter((template) => template.category !== null)) {
 			const components_attributes = t.components.map(({ id: _id, ...rest }) => rest);
 			const body = {
 				whats_app_template: {

@@ -31,9 +31,9 @@ const body = fc.oneof(
 	fc.constantFrom({ message: 'Not Found' }, '<html></html>', null),
 );
 
-function idsOr<T extends { id: string }>(read: () => T[]): string[] | 'refused' {
+function idsOr<T extends { id: string | number }>(read: () => T[]): string[] | 'refused' {
 	try {
-		return read().map((template) => template.id);
+		return read().map((template) => String(template.id));
 	} catch {
 		return 'refused';
 	}

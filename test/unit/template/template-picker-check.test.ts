@@ -123,12 +123,20 @@ describe('the id sent', () => {
 		}
 	};
 
-	test('an id as given, in the wat_ form; a name through the template read for it', () => {
+	test('an id as given, of any form the read confirms; a name through the template read for it', () => {
 		expect(idOf({ mode: 'list', value: 'wat_1' }, undefined)).toBe('wat_1');
 		expect(idOf({ mode: 'id', value: 'wat_1' }, { unreadable: 'down' })).toBe('wat_1');
-		expect(idOf({ mode: 'id', value: 'order_update' }, undefined)).toMatch(
-			/^! "order_update" is not a template ID/,
+		// The reference's own id form: sent once the read showed it is the template's own id.
+		expect(idOf({ mode: 'list', value: 'template_prefix_id_1' }, lookup)).toBe(
+			'template_prefix_id_1',
 		);
+		expect(idOf({ mode: 'id', value: 'order_update' }, undefined)).toMatch(
+			/^! the template order_update could not be read at run time \(it was not looked up\) to confirm it is a template's ID rather than a name/,
+		);
+		expect(idOf({ mode: 'id', value: 'wt_template_id_1' }, { unreadable: 'down' })).toMatch(
+			/^! the template wt_template_id_1 could not be read at run time \(down\)/,
+		);
+		expect(idOf({ mode: 'id', value: 'a/b' }, lookup)).toMatch(/^! "a\/b" cannot be a template ID/);
 		expect(idOf({ mode: 'id', value: 'wat_9' }, { missing: true })).toBe(
 			'! the account has no template wat_9',
 		);

@@ -144,14 +144,16 @@ export const create: PerItemOperation<CreateTemplateBody> = {
 function createdTemplate(answer: ServiceAnswer, sent: CreateTemplateBody): TemplateAnswer {
 	const template = answeredTemplate(answer, 'may have been sent');
 	const { template_name: name, language } = sent.whats_app_template;
+	// A language that is no text (null, absent) shows none, so it cannot show another one.
+	const answeredLanguage = typeof template.language === 'string' ? template.language : undefined;
 	if (
 		template.template_name === name &&
-		(template.language === undefined || template.language === language)
+		(answeredLanguage === undefined || answeredLanguage === language)
 	)
 		return template;
 	throw answerNotForThisItem(
 		answer,
-		`The service answered ${answer.statusCode} with template ${template.id} (${template.template_name}${template.language ? `, ${template.language}` : ''}), not the template ${name} (${language}) sent`,
+		`The service answered ${answer.statusCode} with template ${template.id} (${template.template_name}${answeredLanguage ? `, ${answeredLanguage}` : ''}), not the template ${name} (${language}) sent`,
 		`The template may have been created: the service received it, but its answer is another template, so it was not repeated. Look for ${name} (${language}) with Template → Get (Find By Name) before running this item again.`,
 	);
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { TEMPLATE_LANGUAGE_PATTERN, templateListAnswer } from '../../../shared/schemas/templates';
+import { TEMPLATE_LANGUAGE_PATTERN } from '../../../shared/schemas/templates';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { ServiceRequestFailed, callService } from '../../../shared/transport';
 import { InvalidParameter, optionalText, requiredText } from '../../../shared/validation';
@@ -13,7 +13,12 @@ import {
 	templateOutput,
 	templatePath,
 } from './templateIdentity';
-import { matchName } from '../../methods/templates';
+import {
+	matchName,
+	readTemplate,
+	readTemplateListBody,
+	templateIdText,
+} from '../../methods/templates';
 import { readServiceTemplates } from './templateListReading';
 
 const displayOptions: IDisplayOptions = { show: { resource: ['template'], operation: ['get'] } };
@@ -74,10 +79,12 @@ const idByRequest = new WeakMap<PreparedRequest<undefined>, string>();
  */
 function templateWithId(answer: ServiceAnswer, id: string): IDataObject {
 	const template = answeredTemplate(answer, 'not sent');
-	if (template.id === id) return templateOutput(template);
+	// An id written as a number is the same id as its digits asked for in the path.
+	if (templateIdText(template.id) === id) return templateOutput(template);
+	const language = readTemplate(template)?.language;
 	throw notFound(
 		answer,
-		`The service answered ${id} with another template, ${template.id} (${template.template_name}${template.language ? `, ${template.language}` : ''})`,
+		`The service answered ${id} with another template, ${templateIdText(template.id)} (${template.template_name}${language ? `, ${language}` : ''})`,
 		`${id} may be the name of a template rather than its ID. Use Find By Name with its Language to read it.`,
 	);
 }
@@ -98,22 +105,28 @@ function notFound(
 
 /** The one template of the list with this exact name (and language, when given); never a guess between two. */
 function matchByName(answer: ServiceAnswer, wanted: Wanted): IDataObject {
-	const list = templateListAnswer.safeParse(answer.body);
-	if (!list.success) {
+	const list = readTemplateListBody(answer.body);
+	if ('problem' in list) {
 		throw notFound(
 			answer,
-			`The service answered ${answer.statusCode} with something that is not a list of templates`,
+			`The service answered ${answer.statusCode} with something that is not a list of templates (${list.problem})`,
 			'Check the Base URL of the credential.',
 		);
 	}
+	// Matched on the name exactly as written, the language and status as every reader reads them;
+	// output as the service wrote the template.
+	const listed = list.templates.map((answered) => {
+		const { id, language, status } = readTemplate(answered)!;
+		return { answered, id, language, status };
+	});
 	const found = matchName(
-		list.data,
-		(template) => template.template_name,
+		listed,
+		(template) => template.answered.template_name,
 		wanted.name,
 		wanted.language,
 	);
 	const inLanguage = wanted.language === undefined ? '' : ` in language ${wanted.language}`;
-	if ('template' in found) return templateOutput(found.template);
+	if ('template' in found) return templateOutput(found.template.answered);
 	if ('missing' in found) {
 		throw notFound(
 			answer,
@@ -124,12 +137,12 @@ function matchByName(answer: ServiceAnswer, wanted: Wanted): IDataObject {
 		);
 	}
 	const matches = found.ambiguous;
-	const listed = matches
+	const named = matches
 		.map((template) => `${template.id} (${template.language ?? 'no language'}, ${template.status})`)
 		.join(', ');
 	throw notFound(
 		answer,
-		`${matches.length} templates are named "${wanted.name}"${inLanguage}: ${listed}`,
+		`${matches.length} templates are named "${wanted.name}"${inLanguage}: ${named}`,
 		wanted.language === undefined
 			? 'Set Language to say which one, or use Find By ID.'
 			: 'Use Find By ID to say which one.',

@@ -4,8 +4,10 @@ import { optionsCollection, requestsInParallelField } from '../fields/requestOpt
 import { templateStatus } from '../../methods/templates';
 import type { PerItemOperation } from '../operationKinds';
 import { confirmAnsweredObject, idInPath } from '../run/answeredObject';
+import { callService } from '../../../shared/transport';
 import {
 	answeredTemplate,
+	confirmTemplateBeforeChange,
 	readTemplateId,
 	templateIdField,
 	templateOutput,
@@ -42,6 +44,10 @@ export function statusChange(
 		prepare(itemIndex) {
 			const id = readTemplateId(this.getNodeParameter('templateId', itemIndex));
 			return { method: 'PATCH', path: `${templatePath(id)}/${action}`, body: undefined };
+		},
+		async send(client, request) {
+			await confirmTemplateBeforeChange.call(this, client, idInPath(request));
+			return await callService.call(this, client, request);
 		},
 		toOutput: (answer, request) => {
 			const template = answeredTemplate(answer, 'may have been sent');

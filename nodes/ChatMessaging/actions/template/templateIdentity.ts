@@ -1,11 +1,18 @@
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { answerShapeProblem } from '../../../shared/schemas';
 import { templateAnswer } from '../../../shared/schemas/templates';
 import type { TemplateAnswer } from '../../../shared/schemas/templates';
+import type { TemplateComponentLike } from '../../../shared/templateComponents';
 import { readTemplateVariables } from '../../../shared/templateComponents';
-import type { DeliveryOutcome, ServiceAnswer } from '../../../shared/transport';
-import { ServiceRequestFailed } from '../../../shared/transport';
+import type { DeliveryOutcome, ServiceAnswer, ServiceClient } from '../../../shared/transport';
+import { ServiceRequestFailed, callService } from '../../../shared/transport';
+import { TEMPLATE_ID_REGEX, hasServiceIdForm, templateIdText } from '../../methods/templates';
 import { InvalidParameter, readIdentifier } from '../../../shared/validation';
 import { nodeOutput } from '../run/serviceAnswers';
 
@@ -32,25 +39,73 @@ export function templateIdField(
 }
 
 /**
- * A template ID, `wat_…`. The service would also read a name at this place and answer the oldest
- * template of that name, whatever its language: a change must never land on a guessed template.
+ * A template ID as the service gives it, whatever its form (TEMPLATE_ID_PATTERN): one that cannot
+ * stay one part of the address would reach another path than the template's.
  */
-export function readTemplateId(value: unknown): string {
-	const id = readIdentifier(value, 'Template ID', 'template');
-	if (!id.startsWith('wat_')) {
+export function readTemplateId(value: unknown, label = 'Template ID'): string {
+	const id = readIdentifier(value, label, 'template');
+	if (!TEMPLATE_ID_REGEX.test(id)) {
 		throw new InvalidParameter(
-			'Template ID',
-			`"${id}" is not a template ID (they start with wat_): a name can stand for one template per language. Use Get with Find By Name to find its ID`,
+			label,
+			`"${id}" cannot be a template ID: it holds a / or \\ or is only dots, so it would name another address than the template's`,
 		);
 	}
 	return id;
+}
+
+/**
+ * Version 1's typed Template ID. Version 1 reads no template before a send, so it cannot confirm
+ * that an ID of another form than the ones seen in the wild is not a name, which the service may
+ * read in any of its languages: those IDs go through version 2, which reads the template first.
+ */
+export function readVersion1TemplateId(value: unknown): string {
+	const id = readTemplateId(value);
+	if (!hasServiceIdForm(id)) {
+		throw new InvalidParameter(
+			'Template ID',
+			`"${id}" is not a template ID of the wat_ form: it may be a template's name, which the service can read in any of its languages, and version 1 of this node reads no template to check. Add the node again (its new version reads the template first) and choose the template From List or By ID`,
+		);
+	}
+	return id;
+}
+
+/**
+ * Before a change to a template whose ID is not of the form seen in the wild (hasServiceIdForm):
+ * the service also reads a name where the ID goes and would change the oldest template of that
+ * name, in whatever language, so the template is read first and must be the one asked for. A
+ * failure here changed nothing.
+ */
+export async function confirmTemplateBeforeChange(
+	this: IExecuteFunctions,
+	client: ServiceClient,
+	id: string,
+): Promise<void> {
+	if (hasServiceIdForm(id)) return;
+	const answer = await callService.call(this, client, {
+		method: 'GET',
+		path: templatePath(id),
+	});
+	const template = answeredTemplate(answer, 'not sent');
+	if (templateIdText(template.id) === id) return;
+	throw new ServiceRequestFailed({
+		outcome: 'not sent',
+		statusCode: answer.statusCode,
+		retries: answer.retries,
+		message: `The service answered ${id} with another template, ${templateIdText(template.id)} (${template.template_name}): ${id} may be the name of a template rather than its ID`,
+		description:
+			'Nothing was changed: the template was read first, and a change never lands on a template the service picked by name. Use Get with Find By Name and its Language to find the ID.',
+	});
 }
 
 export const templatePath = (id: string) => `/api/v1/whats_app_templates/${encodeURIComponent(id)}`;
 
 /** The template as answered, with its variables per component and its header's media type. */
 export function templateOutput(template: TemplateAnswer): IDataObject {
-	const { variables, headerMediaType, problems } = readTemplateVariables(template.components);
+	// Components are read where they are a list; any other value (null for a draft) holds no variables.
+	const components = Array.isArray(template.components)
+		? (template.components as TemplateComponentLike[])
+		: undefined;
+	const { variables, headerMediaType, problems } = readTemplateVariables(components);
 	// The node's reading of the components, written over any field of the template so named.
 	return nodeOutput(template as IDataObject, {
 		variables: variables.map(({ name, example, component, components }) => ({

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { TemplateAnswer } from '../../../shared/schemas/templates';
 import type { ServiceAnswer, ServiceClient } from '../../../shared/transport';
 import { ServiceRequestFailed } from '../../../shared/transport';
-import { readTemplateListBody, templateStatus } from '../../methods/templates';
+import { readTemplateListBody, templateIdText, templateStatus } from '../../methods/templates';
 import {
 	UNENDING_LIST,
 	readWholeTemplateList,
@@ -52,7 +52,7 @@ export async function readServiceTemplates(
 		client,
 		qs,
 		answeredTemplates,
-		(template: TemplateAnswer) => template.id,
+		(template: TemplateAnswer) => templateIdText(template.id) ?? '',
 	);
 	const status = qs?.status;
 	const read = await readWholeTemplateList(

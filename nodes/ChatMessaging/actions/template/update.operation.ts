@@ -8,8 +8,10 @@ import { optionsCollection, requestsInParallelField } from '../fields/requestOpt
 import type { PerItemOperation } from '../operationKinds';
 import { confirmAnsweredObject, idInPath } from '../run/answeredObject';
 import { answerNotForThisItem } from '../run/serviceAnswers';
+import { callService } from '../../../shared/transport';
 import {
 	answeredTemplate,
+	confirmTemplateBeforeChange,
 	readTemplateId,
 	templateIdField,
 	templateOutput,
@@ -19,14 +21,20 @@ import { categoryOptions, readCategory, readTemplateName } from './create.operat
 
 const displayOptions: IDisplayOptions = { show: { resource: ['template'], operation: ['update'] } };
 
+/*
+ * Text, not a number field: the reference writes component ids as strings ("component_id_1"), the
+ * service seen in the wild as integers, and either must go back as written. A workflow saved while
+ * this was a number field keeps its number, which the run sends as a number, as before: the type
+ * changed, the saved values and what they send did not, so no new node version is needed.
+ */
 const componentId: INodeProperties = {
 	displayName: 'Component ID',
 	name: 'componentId',
-	type: 'number',
-	// No minValue: the run refuses 0, and a default of 1 would change component 1 unasked.
-	typeOptions: { numberPrecision: 0 },
-	default: 0,
-	description: 'The ID of the component, from the components of Get (components[].ID)',
+	type: 'string',
+	default: '',
+	placeholder: 'component_id_1',
+	description:
+		"The component's ID as Template → Get shows it in the template's components, a number or a text: it is sent as written",
 };
 
 const properties: INodeProperties[] = [
@@ -98,17 +106,24 @@ const labels = wireLabels(properties, {
 });
 
 /*
- * An ID is only ever taken as written: text must be plain digits (Number() would also read "0x10"
- * as 16 and "1e1" as 10), and a number must be exact (beyond 2^53 it is already another ID).
- * Either mistake would change or remove another component of the template.
+ * An ID is sent exactly as written, never converted: text stays text (Number() would read "0x10"
+ * as 16), and a number must be exact (beyond 2^53 it is already another ID). A conversion would
+ * change or remove another component of the template, or one the service does not know. 0, the
+ * number field's old default, is no ID: it is what a saved change left unset holds.
  */
-function readComponentId(value: unknown, label: string): number {
-	const text = typeof value === 'string' ? value.trim() : undefined;
-	const id = text !== undefined && /^\d+$/.test(text) ? Number(text) : value;
-	if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
+function readComponentId(value: unknown, label: string): number | string {
+	if (typeof value === 'number') {
+		if (Number.isSafeInteger(value) && value >= 1) return value;
 		throw new InvalidParameter(
 			label,
-			`must be the ID of one of the template's components (a whole number from 1), not ${JSON.stringify(value)}`,
+			`must be the ID of one of the template's components as Template → Get shows it (a text, or a whole number from 1), not ${JSON.stringify(value)}`,
+		);
+	}
+	const id = requiredText(value, label);
+	if (/[\s\p{C}]/u.test(id)) {
+		throw new InvalidParameter(
+			label,
+			`${JSON.stringify(id)} must be one ID, as Template → Get shows it (components[].id), without spaces`,
 		);
 	}
 	return id;
@@ -124,9 +139,10 @@ function readComponentChanges(collection: unknown): IDataObject[] {
 		) as IDataObject[];
 	};
 	const changes: IDataObject[] = [];
-	const seen = new Set<number>();
+	// 7 and "7" name one component, however each was written.
+	const seen = new Set<string>();
 	const add = (change: IDataObject, label: string) => {
-		const id = change.id as number;
+		const id = String(change.id);
 		if (seen.has(id))
 			throw new InvalidParameter(
 				label,
@@ -170,6 +186,10 @@ export const update: PerItemOperation<UpdateTemplateBody> = {
 		}
 		const body = checkBody(updateTemplateBody, { whats_app_template: change }, labels);
 		return { method: 'PATCH', path: templatePath(id), body };
+	},
+	async send(client, request) {
+		await confirmTemplateBeforeChange.call(this, client, idInPath(request));
+		return await callService.call(this, client, request);
 	},
 	// The answer is the template as changed: one about another template (mixed up on the way, with
 	// requests in parallel) is not this item's update, and its ID must not flow on as this one's; one
