@@ -92,7 +92,7 @@ it('a process is its recorded self only with the same start time and the same co
 	expect(isRecordedProcess(recorded!)).toBe(false);
 });
 
-it("an n8n proven to be an earlier npm start's is stopped, with its whole group", async () => {
+it("an n8n proven to be an earlier npm start's is stopped", async () => {
 	const local = folder();
 	const bin = join(local, 'n8n', 'node_modules', '.bin', 'n8n');
 	const child = await fakeN8n(bin);
