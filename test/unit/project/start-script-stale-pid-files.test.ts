@@ -6,13 +6,14 @@
  * to its port check (a port is held, so it stops there, before the build): no n8n needed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { PROJECT_ROOT } from '../../../scripts/n8n/install';
 import { isRunning } from '../../../scripts/n8n/childProcesses';
+import { groupMembers } from '../../helpers/processGroup';
 import { freeStartPorts, startEnvironment, StartRun } from '../../helpers/startProcess';
 import { processStat } from '../../helpers/terminalCommand';
 
@@ -45,21 +46,6 @@ function personsProcessGroup(script: string, args: string[] = []): ChildProcess 
 		}
 	});
 	return child;
-}
-
-/** The group's members, leader included (from /proc: field 5 of stat is the group). */
-function membersOf(group: number): number[] {
-	return readdirSync('/proc')
-		.filter((name) => /^\d+$/.test(name))
-		.map(Number)
-		.filter((pid) => {
-			try {
-				const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-				return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === group;
-			} catch {
-				return false;
-			}
-		});
 }
 
 async function untilArgv(pid: number, pattern: RegExp): Promise<void> {
@@ -119,14 +105,14 @@ describe('n8n.pid naming a pid now held by a `tail -f` of the install log', () =
 			const tail = personsProcessGroup('sleep 300 & exec tail -f "$1"', [log]);
 			const pid = tail.pid as number;
 			await untilArgv(pid, /^tail -f .*\.n8n-local\/install\.log$/);
-			expect(membersOf(pid)).toHaveLength(2);
+			expect(groupMembers(pid)).toHaveLength(2);
 			writeFileSync(join(folder, 'n8n.pid'), JSON.stringify(content(pid)));
 
 			const run = await startUntilPortCheck(folder);
 
 			expect(run.output).not.toMatch(/an n8n left running by an earlier npm start/);
 			expect(isRunning(pid)).toBe(true);
-			expect(membersOf(pid)).toHaveLength(2);
+			expect(groupMembers(pid)).toHaveLength(2);
 			expect(run.output).toContain(`n8n.pid named pid ${pid}`);
 			expect(run.output).toContain(`removed the stale ${join(folder, 'n8n.pid')}`);
 		});
