@@ -35,7 +35,14 @@ n8n_log="$dev_n8n/n8n.log"
 node_types="$dev_n8n/.cache/n8n/public/types/nodes.json"
 # Made by the first compile without errors: dist/ is whole, n8n may start.
 compiled="$(dirname "$dev_n8n")/compiled"
-mkdir -p .n8n-local "$(dirname "$dev_n8n")"
+# For this user only, as npm start keeps them (scripts/n8n/privateFiles.ts): n8n's settings hold
+# the key to every stored credential; what an earlier run left wider is narrowed here and, for
+# n8n's folders, by start.ts.
+(umask 077 && mkdir -p .n8n-local "$(dirname "$dev_n8n")")
+chmod 700 .n8n-local "$(dirname "$(dirname "$dev_n8n")")" "$(dirname "$dev_n8n")"
+chmod -R go= "$(dirname "$dev_n8n")"
+# A log only this user can read: created 0600, an existing one narrowed (a redirection keeps it).
+private_log() { (umask 077 && : >>"$1") && chmod 600 "$1"; }
 rm -f "$compiled"
 
 # The compiler's lines; the first compile without errors marks dist/ whole ($compiled); after
@@ -49,6 +56,7 @@ rm -f "$compiled"
 # A marker given node_types' time whenever n8n is seen writing it.
 types_seen="$(dirname "$dev_n8n")/types-seen"
 annotate_compiler() {
+  umask 077 # its marker files, in n8n's private folder
   local compiles=0 under_way=0 waiting=0 compiled_at=0 ended_since=0 writing=0
   local line status log_fd='' partial='' entry log_existed=0 started_line='' failed=0
   local change_at=0 quiet_for=3 last_activity=0
@@ -156,6 +164,8 @@ while [ ! -e "$compiled" ]; do
   sleep 1
 done
 # The icons and codex files (npm run build's second half), then kept up to date on save.
+private_log .n8n-local/build.log
+private_log .n8n-local/dev-icons.log
 if ! "$bin/gulp" build:icons > .n8n-local/build.log 2>&1; then
   tail -n 40 .n8n-local/build.log
   exit 1

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { StandInService } from '../sandbox/server';
 import { bootN8nWithPackage } from './n8n/boot';
 import { buildPackage } from './n8n/build';
-import { endAllStarted, isRunning, ownProcessGroups, runningProcesses } from './n8n/childProcesses';
+import { endAllStarted, ownProcessGroups, runningProcesses } from './n8n/childProcesses';
+import { claimThisProject } from './n8n/claimProject';
 import {
 	EXAMPLE_FILES,
 	pointStandInAtTrigger,
@@ -14,7 +15,8 @@ import {
 import { noteExampleFileChanges, type ExampleFileHashes } from './n8n/exampleFileChanges';
 import { CommandFailed, PROJECT_ROOT } from './n8n/install';
 import { newLocalSecrets, reportToOrExit, stopOnSignals } from './n8n/localRun';
-import { commandOf, portsInUse } from './n8n/ports';
+import { portsInUse } from './n8n/ports';
+import { keepLocalFilesPrivate, writePrivateFile } from './n8n/privateFiles';
 import type { RealN8n } from './n8n/real-n8n';
 import { startSummary } from './n8n/startSummary';
 
@@ -22,8 +24,9 @@ import { startSummary } from './n8n/startSummary';
  * `npm start` (start.sh checked that `npm install` ran): the checks that need nothing started (one
  * `npm start` per project, the ports free), the build, the stand-in service and a real n8n with this
  * package installed the user's way, an owner account, credentials pointing at the stand-in and the
- * examples imported, the trigger example active. Everything lives in .n8n-local/ (git-ignored), so a
- * second run signs in to the same owner and updates the same credentials and workflows.
+ * examples imported, the trigger example active. Everything lives in .n8n-local/ (git-ignored, and
+ * readable by its owner only: privateFiles.ts), so a second run signs in to the same owner and
+ * updates the same credentials and workflows.
  * REPORT_TO=test sends the stand-in's delivery reports to the trigger's test URL, so they show in
  * the editor while it listens; the default, production, lists them under Executions.
  *
@@ -63,83 +66,12 @@ class StartRefused extends Error {}
 function loadState(): LocalState {
 	if (existsSync(STATE_FILE)) return JSON.parse(readFileSync(STATE_FILE, 'utf8')) as LocalState;
 	const state: LocalState = newLocalSecrets();
-	writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
+	writePrivateFile(STATE_FILE, JSON.stringify(state, null, 2));
 	return state;
 }
 
 function saveState(state: LocalState) {
-	writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
-}
-
-function readPidFile(file: string): { pid: number; port?: number } | undefined {
-	try {
-		const content = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown; port?: unknown };
-		if (typeof content.pid !== 'number') return undefined;
-		return { pid: content.pid, port: typeof content.port === 'number' ? content.port : undefined };
-	} catch {
-		return undefined;
-	}
-}
-
-/** A recorded pid still running the program it was recorded for (not a reused pid). */
-function stillRunning(file: string, looksLike: RegExp): { pid: number; port?: number } | undefined {
-	const recorded = readPidFile(file);
-	if (!recorded || recorded.pid === process.pid || !isRunning(recorded.pid)) return undefined;
-	return looksLike.test(commandOf(recorded.pid) ?? '') ? recorded : undefined;
-}
-
-/**
- * One `npm start` per project: a second one would fight the first over the ports and the database.
- * An n8n left behind by a start that was killed outright (SIGKILL leaves no chance to stop it)
- * belongs to this project's data: it is stopped, saying so.
- */
-async function claimThisProject(): Promise<void> {
-	const other = stillRunning(RUNNING_FILE, /start\.ts/);
-	if (other) {
-		throw new StartRefused(
-			`npm start is already running for this project (pid ${other.pid}${other.port ? `, editor http://127.0.0.1:${other.port}` : ''}). ` +
-				`Use that one, or stop it first: Ctrl-C in its terminal, or kill ${other.pid}`,
-		);
-	}
-	writeFileSync(RUNNING_FILE, JSON.stringify({ pid: process.pid, port: N8N_PORT }));
-	const leftOver = stillRunning(N8N_PID_FILE, /n8n/);
-	if (leftOver) {
-		say(
-			`an n8n left running by an earlier npm start (pid ${leftOver.pid}) still uses this project's data: stopping it`,
-		);
-		await endLeftOver(leftOver.pid);
-	}
-	rmSync(N8N_PID_FILE, { force: true });
-}
-
-/** Ends a process group this run did not start itself: SIGTERM, 15 s, SIGKILL, 5 s. */
-async function endLeftOver(pid: number): Promise<void> {
-	const kill = (signal: NodeJS.Signals) => {
-		try {
-			process.kill(-pid, signal);
-		} catch {
-			try {
-				process.kill(pid, signal);
-			} catch {
-				// Gone.
-			}
-		}
-	};
-	const gone = async (ms: number) => {
-		for (const end = Date.now() + ms; Date.now() < end; ) {
-			if (!isRunning(pid)) return true;
-			await new Promise((resolve) => setTimeout(resolve, 200));
-		}
-		return !isRunning(pid);
-	};
-	kill('SIGTERM');
-	say(`waiting for the left-over n8n (pid ${pid}) to stop (up to 15 s, then it is killed)`);
-	if (await gone(15_000)) return;
-	kill('SIGKILL');
-	if (!(await gone(5_000)))
-		throw new StartRefused(
-			`the left-over n8n (pid ${pid}) does not end; end it with kill -9 ${pid}`,
-		);
+	writePrivateFile(STATE_FILE, JSON.stringify(state, null, 2));
 }
 
 /** Every port is checked before anything starts, so none fails later as a bare EADDRINUSE. */
@@ -170,7 +102,7 @@ function failureMessage(error: unknown): string {
 
 async function main(): Promise<void> {
 	const reportTo = reportToOrExit();
-	mkdirSync(LOCAL_FOLDER, { recursive: true });
+	keepLocalFilesPrivate([LOCAL_FOLDER, process.env.CHAT_MESSAGING_DEV_N8N_FOLDER]);
 	ownProcessGroups();
 	let standIn: StandInService | undefined;
 	let n8n: RealN8n | undefined;
@@ -190,7 +122,13 @@ async function main(): Promise<void> {
 	});
 
 	try {
-		await claimThisProject();
+		const refused = await claimThisProject({
+			runningFile: RUNNING_FILE,
+			n8nPidFile: N8N_PID_FILE,
+			port: N8N_PORT,
+			say,
+		});
+		if (refused) throw new StartRefused(refused);
 		claimed = true;
 		await checkPorts();
 		await build();

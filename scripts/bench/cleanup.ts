@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
+import { recordedProcessStillRunning } from '../n8n/ownProcess';
 import { PID_FILE, say } from './settings';
 
 /*
@@ -28,13 +29,14 @@ export function cleanUp(): Promise<void> {
 }
 
 /**
- * An n8n left by a bench run that was killed outright: ended only when its environment proves it is
- * ours (our user folder), so a pid reused by someone else's process is never touched.
+ * An n8n left by a bench run that was killed outright: ended only when its recorded start time and
+ * command prove it is that n8n (ownProcess.ts), and its environment that it ran on our user folder,
+ * so a pid reused by someone else's process is never touched.
  */
 export function endLeftoverN8n(userFolder: string): void {
-	if (!existsSync(PID_FILE)) return;
-	const pid = Number(readFileSync(PID_FILE, 'utf8'));
-	rmSync(PID_FILE, { force: true });
+	const recorded = recordedProcessStillRunning(PID_FILE, 'the n8n of an earlier bench run', say);
+	if (!recorded) return;
+	const { pid } = recorded;
 	try {
 		const environment = readFileSync(`/proc/${pid}/environ`, 'utf8');
 		if (!environment.split('\0').includes(`N8N_USER_FOLDER=${userFolder}`)) return;

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import type { N8nInstallation } from '../n8n/install';
 import { installPackageTheUsersWay, packPackage, run, userEnvironment } from '../n8n/install';
+import { makePrivateFolder } from '../n8n/privateFiles';
 import { RealN8n, freePort } from '../n8n/real-n8n';
 import { runBulk } from './bulkRuns';
 import { endLeftoverN8n, onCleanUp } from './cleanup';
@@ -119,7 +120,8 @@ async function bootN8n({ installation, report }: Bench): Promise<RealN8n> {
 	const userFolder = join(BENCH_FOLDER, 'n8n');
 	endLeftoverN8n(userFolder);
 	rmSync(BENCH_FOLDER, { recursive: true, force: true });
-	mkdirSync(userFolder, { recursive: true });
+	// n8n's settings and database, for this user only (a fixed name under the shared temp folder).
+	makePrivateFolder(userFolder);
 	say('packing the package and installing it into the bench n8n the way users do');
 	const tarball = await packPackage(join(BENCH_FOLDER, 'tarball'));
 	const installed = await installPackageTheUsersWay(installation, userFolder, tarball);
@@ -134,9 +136,10 @@ async function bootN8n({ installation, report }: Bench): Promise<RealN8n> {
 		brokerPort: await freePort(),
 		logFile: join(BENCH_FOLDER, 'n8n.log'),
 		readyTimeoutMs: 180_000,
+		// With its start time and command: a later bench run ends it only if it is still this n8n.
+		pidFile: PID_FILE,
 	});
 	const bootMs = performance.now() - bootStarted;
-	writeFileSync(PID_FILE, String(n8n.pid));
 	onCleanUp(async () => {
 		await n8n.stop();
 		rmSync(PID_FILE, { force: true });

@@ -1,3 +1,4 @@
+import { closeSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
@@ -6,6 +7,7 @@ import {
 	linkPackageIntoN8n,
 	packPackage,
 } from './install';
+import { openPrivateLog } from './privateFiles';
 import { RealN8n, type Owner } from './real-n8n';
 
 export interface BootOptions {
@@ -36,6 +38,8 @@ export async function bootN8nWithPackage(given: BootOptions): Promise<RealN8n> {
 	const devFolder = process.env.CHAT_MESSAGING_DEV_N8N_FOLDER;
 	const options = linking && devFolder ? { ...given, userFolder: devFolder } : given;
 	const say = options.say ?? (() => undefined);
+	// install-n8n.sh appends to it: made here first, so it is for this user only (privateFiles.ts).
+	if (options.installLog) closeSync(openPrivateLog(options.installLog, 'a'));
 	say('checking the n8n install (the first run installs it: about 6 minutes; later runs: instant)');
 	const installation = await ensureN8nInstalled({ logFile: options.installLog });
 	if (linking) {

@@ -1,8 +1,9 @@
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { endStarted, runningProcesses, spawnStarted } from './childProcesses';
 import { PROJECT_ROOT } from './install';
+import { openPrivateLog, writePrivateFile } from './privateFiles';
 
 /*
  * `npm start`'s build: `npm run build`, its output in a log, how long it should take said before
@@ -60,7 +61,7 @@ export async function buildPackage(
 	const last = existsSync(timeFile) ? Number(readFileSync(timeFile, 'utf8')) : undefined;
 	say(`building the package (${buildEstimate(last)}; output in ${logFile})`);
 	const started = Date.now();
-	const log = openSync(logFile, 'w');
+	const log = openPrivateLog(logFile, 'w');
 	const child = spawnStarted('the build', 'npm', ['run', '--silent', 'build'], {
 		cwd: PROJECT_ROOT,
 		stdio: ['ignore', log, log],
@@ -79,6 +80,6 @@ export async function buildPackage(
 	if (code !== 0)
 		throw new BuildFailed(buildFailureMessage(logFile, readFileSync(logFile, 'utf8')));
 	const seconds = (Date.now() - started) / 1000;
-	writeFileSync(timeFile, String(seconds));
+	writePrivateFile(timeFile, String(seconds));
 	say(`built in ${Math.round(seconds)} s`);
 }

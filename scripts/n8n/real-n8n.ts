@@ -1,11 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 
 import { spawnStarted } from './childProcesses';
+import { identityToRecord, recordProcess } from './ownProcess';
 import { userEnvironment, type N8nInstallation } from './install';
 import { listenerPid } from './ports';
+import {
+	keepLocalFilesPrivate,
+	makePrivateFolder,
+	openPrivateLog,
+	withPrivateUmask,
+} from './privateFiles';
 
 /*
  * A real n8n process and the handful of its HTTP endpoints a person would use through the editor
@@ -128,7 +135,6 @@ function n8nEnvironment(options: Omit<StartOptions, 'logFile' | 'readyTimeoutMs'
 		N8N_TEMPLATES_ENABLED: 'false',
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 		DB_SQLITE_POOL_SIZE: '2',
 	});
@@ -213,21 +219,27 @@ export class RealN8n {
 	 * it started (see answersAsThisN8n); nothing else is sent to it before that.
 	 */
 	static async start(options: StartOptions): Promise<RealN8n> {
-		mkdirSync(options.userFolder, { recursive: true });
-		mkdirSync(dirname(options.logFile), { recursive: true });
+		// n8n's settings (its encryption key), its database (the owner's API key) and its logs are
+		// for this user only: private folders, and n8n started with umask 077 (privateFiles.ts).
+		keepLocalFilesPrivate([options.userFolder]);
+		makePrivateFolder(dirname(options.logFile));
 		// n8n writes straight to the log file, never through a pipe to this process: an n8n whose
 		// reader had gone once spun at full CPU on its broken stdout (issue 39, point 1).
-		const log = openSync(options.logFile, 'a');
+		const log = openPrivateLog(options.logFile, 'a');
+		const command = [options.installation.n8nBin, 'start'];
 		// Its own process group, so stop() also ends the task runner n8n spawns.
-		const child = spawnStarted('n8n', options.installation.n8nBin, ['start'], {
-			env: n8nEnvironment(options),
-			stdio: ['ignore', log, log],
-			ownGroup: true,
-		});
+		const child = withPrivateUmask(() =>
+			spawnStarted('n8n', command[0], command.slice(1), {
+				env: n8nEnvironment(options),
+				stdio: ['ignore', log, log],
+				ownGroup: true,
+			}),
+		);
 		closeSync(log);
 		const pidFile = options.pidFile;
 		if (pidFile && child.pid !== undefined) {
-			writeFileSync(pidFile, JSON.stringify({ pid: child.pid, port: options.port }));
+			// With its start time and command: a later start ends it only if it is still this n8n.
+			recordProcess(pidFile, identityToRecord(child.pid, command), { port: options.port });
 			child.once('exit', () => rmSync(pidFile, { force: true }));
 		}
 		const n8n = new RealN8n(options, child);
@@ -777,7 +789,10 @@ async function runN8nCli(
 	env: NodeJS.ProcessEnv,
 ): Promise<string> {
 	return await new Promise((resolveOutput, reject) => {
-		const child = spawn(installation.n8nBin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		// It may write n8n's settings and database too: for this user only, as n8n's own start.
+		const child = withPrivateUmask(() =>
+			spawn(installation.n8nBin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }),
+		);
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PROJECT_ROOT } from '../n8n/install';
+import { makePrivateFolder, withPrivateUmask } from '../n8n/privateFiles';
 import { recordProcessGroup, type Recorded } from './processGroups';
 import { waitForPort } from './services';
 
@@ -109,7 +110,8 @@ export class Balancer {
 
 	static async start(folder: string, ports: BalancerPorts): Promise<Balancer> {
 		const prefix = join(folder, 'nginx');
-		mkdirSync(join(prefix, 'temp'), { recursive: true });
+		// Its buffers hold webhook calls, signatures included: for this user only (privateFiles.ts).
+		makePrivateFolder(join(prefix, 'temp'));
 		const serverBlockFile = join(prefix, 'n8n.conf');
 		writeFileSync(
 			serverBlockFile,
@@ -117,10 +119,15 @@ export class Balancer {
 		);
 		const configFile = join(prefix, 'nginx.conf');
 		writeFileSync(configFile, mainConfig(prefix, serverBlockFile));
-		const child = spawn(
-			nginxBinary(),
-			['-p', prefix, '-e', join(prefix, 'nginx-error.log'), '-c', configFile],
-			{ stdio: 'ignore', detached: true },
+		const child = withPrivateUmask(() =>
+			spawn(
+				nginxBinary(),
+				['-p', prefix, '-e', join(prefix, 'nginx-error.log'), '-c', configFile],
+				{
+					stdio: 'ignore',
+					detached: true,
+				},
+			),
 		);
 		const balancer = new Balancer(
 			`http://127.0.0.1:${ports.listen}`,

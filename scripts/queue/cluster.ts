@@ -8,6 +8,7 @@ import {
 	type N8nInstallation,
 } from '../n8n/install';
 import { RealN8n, sleep, type Owner } from '../n8n/real-n8n';
+import { keepLocalFilesPrivate } from '../n8n/privateFiles';
 import { Balancer } from './balancer';
 import { N8nProcess, type Role } from './n8nProcess';
 import {
@@ -77,7 +78,6 @@ const QUIET = {
 	N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 	N8N_TEMPLATES_ENABLED: 'false',
 	N8N_HIRING_BANNER_ENABLED: 'false',
-	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 };
 
 export interface QueueProcesses {
@@ -235,6 +235,9 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 	};
 	try {
 		const { ports } = options;
+		// Every process's settings (the shared encryption key), logs and nginx's buffers: for this
+		// user only, what an earlier run left wider narrowed (privateFiles.ts).
+		keepLocalFilesPrivate([options.folder]);
 		const plans = planProcesses(ports);
 		const { postgresBin } = await ensureDebianPackages(say, {
 			nginx: ports.balancer !== undefined,

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
 
 import type { N8nInstallation } from '../n8n/install';
+import { makePrivateFolder, openPrivateLog, withPrivateUmask } from '../n8n/privateFiles';
 import { sleep } from '../n8n/real-n8n';
 import { recordProcessGroup, type Recorded } from './processGroups';
 
@@ -56,22 +57,28 @@ export class N8nProcess {
 
 	async start(timeoutMs = 180_000): Promise<void> {
 		if (!this.exited) throw new Error(`n8n ${this.name} is already running`);
-		mkdirSync(this.userFolder, { recursive: true });
+		makePrivateFolder(this.userFolder);
 		// The log file itself, not a pipe through this process: n8n must not depend on its starter
 		// being alive to write a line (through a dead starter's pipe it failed every write and
 		// ignored SIGTERM for minutes).
-		const log = openSync(this.logFile, 'a');
+		const log = openPrivateLog(this.logFile, 'a');
 		// Its own process group: Ctrl-C in the terminal reaches only the starter, which stops this
 		// process (and the task runner it spawned) in order; if the starter dies first, the
 		// watchdog (processGroups.ts) ends the group.
-		const child = spawn(this.installation.n8nBin, this.args, {
-			env: this.env,
-			stdio: ['ignore', log, log],
-			detached: true,
-		});
+		// Umask 077: its settings, database and logs for this user only (privateFiles.ts).
+		const child = withPrivateUmask(() =>
+			spawn(this.installation.n8nBin, this.args, {
+				env: this.env,
+				stdio: ['ignore', log, log],
+				detached: true,
+			}),
+		);
 		closeSync(log);
 		this.recorded?.release();
-		this.recorded = recordProcessGroup(`n8n ${this.name}`, child.pid);
+		this.recorded = recordProcessGroup(`n8n ${this.name}`, child.pid, [
+			this.installation.n8nBin,
+			...this.args,
+		]);
 		this.child = child;
 		this.exited = false;
 		this.starts++;

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 
+import { identityOf } from '../n8n/ownProcess';
+
 /*
  * Nothing the queue layer starts may outlive the run that started it (`npm run test:queue`,
  * `start:queue`, `bench:queue`), whatever ends that run: Ctrl-C or a closed terminal (which kill
@@ -58,10 +60,18 @@ export function watchdogPid(): number | undefined {
 	return watchdog?.pid;
 }
 
-/** A process group this run started (its leader's pid), e.g. "n8n worker-2". */
-export function recordProcessGroup(name: string, pid: number | undefined): Recorded {
+/**
+ * A process group this run started (its leader's pid), e.g. "n8n worker-2", with its leader's start
+ * time and, for a program that keeps its argv (n8n, not redis-server or nginx, which rename
+ * themselves), the command it was started with: the watchdog signals it only while both hold.
+ */
+export function recordProcessGroup(
+	name: string,
+	pid: number | undefined,
+	command?: string[],
+): Recorded {
 	if (pid === undefined) return { release: () => undefined };
-	return record({ kind: 'group', name, pid });
+	return record({ kind: 'group', name, pid, startTime: identityOf(pid)?.startTime, command });
 }
 
 /** A command that stops something no process group holds (pg_ctl's Postgres). */

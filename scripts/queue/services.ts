@@ -1,10 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 import { run } from '../n8n/install';
+import { makePrivateFolder, openPrivateLog } from '../n8n/privateFiles';
 import { sleep } from '../n8n/real-n8n';
 import { recordProcessGroup, recordStopCommand, type Recorded } from './processGroups';
 
@@ -291,9 +292,9 @@ export class RedisServer {
 	}
 
 	static async start(options: { port: number; logFile: string }): Promise<RedisServer> {
-		mkdirSync(dirname(options.logFile), { recursive: true });
+		makePrivateFolder(dirname(options.logFile));
 		// The log file itself, not a pipe through this process, which may die first.
-		const log = openSync(options.logFile, 'a');
+		const log = openPrivateLog(options.logFile, 'a');
 		const child = spawn(
 			'redis-server',
 			[
@@ -343,10 +344,4 @@ export class RedisServer {
 		clearTimeout(timer);
 		this.recorded?.release();
 	}
-}
-
-/** Writes a file only its owner can read: it holds passwords and keys. */
-export function writePrivateFile(path: string, content: string): void {
-	mkdirSync(dirname(path), { recursive: true });
-	writeFileSync(path, content, { mode: 0o600 });
 }

@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from '../n8n/install';
 import { newLocalSecrets, reportToOrExit, stopOnSignals } from '../n8n/localRun';
 import { startSummary } from '../n8n/startSummary';
 import { startQueueCluster, type QueueCluster } from './cluster';
-import { writePrivateFile } from './services';
+import { writePrivateFile } from '../n8n/privateFiles';
 
 /*
  * `npm run start:queue` (after start.sh built the package): what `npm start` gives, with n8n in

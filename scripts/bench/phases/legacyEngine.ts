@@ -1,11 +1,9 @@
-import { writeFileSync } from 'node:fs';
-
 import { RealN8n } from '../../n8n/real-n8n';
 import { describeBulk, otherCores, runBulk, type BulkResult } from '../bulkRuns';
 import { onCleanUp } from '../cleanup';
 import type { LiveBench } from '../context';
 import { formatNumber } from '../report';
-import { EXPRESSION_ENGINE, PID_FILE, SENDS, WARM_UP_ITEMS, say } from '../settings';
+import { EXPRESSION_ENGINE, SENDS, WARM_UP_ITEMS, say } from '../settings';
 import { BENCH_OWNER } from '../setup';
 
 /*
@@ -25,12 +23,12 @@ async function restartWithEngine(bench: LiveBench, engine: string): Promise<Real
 	process.env.N8N_EXPRESSION_ENGINE = engine;
 	let n8n: RealN8n;
 	try {
+		// previous.options carries the pid file: the new n8n is recorded with its own identity.
 		n8n = await RealN8n.start({ ...previous.options, readyTimeoutMs: 180_000 });
 	} finally {
 		if (before === undefined) delete process.env.N8N_EXPRESSION_ENGINE;
 		else process.env.N8N_EXPRESSION_ENGINE = before;
 	}
-	writeFileSync(PID_FILE, String(n8n.pid));
 	onCleanUp(() => n8n.stop());
 	bench.foreignLoad.ownGroups.add(n8n.pid as number);
 	await n8n.signInOwner(BENCH_OWNER);

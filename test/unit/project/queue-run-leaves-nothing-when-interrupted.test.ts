@@ -9,11 +9,12 @@
  * must be gone. The real cluster (Postgres, five n8n processes) is `npm run test:queue`'s.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { PROJECT_ROOT } from '../../../scripts/n8n/install';
+import { groupMembers } from '../../helpers/processGroup';
 
 jest.setTimeout(120_000);
 
@@ -23,22 +24,6 @@ interface Started {
 	redis: number;
 	n8n: number;
 	watchdog: number;
-}
-
-/** The pids of the running (not zombie) processes in a process group. */
-function groupMembers(pgid: number): number[] {
-	const members: number[] = [];
-	for (const name of readdirSync('/proc')) {
-		if (!/^\d+$/.test(name)) continue;
-		try {
-			const text = readFileSync(`/proc/${name}/stat`, 'utf8');
-			const [state, , pgrp] = text.slice(text.lastIndexOf(')') + 2).split(' ');
-			if (Number(pgrp) === pgid && state !== 'Z') members.push(Number(name));
-		} catch {
-			// Ended meanwhile.
-		}
-	}
-	return members;
 }
 
 const groupsToClean: number[] = [];

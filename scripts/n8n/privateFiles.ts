@@ -1,0 +1,92 @@
+import {
+	chmodSync,
+	closeSync,
+	fchmodSync,
+	lstatSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/*
+ * What the local tools write is for the person who runs them only: n8n's encryption key (its
+ * `.n8n/config`), the owner's API key (in `database.sqlite` and the state files), the stand-in's
+ * key and the webhook secret, and logs that quote them. On a machine other people also log in to,
+ * a folder of mode 0755 or a file of 0644 hands all of that to them. So every folder the scripts
+ * make is 0700, every file 0600, and what an earlier run left wider is narrowed on the next start
+ * (a mode given to mkdir or open only applies to what they create).
+ */
+
+export const PRIVATE_FOLDER_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
+/** Creates the folder (and any missing parent) 0700; an existing one is narrowed to 0700. */
+export function makePrivateFolder(path: string): string {
+	mkdirSync(path, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+	chmodSync(path, PRIVATE_FOLDER_MODE);
+	return path;
+}
+
+/**
+ * Takes the group's and others' bits off everything under `root` (root included), whatever an
+ * earlier run or an older version of these scripts left. Symbolic links are neither changed nor
+ * followed: `npm run dev` links the clone itself into n8n's folder, and the clone is not ours to
+ * narrow.
+ */
+export function narrowPrivateTree(root: string): void {
+	let stats;
+	try {
+		stats = lstatSync(root);
+	} catch {
+		return; // Not there (yet): nothing to narrow.
+	}
+	if (stats.isSymbolicLink()) return;
+	if ((stats.mode & 0o077) !== 0) chmodSync(root, stats.mode & 0o7700);
+	if (!stats.isDirectory()) return;
+	for (const name of readdirSync(root)) narrowPrivateTree(join(root, name));
+}
+
+/** Writes a file only its owner can read, an existing one included; its folder made private too. */
+export function writePrivateFile(path: string, content: string): void {
+	makePrivateFolder(dirname(path));
+	writeFileSync(path, content, { mode: PRIVATE_FILE_MODE });
+	chmodSync(path, PRIVATE_FILE_MODE);
+}
+
+/** Opens a log only its owner can read ('a' appends, 'w' starts it again); returns the descriptor. */
+export function openPrivateLog(path: string, flags: 'a' | 'w'): number {
+	const descriptor = openSync(path, flags, PRIVATE_FILE_MODE);
+	try {
+		fchmodSync(descriptor, PRIVATE_FILE_MODE);
+	} catch (error) {
+		closeSync(descriptor);
+		throw error;
+	}
+	return descriptor;
+}
+
+/**
+ * Runs `start` (a spawn) with umask 077, so the process it starts, and whatever that one starts,
+ * creates every file 0600 and folder 0700: n8n writes its database, its `-wal` and `-shm` files and
+ * its event logs with the modes the umask leaves. A child takes the umask at spawn, so it is set
+ * back at once; this process's own files (the build's dist/, say) keep the person's umask.
+ */
+export function withPrivateUmask<T>(start: () => T): T {
+	const before = process.umask(0o077);
+	try {
+		return start();
+	} finally {
+		process.umask(before);
+	}
+}
+
+/** Each folder given (undefined ones skipped) made or kept 0700, with everything in it narrowed. */
+export function keepLocalFilesPrivate(folders: Array<string | undefined>): void {
+	for (const folder of folders) {
+		if (folder === undefined) continue;
+		makePrivateFolder(folder);
+		narrowPrivateTree(folder);
+	}
+}
