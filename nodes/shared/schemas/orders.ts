@@ -110,9 +110,11 @@ export const refundOrderBody = z
 				errorMap: () => ({ message: `must be one of ${refundSpeeds.join(', ')}` }),
 			})
 			.optional(),
+		/** Left out: a full refund ("Issue a full or partial refund", the reference). */
 		amount: z
 			.object({ currency: currencyCode, value: minorUnits.min(1, 'must be at least 1') })
-			.strict(),
+			.strict()
+			.optional(),
 	})
 	.strict();
 export type RefundOrderBody = z.infer<typeof refundOrderBody>;
