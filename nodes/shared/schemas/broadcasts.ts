@@ -8,6 +8,7 @@ import {
 	phoneNumber,
 } from './fields';
 import { emptyActionBody, pageAnswer, pageParameter } from './paging';
+import { serviceId } from './serviceIds';
 
 /*
  * Broadcasts: the launch command on `POST /api/v1/events` and `/api/v1/broadcasts`
@@ -123,8 +124,7 @@ export const listBroadcastsQuery = z
 /** Cancel and archive carry no body (or `{}`). */
 export const broadcastActionBody = emptyActionBody;
 
-export const broadcastAnswer = z
-	.object({ id: z.string(), name: z.string().nullable().optional(), status: z.string() })
-	.passthrough();
+/** What the node needs of a broadcast (answerNeeds.ts): its id, and its status to confirm a change. */
+export const broadcastAnswer = z.object({ id: serviceId, status: z.string() }).passthrough();
 export type BroadcastAnswer = z.infer<typeof broadcastAnswer>;
 export const broadcastsPage = pageAnswer('broadcasts', broadcastAnswer);

@@ -84,10 +84,11 @@ export const updateCommunicationPreferencesBody = z
 	.strict();
 export type UpdateCommunicationPreferencesBody = z.infer<typeof updateCommunicationPreferencesBody>;
 
-// The reference shows no format for a contact's id; the service writes other ids as integers.
-export const contactAnswer = z
-	.object({ id: z.union([z.string(), z.number()]).optional(), phone_number: z.string() })
-	.passthrough();
+/**
+ * What the node needs of a contact (answerNeeds.ts): its phone number, which names it. Its id (no
+ * format in the reference) and every other field pass through as the service writes them.
+ */
+export const contactAnswer = z.object({ phone_number: z.string() }).passthrough();
 export const upsertContactsAnswer = z.union([contactAnswer, z.array(contactAnswer)]);
 export const communicationPreferencesAnswer = z
 	.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PromisedAnswer } from './answers';
 import { contactMetadata, email, nonEmpty, phoneNumber } from './fields';
+import { serviceId } from './serviceIds';
 
 /*
  * Orders (docs/service-contract.md, "Contacts, conversations, orders and media"). Every amount is
@@ -119,14 +120,14 @@ export const refundOrderBody = z
 	.strict();
 export type RefundOrderBody = z.infer<typeof refundOrderBody>;
 
-export const orderAnswer = z
-	.object({ id: z.string(), status: z.string(), total_amount: z.number().optional() })
-	.passthrough();
+/**
+ * What the node needs of an order (answerNeeds.ts): its id, to know it is the order asked for. Its
+ * status and amounts pass through as the service writes them.
+ */
+export const orderAnswer = z.object({ id: serviceId }).passthrough();
 export type OrderAnswer = z.infer<typeof orderAnswer>;
 // The reference shows no refund answer; the service writes other ids as integers.
-export const refundAnswer = z
-	.object({ id: z.union([z.string(), z.number()]), status: z.string() })
-	.passthrough();
+export const refundAnswer = z.object({ id: serviceId, status: z.string() }).passthrough();
 
 /**
  * The statuses an order or a refund may be created with. The reference shows no status for either
@@ -143,7 +144,6 @@ const CREATED: readonly number[] = [200, 201, 202];
  * reference, test/fixtures/reference/orders/create-order.older.answer.json) and shows no `status`:
  * a created order is confirmed by its id, its status is read when the service gives one.
  */
-const createdOrderAnswer = orderAnswer.extend({ status: z.string().optional() });
-export const createOrderAnswer: PromisedAnswer = { statusCode: CREATED, body: createdOrderAnswer };
+export const createOrderAnswer: PromisedAnswer = { statusCode: CREATED, body: orderAnswer };
 export const getOrderAnswer: PromisedAnswer = { statusCode: 200, body: orderAnswer };
 export const refundOrderAnswer: PromisedAnswer = { statusCode: CREATED, body: refundAnswer };
