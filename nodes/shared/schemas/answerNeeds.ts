@@ -60,6 +60,8 @@ function page(endpoint: string, records: string, ...fields: NeededField[]): Answ
 			...FAILURE_SIGNS,
 			need(records, 'paging', 'reference'),
 			need('next', 'paging', 'reference'),
+			// Read to stop once every record was read, and to tell a list that grew between pages.
+			need('count', 'paging', 'reference'),
 			...fields,
 		],
 	};

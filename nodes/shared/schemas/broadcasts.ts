@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PromisedAnswer } from './answers';
+import { SUCCESS_STATUSES, type PromisedAnswer } from './answers';
 import {
 	BUSINESS_PHONE_PATTERN,
 	isoDateTimeInFuture,
@@ -106,7 +106,7 @@ export const sendBroadcastAnswer = z
  * Any other 2xx, or one without the event id, is "may have been launched".
  */
 export const launchBroadcastAnswer: PromisedAnswer = {
-	statusCode: [200, 201, 202],
+	statusCode: SUCCESS_STATUSES.sendEvent,
 	body: z.object({ status: z.string().optional(), event_id: z.string().min(1) }).passthrough(),
 };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PromisedAnswer } from './answers';
+import { SUCCESS_STATUSES, type PromisedAnswer } from './answers';
 import { contactMetadata, email, nonEmpty, phoneNumber } from './fields';
 import { serviceId } from './serviceIds';
 
@@ -130,20 +130,26 @@ export type OrderAnswer = z.infer<typeof orderAnswer>;
 export const refundAnswer = z.object({ id: serviceId, status: z.string() }).passthrough();
 
 /**
- * The statuses an order or a refund may be created with. The reference shows no status for either
- * (docs/service-contract.md, "Orders"): 201 (created), 200 or 202 each confirm one when the body is
- * the order or the refund asked for (create.operation.ts, refund.operation.ts check that it is this
- * item's), as a launch or a status change is confirmed by its body, not by one exact status. A body
- * that is no order or refund stays "may have been sent", whatever the 2xx.
+ * The answers the node holds the service to (PromisedAnswer, answers.ts). The reference shows no
+ * status for an order or a refund (docs/service-contract.md, "Orders"): 201 (created), 200 or 202
+ * each confirm one when the body is the order or the refund asked for (create.operation.ts,
+ * refund.operation.ts check that it is this item's). A body that is no order or refund stays "may
+ * have been sent", whatever the 2xx.
  */
-const CREATED: readonly number[] = [200, 201, 202];
-
-/** The answers the node holds the service to (PromisedAnswer, answers.ts). */
 /*
  * The older reference's Create an order answers the order as it was sent (its `id` is your
  * reference, test/fixtures/reference/orders/create-order.older.answer.json) and shows no `status`:
  * a created order is confirmed by its id, its status is read when the service gives one.
  */
-export const createOrderAnswer: PromisedAnswer = { statusCode: CREATED, body: orderAnswer };
-export const getOrderAnswer: PromisedAnswer = { statusCode: 200, body: orderAnswer };
-export const refundOrderAnswer: PromisedAnswer = { statusCode: CREATED, body: refundAnswer };
+export const createOrderAnswer: PromisedAnswer = {
+	statusCode: SUCCESS_STATUSES.createOrder,
+	body: orderAnswer,
+};
+export const getOrderAnswer: PromisedAnswer = {
+	statusCode: SUCCESS_STATUSES.getOrder,
+	body: orderAnswer,
+};
+export const refundOrderAnswer: PromisedAnswer = {
+	statusCode: SUCCESS_STATUSES.refundOrder,
+	body: refundAnswer,
+};
