@@ -3,7 +3,13 @@
  * asked for, what the answer repeats of the request, which command's answer it is and with which
  * status. Shared by the property tests that serve generated answers (test/engine/contract/).
  */
+import type { INode } from 'n8n-workflow';
+
+import type { StandInService } from '../../sandbox/server';
 import type { GeneratedAnswer, RequestKind, Shape } from './answersFromContract';
+import { runChatMessaging } from './engineHarness';
+import type { OpenApiContract } from './openApiContract';
+import { operations } from './validOperations';
 
 type Json = GeneratedAnswer['body'];
 
@@ -103,4 +109,38 @@ export function aboutTheObject(about: AboutTheObject, idForms: Array<string | nu
 				? { ...body, ...about.alsoShows, [about.idField]: idInAnswer }
 				: body,
 	);
+}
+
+/** The request of an operation that is answered as generated: its last one. */
+export interface AnsweredRequest {
+	method: string;
+	path: string;
+	operationId: string;
+}
+
+/**
+ * Which request of each operation is answered, and which contract operation it is: found by
+ * running each operation once against the stand-in (its last request: a send after its template
+ * was read).
+ */
+export async function findAnsweredRequests(
+	service: StandInService,
+	apiKey: string,
+	contract: OpenApiContract,
+): Promise<Record<string, AnsweredRequest>> {
+	const answered: Record<string, AnsweredRequest> = {};
+	for (const [name, { parameters }] of Object.entries(operations)) {
+		service.clearRequests();
+		await runChatMessaging({
+			items: [{}],
+			parameters: parameters as INode['parameters'],
+			baseUrl: service.url,
+			apiKey,
+			continueOnFail: true,
+		});
+		const last = service.requests.at(-1)!;
+		const operation = contract.operationOf({ method: last.method, path: last.path });
+		answered[name] = { method: last.method, path: last.path, operationId: operation!.operationId! };
+	}
+	return answered;
 }

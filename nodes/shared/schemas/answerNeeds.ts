@@ -71,20 +71,28 @@ function one(endpoint: string, ...fields: NeededField[]): AnswerNeeds {
 	return { endpoint, needs: [...FAILURE_SIGNS, ...fields] };
 }
 
+/** A send's answer repeats the request (interface §4.1): the contact and template are compared. */
+const SEND = one(
+	'sendEvent',
+	need('event_id', 'output', 'inference'),
+	need('contact.phone_number', 'identity', 'interface'),
+	need('template_message.chat_template_id', 'identity', 'interface'),
+);
+
+/** A broadcast after a change: the one asked for, in the status the change leads to. */
+function broadcastChange(endpoint: string): AnswerNeeds {
+	return one(
+		endpoint,
+		need('id', 'identity', 'inference'),
+		need('status', 'identity', 'inference'),
+	);
+}
+
 /** Operation (`resource → operation`, as the editor names them) → what it needs of its answer. */
 export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
-	'message → sendTemplate': one(
-		'sendEvent',
-		need('event_id', 'output', 'inference'),
-		need('contact.phone_number', 'identity', 'interface'),
-		need('template_message.chat_template_id', 'identity', 'interface'),
-	),
-	'message → sendAndWait': one(
-		'sendEvent',
-		need('event_id', 'output', 'inference'),
-		need('contact.phone_number', 'identity', 'interface'),
-		need('template_message.chat_template_id', 'identity', 'interface'),
-	),
+	'message → sendTemplate': SEND,
+	// Its send is Send Template's, answered the same way.
+	'message → sendAndWait': SEND,
 	'message → getStatus': one(
 		'getEvent',
 		need('id', 'identity', 'reference'),
@@ -165,16 +173,8 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 		need('broadcasts[].id', 'identity', 'inference'),
 		need('broadcasts[].status', 'identity', 'inference'),
 	),
-	'broadcast → cancel': one(
-		'cancelBroadcast',
-		need('id', 'identity', 'inference'),
-		need('status', 'identity', 'inference'),
-	),
-	'broadcast → archive': one(
-		'archiveBroadcast',
-		need('id', 'identity', 'inference'),
-		need('status', 'identity', 'inference'),
-	),
+	'broadcast → cancel': broadcastChange('cancelBroadcast'),
+	'broadcast → archive': broadcastChange('archiveBroadcast'),
 	'order → create': one(
 		'createOrder',
 		need('id', 'identity', 'reference'),

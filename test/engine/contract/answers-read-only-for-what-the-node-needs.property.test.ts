@@ -30,6 +30,8 @@ import {
 	REPEATS_THE_REQUEST,
 	REQUEST_KIND,
 	aboutTheObject,
+	findAnsweredRequests,
+	type AnsweredRequest,
 } from '../../helpers/contractAnswerCases';
 import {
 	changeOutsideNeeds,
@@ -49,23 +51,11 @@ const service = useStandInService({ apiKey: API_KEY });
 const RUNS = 3;
 
 let contract: OpenApiContract;
-const answered: Record<string, { path: string; operationId: string }> = {};
+let answered: Record<string, AnsweredRequest> = {};
 
 beforeAll(async () => {
 	contract = await loadOpenApiContract();
-	for (const [name, { parameters }] of Object.entries(operations)) {
-		service.clearRequests();
-		await runChatMessaging({
-			items: [{}],
-			parameters: parameters as INode['parameters'],
-			baseUrl: service.url,
-			apiKey: API_KEY,
-			continueOnFail: true,
-		});
-		const last = service.requests.at(-1)!;
-		const operation = contract.operationOf({ method: last.method, path: last.path });
-		answered[name] = { path: last.path, operationId: operation!.operationId! };
-	}
+	answered = await findAnsweredRequests(service, API_KEY, contract);
 }, 120_000);
 
 /** The operation's success answer: about the object asked for, repeating what it checks it repeats. */

@@ -49,7 +49,9 @@ import {
 	REPEATS_THE_REQUEST,
 	REQUEST_KIND,
 	aboutTheObject,
+	findAnsweredRequests,
 	type AboutTheObject,
+	type AnsweredRequest,
 } from '../../helpers/contractAnswerCases';
 
 const API_KEY = 'answers-the-contract-allows-key-3e7a';
@@ -84,35 +86,13 @@ const HELD_TO_FAILURE_SIGNS = new Set([
 	'media → delete',
 ]);
 
-interface AnsweredRequest {
-	method: string;
-	path: string;
-	operationId: string;
-}
-
 let contract: OpenApiContract;
 /** Operation name → the request of it that is answered as generated. */
 const answered: Record<string, AnsweredRequest> = {};
 
 beforeAll(async () => {
 	contract = await loadOpenApiContract();
-	for (const [name, { parameters }] of Object.entries(operations)) {
-		service.clearRequests();
-		await runChatMessaging({
-			items: [{}],
-			parameters: parameters as INode['parameters'],
-			baseUrl: service.url,
-			apiKey: API_KEY,
-			continueOnFail: true,
-		});
-		const last = service.requests.at(-1)!;
-		const operation = contract.operationOf({ method: last.method, path: last.path });
-		answered[name] = {
-			method: last.method,
-			path: last.path,
-			operationId: operation!.operationId!,
-		};
-	}
+	Object.assign(answered, await findAnsweredRequests(service, API_KEY, contract));
 }, 120_000);
 
 /**
