@@ -197,17 +197,19 @@ export function createOrderStore(now: Clock, paymentMs: number) {
 				const refundBody = body as RefundOrderBody;
 				const errors = refundErrors(refundBody);
 				if (Object.keys(errors).length > 0) return outsideContract(errors);
-				const { speed = 'normal', amount } = refundBody;
+				const { speed = 'normal' } = refundBody;
 				const current = status(order);
 				if (current === 'refunded') return invalidState('is refunded: nothing is left to refund');
 				if (current !== 'completed')
 					return invalidState(`is ${current}: only a paid (completed) order can be refunded`);
+				const left = totals(order).total_amount - refunded(order);
+				// No amount: a full refund of what is left, as the reference's "full or partial refund".
+				const amount = refundBody.amount ?? { currency: ACCOUNT_CURRENCY, value: left };
 				if (amount.currency !== ACCOUNT_CURRENCY) {
 					return parameterError({
 						'amount.currency': [`must be ${ACCOUNT_CURRENCY}, the order's currency`],
 					});
 				}
-				const left = totals(order).total_amount - refunded(order);
 				if (amount.value > left) {
 					return parameterError({ 'amount.value': [`is more than the ${left} left to refund`] });
 				}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PromisedAnswer } from './answers';
+import { SUCCESS_STATUSES, type PromisedAnswer } from './answers';
 import {
 	BUSINESS_PHONE_PATTERN,
 	isoDateTimeInFuture,
@@ -8,6 +8,7 @@ import {
 	phoneNumber,
 } from './fields';
 import { emptyActionBody, pageAnswer, pageParameter } from './paging';
+import { serviceId } from './serviceIds';
 
 /*
  * Broadcasts: the launch command on `POST /api/v1/events` and `/api/v1/broadcasts`
@@ -58,6 +59,9 @@ export function sendBroadcastBodyAt(now?: () => number) {
 						.max(MAX_BROADCAST_CONTACTS, `must hold at most ${MAX_BROADCAST_CONTACTS} contacts`)
 						.optional(),
 					audience_id: nonEmpty.optional(),
+					// In the reference's field list, its own fields cut off in every stored copy: the node
+					// offers no field for it and never sends it, the document takes it whatever it holds.
+					deliveries: z.record(z.unknown()).optional(),
 					scheduled_launch_time: isoDateTimeInFuture(now).optional(),
 					// Our assumption: written like business_phone_number, digits only.
 					phone_number: z
@@ -102,7 +106,7 @@ export const sendBroadcastAnswer = z
  * Any other 2xx, or one without the event id, is "may have been launched".
  */
 export const launchBroadcastAnswer: PromisedAnswer = {
-	statusCode: [200, 201, 202],
+	statusCode: SUCCESS_STATUSES.sendEvent,
 	body: z.object({ status: z.string().optional(), event_id: z.string().min(1) }).passthrough(),
 };
 
@@ -120,8 +124,7 @@ export const listBroadcastsQuery = z
 /** Cancel and archive carry no body (or `{}`). */
 export const broadcastActionBody = emptyActionBody;
 
-export const broadcastAnswer = z
-	.object({ id: z.string(), name: z.string().nullable().optional(), status: z.string() })
-	.passthrough();
+/** What the node needs of a broadcast (answerNeeds.ts): its id, and its status to confirm a change. */
+export const broadcastAnswer = z.object({ id: serviceId, status: z.string() }).passthrough();
 export type BroadcastAnswer = z.infer<typeof broadcastAnswer>;
 export const broadcastsPage = pageAnswer('broadcasts', broadcastAnswer);

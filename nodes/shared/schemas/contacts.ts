@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PromisedAnswer } from './answers';
+import { SUCCESS_STATUSES, type PromisedAnswer } from './answers';
 import { contactMetadata, email, nonEmpty, phoneNumber } from './fields';
 
 /*
@@ -84,10 +84,11 @@ export const updateCommunicationPreferencesBody = z
 	.strict();
 export type UpdateCommunicationPreferencesBody = z.infer<typeof updateCommunicationPreferencesBody>;
 
-// The reference shows no format for a contact's id; the service writes other ids as integers.
-export const contactAnswer = z
-	.object({ id: z.union([z.string(), z.number()]).optional(), phone_number: z.string() })
-	.passthrough();
+/**
+ * What the node needs of a contact (answerNeeds.ts): its phone number, which names it. Its id (no
+ * format in the reference) and every other field pass through as the service writes them.
+ */
+export const contactAnswer = z.object({ phone_number: z.string() }).passthrough();
 export const upsertContactsAnswer = z.union([contactAnswer, z.array(contactAnswer)]);
 export const communicationPreferencesAnswer = z
 	.object({
@@ -102,12 +103,24 @@ export const communicationPreferencesAnswer = z
  * 201 when it created the contact and 200 when it updated one; the node reads which from the status.
  */
 const anyObject = z.object({}).passthrough();
-export const upsertContactAnswer: PromisedAnswer = { statusCode: [201, 200], body: contactAnswer };
+export const upsertContactAnswer: PromisedAnswer = {
+	statusCode: SUCCESS_STATUSES.upsertContacts,
+	body: contactAnswer,
+};
 /** 200 with the array of resulting contacts (an array is read as an object without fields). */
-export const upsertContactsBulkAnswer: PromisedAnswer = { statusCode: 200, body: anyObject };
-export const getContactAnswer: PromisedAnswer = { statusCode: 200, body: contactAnswer };
-export const updateContactAnswer: PromisedAnswer = { statusCode: 200, body: contactAnswer };
+export const upsertContactsBulkAnswer: PromisedAnswer = {
+	statusCode: SUCCESS_STATUSES.upsertContacts,
+	body: anyObject,
+};
+export const getContactAnswer: PromisedAnswer = {
+	statusCode: SUCCESS_STATUSES.getContact,
+	body: contactAnswer,
+};
+export const updateContactAnswer: PromisedAnswer = {
+	statusCode: SUCCESS_STATUSES.updateContact,
+	body: contactAnswer,
+};
 export const updateCommunicationPreferencesAnswer: PromisedAnswer = {
-	statusCode: 200,
+	statusCode: SUCCESS_STATUSES.updateCommunicationPreferences,
 	body: communicationPreferencesAnswer,
 };

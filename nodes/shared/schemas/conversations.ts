@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PromisedAnswer } from './answers';
+import { SUCCESS_STATUSES, type PromisedAnswer } from './answers';
 import { nonEmpty, phoneNumber } from './fields';
 import { isoMomentParameter, pageAnswer, pageParameter, perParameter } from './paging';
 
@@ -82,7 +82,7 @@ export const conversationsPage = pageAnswer('conversations', conversationAnswer)
  * assign_agent, 201 as send_template_message or 202 (accepted) on the same endpoint all confirm it.
  */
 export const closeConversationAnswer: PromisedAnswer = {
-	statusCode: [200, 201, 202],
+	statusCode: SUCCESS_STATUSES.sendEvent,
 	body: z.object({}).passthrough(),
 };
 /**
@@ -90,6 +90,6 @@ export const closeConversationAnswer: PromisedAnswer = {
  * conversation all confirm it; the body, read against the request, says whether it was made.
  */
 export const updateConversationStatusAnswer: PromisedAnswer = {
-	statusCode: [200, 201, 202],
+	statusCode: SUCCESS_STATUSES.updateConversationStatus,
 	body: conversationAnswer,
 };

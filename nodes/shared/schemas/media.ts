@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PromisedAnswer } from './answers';
+import { SUCCESS_STATUSES, type PromisedAnswer } from './answers';
 import { pageAnswer, pageParameter, perParameter } from './paging';
 
 /*
@@ -144,7 +144,7 @@ export const mediaPage = pageAnswer('medias', mediaAnswer);
 
 /** 204 without a body, as the reference shows (unconfirmed); a 200 with a JSON object is taken too. */
 export const deleteMediaAnswer: PromisedAnswer = {
-	statusCode: [204, 200],
+	statusCode: SUCCESS_STATUSES.deleteMedia,
 	body: z.object({}).passthrough(),
 };
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUSINESS_PHONE_PATTERN, nonEmpty, phoneNumber } from './fields';
 import { isoMomentParameter, pageAnswer, pageParameter, perParameter } from './paging';
+import { serviceId } from './serviceIds';
 
 /*
  * Reading what was sent: one event (a template message, a broadcast launch), template messages in
@@ -12,43 +13,15 @@ import { isoMomentParameter, pageAnswer, pageParameter, perParameter } from './p
 export const deliveryStatuses = ['sent', 'delivered', 'read', 'failed'] as const;
 export const messageDirections = ['inbound', 'outbound'] as const;
 
-export const templateMessageResult = z
-	.object({
-		type: z.literal('template_message'),
-		id: z.string(),
-		status: z.string(),
-		failure_message: z.string().nullable().optional(),
-		liquid_values: z.record(z.unknown()).nullable().optional(),
-	})
-	.passthrough();
-
-export const campaignResult = z
-	.object({
-		type: z.literal('campaign'),
-		id: z.string(),
-		name: z.string().nullable().optional(),
-		audience_count: z.number().nullable().optional(),
-		phone_number: z.string().nullable().optional(),
-		launch_time: z.string().nullable().optional(),
-		stats: z.record(z.unknown()).nullable().optional(),
-		whats_app_template: z.object({}).passthrough().nullable().optional(),
-		template_messages_url: z.string().nullable().optional(),
-	})
-	.passthrough();
-
 /**
- * `GET /api/v1/events/{id}`. The reference gives `processed|failed`; the stand-in also answers
- * `queued` before an event is processed, so the status is read as any string.
+ * `GET /api/v1/events/{id}`: what the node needs of it is the event's `id` (to know the answer is
+ * about the event asked for) and its `status` (the item's status before a result is known). The
+ * reference gives `processed|failed`; the stand-in also answers `queued`, so any text is read. The
+ * `result` is "object | null" in the reference and passes through whatever it holds: each
+ * operation reads from it only what it outputs, as written (getStatus.operation.ts).
  */
 export const eventAnswer = z
-	.object({
-		id: z.string(),
-		status: z.string(),
-		result: z
-			.union([templateMessageResult, campaignResult, z.object({ type: z.string() }).passthrough()])
-			.nullable()
-			.optional(),
-	})
+	.object({ id: serviceId, status: z.string(), result: z.unknown().optional() })
 	.passthrough();
 export type EventAnswer = z.infer<typeof eventAnswer>;
 

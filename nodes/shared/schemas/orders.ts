@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { PromisedAnswer } from './answers';
+import { SUCCESS_STATUSES, type PromisedAnswer } from './answers';
 import { contactMetadata, email, nonEmpty, phoneNumber } from './fields';
+import { serviceId } from './serviceIds';
 
 /*
  * Orders (docs/service-contract.md, "Contacts, conversations, orders and media"). Every amount is
@@ -110,38 +111,45 @@ export const refundOrderBody = z
 				errorMap: () => ({ message: `must be one of ${refundSpeeds.join(', ')}` }),
 			})
 			.optional(),
+		/** Left out: a full refund ("Issue a full or partial refund", the reference). */
 		amount: z
 			.object({ currency: currencyCode, value: minorUnits.min(1, 'must be at least 1') })
-			.strict(),
+			.strict()
+			.optional(),
 	})
 	.strict();
 export type RefundOrderBody = z.infer<typeof refundOrderBody>;
 
-export const orderAnswer = z
-	.object({ id: z.string(), status: z.string(), total_amount: z.number().optional() })
-	.passthrough();
+/**
+ * What the node needs of an order (answerNeeds.ts): its id, to know it is the order asked for. Its
+ * status and amounts pass through as the service writes them.
+ */
+export const orderAnswer = z.object({ id: serviceId }).passthrough();
 export type OrderAnswer = z.infer<typeof orderAnswer>;
 // The reference shows no refund answer; the service writes other ids as integers.
-export const refundAnswer = z
-	.object({ id: z.union([z.string(), z.number()]), status: z.string() })
-	.passthrough();
+export const refundAnswer = z.object({ id: serviceId, status: z.string() }).passthrough();
 
 /**
- * The statuses an order or a refund may be created with. The reference shows no status for either
- * (docs/service-contract.md, "Orders"): 201 (created), 200 or 202 each confirm one when the body is
- * the order or the refund asked for (create.operation.ts, refund.operation.ts check that it is this
- * item's), as a launch or a status change is confirmed by its body, not by one exact status. A body
- * that is no order or refund stays "may have been sent", whatever the 2xx.
+ * The answers the node holds the service to (PromisedAnswer, answers.ts). The reference shows no
+ * status for an order or a refund (docs/service-contract.md, "Orders"): 201 (created), 200 or 202
+ * each confirm one when the body is the order or the refund asked for (create.operation.ts,
+ * refund.operation.ts check that it is this item's). A body that is no order or refund stays "may
+ * have been sent", whatever the 2xx.
  */
-const CREATED: readonly number[] = [200, 201, 202];
-
-/** The answers the node holds the service to (PromisedAnswer, answers.ts). */
 /*
  * The older reference's Create an order answers the order as it was sent (its `id` is your
  * reference, test/fixtures/reference/orders/create-order.older.answer.json) and shows no `status`:
  * a created order is confirmed by its id, its status is read when the service gives one.
  */
-const createdOrderAnswer = orderAnswer.extend({ status: z.string().optional() });
-export const createOrderAnswer: PromisedAnswer = { statusCode: CREATED, body: createdOrderAnswer };
-export const getOrderAnswer: PromisedAnswer = { statusCode: 200, body: orderAnswer };
-export const refundOrderAnswer: PromisedAnswer = { statusCode: CREATED, body: refundAnswer };
+export const createOrderAnswer: PromisedAnswer = {
+	statusCode: SUCCESS_STATUSES.createOrder,
+	body: orderAnswer,
+};
+export const getOrderAnswer: PromisedAnswer = {
+	statusCode: SUCCESS_STATUSES.getOrder,
+	body: orderAnswer,
+};
+export const refundOrderAnswer: PromisedAnswer = {
+	statusCode: SUCCESS_STATUSES.refundOrder,
+	body: refundAnswer,
+};

@@ -31,13 +31,17 @@ export const isoMomentParameter = z
 	.string()
 	.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2030-01-31T18:00:00Z' });
 
-/** The service names neighbouring pages by number or by URL; some lists say `previous`. */
+/** The service names the next page by number or by URL. */
 const pageLink = z.union([z.number(), z.string()]).nullable().optional();
 
-/** A page of a list answer: lenient, the items under `key`. */
+/**
+ * A page of a list answer: the items under `key`, and `next` to find the next page. `count`,
+ * `prev` and `previous` are the service's to write as it likes: the node reads none of them
+ * (answerNeeds.ts), so they pass through whatever they hold.
+ */
 export function pageAnswer<K extends string, T extends z.ZodTypeAny>(key: K, item: T) {
 	return z
-		.object({ count: z.number().optional(), next: pageLink, prev: pageLink, previous: pageLink })
+		.object({ next: pageLink })
 		.extend({ [key]: z.array(item) } as Record<K, z.ZodArray<T>>)
 		.passthrough();
 }

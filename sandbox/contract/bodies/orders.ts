@@ -23,7 +23,8 @@ export interface CreateOrderBody {
 
 export interface RefundOrderBody {
 	speed?: 'normal' | 'instant';
-	amount: { currency: string; value: number };
+	/** Left out: a full refund of what is left (the reference marks it optional). */
+	amount?: { currency: string; value: number };
 }
 
 const TOO_LARGE = 'is too large';
@@ -44,5 +45,7 @@ export function createOrderErrors(body: CreateOrderBody, now: number): Record<st
 }
 
 export function refundErrors(body: RefundOrderBody): Record<string, string[]> {
-	return Number.isSafeInteger(body.amount.value) ? {} : { 'amount.value': [TOO_LARGE] };
+	return body.amount === undefined || Number.isSafeInteger(body.amount.value)
+		? {}
+		: { 'amount.value': [TOO_LARGE] };
 }

@@ -37,13 +37,22 @@ import {
 	documentedFailureSign,
 	idAsWritten,
 	type GeneratedAnswer,
-	type RequestKind,
 	type Shape,
 } from '../../helpers/answersFromContract';
 import { runAgent } from '../../helpers/agentToolHarness';
 import { runChatMessaging } from '../../helpers/engineHarness';
 import type { INode } from 'n8n-workflow';
 import { operations } from '../../helpers/validOperations';
+import {
+	ABOUT_THE_OBJECT,
+	COMMAND_STATUS,
+	REPEATS_THE_REQUEST,
+	REQUEST_KIND,
+	aboutTheObject,
+	findAnsweredRequests,
+	type AboutTheObject,
+	type AnsweredRequest,
+} from '../../helpers/contractAnswerCases';
 
 const API_KEY = 'answers-the-contract-allows-key-3e7a';
 const service = useStandInService({ apiKey: API_KEY });
@@ -52,68 +61,6 @@ const service = useStandInService({ apiKey: API_KEY });
 const RUNS = 3;
 
 type Json = GeneratedAnswer['body'];
-
-/**
- * What an answer about the object asked for says: the parameter naming the object, the kind of id
- * it takes, the answer's field naming it, and the fields a change leaves as the request asked
- * (docs/openapi.yaml and the operation's docs: an archived broadcast is `archived`).
- */
-interface AboutTheObject {
-	parameter: string;
-	prefix: string;
-	idField: string;
-	alsoShows?: Record<string, Json>;
-}
-
-/** An object named by an ID of this prefix in `parameter`, answered with it in `id`. */
-const byId = (
-	parameter: string,
-	prefix: string,
-	alsoShows?: Record<string, Json>,
-): AboutTheObject => ({ parameter, prefix, idField: 'id', ...(alsoShows && { alsoShows }) });
-/** A contact, named by its phone number and answered with it in `phone_number`. */
-const byPhoneNumber = (alsoShows?: Record<string, Json>): AboutTheObject => ({
-	parameter: 'phoneNumber',
-	prefix: '+',
-	idField: 'phone_number',
-	...(alsoShows && { alsoShows }),
-});
-
-const ABOUT_THE_OBJECT: Record<string, AboutTheObject> = {
-	'broadcast → get': byId('broadcastId', 'cmp_'),
-	'broadcast → cancel': byId('broadcastId', 'cmp_', { status: 'draft' }),
-	'broadcast → archive': byId('broadcastId', 'cmp_', { status: 'archived' }),
-	'template → get': byId('templateId', 'wat_'),
-	'template → update': byId('templateId', 'wat_', { category: 'MARKETING' }),
-	'template → archive': byId('templateId', 'wat_', { status: 'archived' }),
-	'template → pause': byId('templateId', 'wat_', { status: 'paused' }),
-	'template → submitForApproval': byId('templateId', 'wat_', { status: 'pending' }),
-	'order → get': byId('orderId', 'wa_ord_'),
-	'conversation → updateStatus': byId('conversationId', 'conv_', { status: 'open' }),
-	'media → delete': byId('mediaId', ''),
-	'message → getStatus': byId('eventId', 'evt_'),
-	'broadcast → getStatus': byId('eventId', 'evt_', { result: { type: 'campaign', id: 'cmp_1' } }),
-	'contact → get': byPhoneNumber(),
-	'contact → update': byPhoneNumber({ name: 'Ada' }),
-	'contact → createOrUpdate': byPhoneNumber({ name: 'Ada' }),
-	'contact → createMany': byPhoneNumber(),
-};
-
-/**
- * What an answer repeats of the request it answers, where the node checks it (the template, order
- * or refund asked for): an answer generated without it is about another request, and fails.
- */
-const REPEATS_THE_REQUEST: Record<string, Record<string, Json>> = {
-	'template → create': { template_name: 'edge_probe', language: 'en' },
-	'order → create': { reference_id: 'ref-1' },
-	'order → refund': { order_id: 'wa_ord_1', amount: { value: 100, currency: 'USD' } },
-	// The preference sent, and the number sent in one of the lists the contract requires.
-	'contact → updateCommunicationPreference': {
-		communication_preference: 'mute_all',
-		updated: ['+14155550123'],
-		not_found: [],
-	},
-};
 
 /**
  * The operations whose answer docs/failure-semantics.md holds to the failure signs ("Which answers
@@ -139,72 +86,14 @@ const HELD_TO_FAILURE_SIGNS = new Set([
 	'media → delete',
 ]);
 
-/**
- * Which request each operation sends where an operation takes several, whose answer the document
- * names in `x-answer-by-event-type` (Connect Contact's `{status, event_id}`, required by the
- * service's reference; Assign Agent's `{}`) or `x-answer-by-request-shape` (one contact's upsert
- * answered with that contact).
- */
-const REQUEST_KIND: Record<string, RequestKind> = {
-	'aiAgent → connectContact': { eventType: 'connect_to_ai_agent' },
-	'conversation → assignAgent': { eventType: 'assign_agent' },
-	'broadcast → launch': { eventType: 'send_broadcast' },
-	'contact → createOrUpdate': { shape: 'object' },
-};
-
-/**
- * The success status of each command on `POST /api/v1/events` (one contract operation, sendEvent,
- * answering each command its own way: docs/failure-semantics.md, "201 for a send, 200 for the
- * others").
- */
-const COMMAND_STATUS: Record<string, number> = {
-	'message → sendTemplate': 201,
-	'broadcast → launch': 200,
-	'aiAgent → connectContact': 200,
-	'conversation → assignAgent': 200,
-	'conversation → close': 200,
-};
-
-interface AnsweredRequest {
-	method: string;
-	path: string;
-	operationId: string;
-}
-
 let contract: OpenApiContract;
 /** Operation name → the request of it that is answered as generated. */
 const answered: Record<string, AnsweredRequest> = {};
 
 beforeAll(async () => {
 	contract = await loadOpenApiContract();
-	for (const [name, { parameters }] of Object.entries(operations)) {
-		service.clearRequests();
-		await runChatMessaging({
-			items: [{}],
-			parameters: parameters as INode['parameters'],
-			baseUrl: service.url,
-			apiKey: API_KEY,
-			continueOnFail: true,
-		});
-		const last = service.requests.at(-1)!;
-		const operation = contract.operationOf({ method: last.method, path: last.path });
-		answered[name] = {
-			method: last.method,
-			path: last.path,
-			operationId: operation!.operationId!,
-		};
-	}
+	Object.assign(answered, await findAnsweredRequests(service, API_KEY, contract));
 }, 120_000);
-
-/** The object's id in the answer (each way it may be written), and what a change leaves. */
-function aboutTheObject(about: AboutTheObject, idForms: Array<string | number>): Shape {
-	return idForms.map(
-		(idInAnswer) => (body: Json) =>
-			body !== null && typeof body === 'object' && !Array.isArray(body)
-				? { ...body, ...about.alsoShows, [about.idField]: idInAnswer }
-				: body,
-	);
-}
 
 /**
  * The ids asked for: a media item's is a number; a template's starts with wat_ (the node refuses

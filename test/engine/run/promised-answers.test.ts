@@ -46,16 +46,16 @@ describe('an answer that is not what the spec promises is an error, never re-sen
 		],
 		['Connect Contact: 200 with an empty body', 'connectContact', { status: 200 }, /event_id/],
 		[
-			'Connect Contact: 201 instead of 200',
+			'Connect Contact: 203, a status no source names for the events endpoint',
 			'connectContact',
-			{ status: 201, body: { status: 'success', event_id: 'evt_1' } },
-			/201/,
+			{ status: 203, body: { status: 'success', event_id: 'evt_1' } },
+			/203/,
 		],
 		[
-			'Send Template: 200 instead of 201',
+			'Send Template: 203, a status no source names for the events endpoint',
 			'sendTemplate',
-			{ status: 200, body: { event_type: 'send_template_message' } },
-			/200/,
+			{ status: 203, body: { event_type: 'send_template_message' } },
+			/203/,
 		],
 		[
 			'Send Template: 201 saying it failed',
@@ -69,11 +69,16 @@ describe('an answer that is not what the spec promises is an error, never re-sen
 			{ status: 200, body: { error: 'Agent not found' } },
 			/Agent not found/,
 		],
-		['Assign Agent: 202 instead of 200', 'assignAgent', { status: 202, body: {} }, /202/],
 		[
-			'Create Many: 200 instead of 201',
+			'Assign Agent: 206, a status no source names',
+			'assignAgent',
+			{ status: 206, body: {} },
+			/206/,
+		],
+		[
+			'Create Many: 203, a status no source names for /subscribers',
 			'createMany',
-			{ status: 200, body: { message: 'Nothing imported' } },
+			{ status: 203, body: { message: 'Nothing imported' } },
 			/Nothing imported/,
 		],
 	];

@@ -200,13 +200,21 @@ describe('POST /api/v1/orders/:id/refunds', () => {
 		expect(refund(h, 'wa_ord_0000000000000000', { amount: usd(100) }).status).toBe(404);
 	});
 
+	it('refunds what is left in full when no amount is given (the reference marks it optional)', () => {
+		const h = accountSide();
+		expect(refund(h, SEEDED_ORDERS.paid, { amount: usd(100) }).status).toBe(201);
+		const full = refund(h, SEEDED_ORDERS.paid, { speed: 'instant' });
+		expect(full.status).toBe(201);
+		expect(full.body.amount).toEqual(usd(12000 - 100));
+		expect(refusedFields(refund(h, SEEDED_ORDERS.paid, { speed: 'instant' }))).toEqual(['status']);
+	});
+
 	it.each([
 		['another currency', { amount: { currency: 'EUR', value: 100 } }, ['amount.currency']],
 		['a lower-case currency', { amount: { currency: 'usd', value: 100 } }, ['amount.currency']],
 		['a fractional value', { amount: usd(10.5) }, ['amount.value']],
 		['a zero value', { amount: usd(0) }, ['amount.value']],
 		['a bare number', { amount: 100 }, ['amount']],
-		['no amount', { speed: 'instant' }, ['amount']],
 		['an unknown speed', { speed: 'optimum', amount: usd(100) }, ['speed']],
 		['an unknown field', { amount: usd(100), reason: 'damaged' }, ['(body)']],
 	])('refuses %s', (_, body, fields) => {

@@ -23,7 +23,11 @@ import { CONTACTS_FROM_INPUT_TEXT, launchDescription } from './launch.descriptio
  * goes to; only fields the user set are sent.
  */
 
-export type BroadcastSettings = Omit<SendBroadcastBody['broadcast'], 'contacts' | 'audience_id'>;
+// `deliveries` is the reference's, never sent by the node (broadcasts.ts).
+export type BroadcastSettings = Omit<
+	SendBroadcastBody['broadcast'],
+	'contacts' | 'audience_id' | 'deliveries'
+>;
 
 /** Wire field → the parameter that fills it, so a schema complaint names the field the user set. */
 export const launchLabels = wireLabels(launchDescription, {

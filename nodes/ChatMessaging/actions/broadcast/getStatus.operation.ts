@@ -1,5 +1,6 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
+import { idAsWritten } from '../../../shared/schemas/serviceIds';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import { eventRequest, notTheEventAsked, parseEvent } from '../message/eventReading';
@@ -48,26 +49,31 @@ const notALaunch = notTheEventAsked(
 
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
+function isObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 function toOutput(answer: ServiceAnswer, request: PreparedRequest<undefined>): IDataObject {
 	const event = parseEvent(answer, request, notALaunch);
-	const result = (event.result ?? null) as IDataObject | null;
+	const result = isObject(event.result) ? event.result : null;
 	if (result !== null && result.type !== 'campaign') {
 		throw notALaunch(answer, `its result is a ${JSON.stringify(result.type)}, not a campaign`);
 	}
-	const template = (result?.whats_app_template ?? null) as IDataObject | null;
+	const template = isObject(result?.whats_app_template) ? result.whats_app_template : null;
 	return {
 		eventId: event.id,
 		// The broadcast's own status once the service shows one (the stand-in does; the reference's
 		// example does not), else the event's: queued, processed or failed.
 		status: text(result?.status) ?? event.status,
 		eventStatus: event.status,
-		broadcastId: text(result?.id),
+		broadcastId: idAsWritten(result?.id),
 		name: text(result?.name),
-		audienceCount: typeof result?.audience_count === 'number' ? result.audience_count : null,
+		// A count written as digits is the count as written, as an id is.
+		audienceCount: idAsWritten(result?.audience_count),
 		stats: (result?.stats ?? null) as IDataObject | null,
 		phoneNumber: text(result?.phone_number),
 		launchTime: text(result?.launch_time),
-		templateId: text(template?.id),
+		templateId: idAsWritten(template?.id),
 		templateName: text(template?.template_name),
 		templateMessagesUrl: text(result?.template_messages_url),
 		response: answer.body as IDataObject,

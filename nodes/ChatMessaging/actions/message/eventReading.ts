@@ -1,6 +1,7 @@
 import type { EventAnswer } from '../../../shared/schemas/messages';
 import { answerShapeProblem } from '../../../shared/schemas';
 import { eventAnswer } from '../../../shared/schemas/messages';
+import { namesId } from '../../../shared/schemas/serviceIds';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { ServiceRequestFailed } from '../../../shared/transport';
 import type { PreparedRequest } from '../operationKinds';
@@ -50,13 +51,13 @@ export function notTheEventAsked(
  * nothing in it can be checked against the id asked for, and nothing contradicts it either.
  */
 function isAbout(event: EventAnswer, asked: string, byMessageId: boolean): boolean {
-	if (event.id === asked) return true;
+	if (namesId(event.id, asked)) return true;
 	if (!byMessageId || !asked.startsWith('cmsg_')) return false;
 	const result = event.result as { type?: unknown; id?: unknown } | null | undefined;
 	return (
 		result === null ||
 		result === undefined ||
-		(result.type === 'template_message' && result.id === asked)
+		(result.type === 'template_message' && namesId(result.id, asked))
 	);
 }
 
@@ -82,7 +83,8 @@ export function parseEvent(
 	const asked = idInPath(request);
 	if (!isAbout(parsed.data, asked, byMessageId)) {
 		const result = parsed.data.result as { id?: unknown } | null | undefined;
-		const about = result?.id === undefined ? '' : ` about ${JSON.stringify(result.id)}`;
+		const about =
+			result?.id === undefined || result === null ? '' : ` about ${JSON.stringify(result.id)}`;
 		throw notAnEvent(answer, `it is event ${JSON.stringify(parsed.data.id)}${about}, not ${asked}`);
 	}
 	return parsed.data;

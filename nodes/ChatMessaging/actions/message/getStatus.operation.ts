@@ -1,6 +1,7 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import type { EventAnswer } from '../../../shared/schemas/messages';
+import { idAsWritten } from '../../../shared/schemas/serviceIds';
 import type { ServiceAnswer } from '../../../shared/transport';
 import { optionsCollection, requestsInParallelField } from '../fields/requestOptions';
 import type { PerItemOperation, PreparedRequest } from '../operationKinds';
@@ -38,13 +39,17 @@ const NOT_AN_EVENT = [
 	['cmp_', 'a broadcast ID'],
 ] as const;
 
+function isObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /**
  * The event's fields in the user's words. `status` is what a workflow branches on: the message's
  * delivery status (`sent`, `delivered`, …) once the event is a processed template message, else the
  * event's own status (`queued`, `processed`, `failed`); `eventStatus` is always the event's.
  */
 export function eventStatusFields(event: EventAnswer): IDataObject {
-	const result = (event.result ?? null) as IDataObject | null;
+	const result = isObject(event.result) ? event.result : null;
 	const isTemplateMessage = result?.type === 'template_message';
 	const failureMessage = result?.failure_message;
 	return {
@@ -52,7 +57,7 @@ export function eventStatusFields(event: EventAnswer): IDataObject {
 		status: isTemplateMessage && typeof result.status === 'string' ? result.status : event.status,
 		eventStatus: event.status,
 		resultType: typeof result?.type === 'string' ? result.type : null,
-		messageId: isTemplateMessage && typeof result.id === 'string' ? result.id : null,
+		messageId: isTemplateMessage ? idAsWritten(result.id) : null,
 		failureMessage:
 			typeof failureMessage === 'string' && failureMessage !== '' ? failureMessage : null,
 	};

@@ -20,8 +20,8 @@ import { amountsAreInField, currencyField, orderIdField, orderPath } from './ord
  * `POST /api/v1/orders/{order_id}/refunds` `{speed, amount: {currency, value}}` (docs/service-contract.md,
  * "Orders"). A refund moves money: like a message it is sent once, and repeated by the transport only
  * when the service surely did not take it (429, or 503 with Retry-After, or no connection). A timeout
- * or a 5xx is reported as "may have been sent", never retried. Whether `amount` may be left out for a
- * full refund is unconfirmed, so the node always sends it.
+ * or a 5xx is reported as "may have been sent", never retried. The reference marks `amount` optional
+ * ("Issue a full or partial refund"): an empty Amount sends none, and the service refunds in full.
  */
 
 const displayOptions: IDisplayOptions = { show: { resource: ['order'], operation: ['refund'] } };
@@ -33,17 +33,19 @@ const properties: INodeProperties[] = [
 		displayName: 'Amount',
 		name: 'amount',
 		type: 'string',
-		required: true,
 		default: '',
 		placeholder: '12.34',
 		displayOptions,
 		description:
-			"How much to give back, written as Amounts Are In says: in major units 12.34 (sent as 1234 for USD; 1200 JPY as 1200; 1.234 KWD as 1234), in the smallest unit 1234. At most what is left of the order's total; never rounded.",
+			"How much to give back, written as Amounts Are In says: in major units 12.34 (sent as 1234 for USD; 1200 JPY as 1200; 1.234 KWD as 1234), in the smallest unit 1234. At most what is left of the order's total; never rounded. Leave empty to refund what is left of the order in full.",
 	},
-	currencyField(
-		displayOptions,
-		"The order's currency as a three-letter code, e.g. USD. Sent with the amount; the service refuses another currency than the order's.",
-	),
+	{
+		...currencyField(
+			displayOptions,
+			"The order's currency as a three-letter code, e.g. USD. Sent with the amount; the service refuses another currency than the order's. Not needed for a full refund (Amount empty).",
+		),
+		required: false,
+	},
 	{
 		displayName: 'Speed',
 		name: 'speed',
@@ -70,15 +72,6 @@ const labels = wireLabels(properties, {
 
 function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<RefundOrderBody> {
 	const path = `${orderPath(this.getNodeParameter('orderId', itemIndex))}/refunds`;
-	const unit = readAmountUnit(this.getNodeParameter('amountsAreIn', itemIndex), 'Amounts Are In');
-	const currency = readCurrency(this.getNodeParameter('currency', itemIndex, ''), 'Currency');
-	const value = toMinorUnits(
-		this.getNodeParameter('amount', itemIndex, ''),
-		unit,
-		currency,
-		'Amount',
-	);
-	if (value === 0) throw new InvalidParameter('Amount', 'must be more than 0');
 	const speed = this.getNodeParameter('speed', itemIndex, 'normal');
 	if (!(refundSpeeds as readonly unknown[]).includes(speed)) {
 		throw new InvalidParameter(
@@ -86,8 +79,29 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedRequest<Re
 			`must be one of ${refundSpeeds.join(', ')}, not ${JSON.stringify(speed)}`,
 		);
 	}
-	const body: IDataObject = { speed, amount: { currency, value } };
+	const body: IDataObject = { speed };
+	const amount = readRefundAmount.call(this, itemIndex);
+	if (amount !== undefined) body.amount = amount;
 	return { method: 'POST', path, body: checkBody(refundOrderBody, body, labels) };
+}
+
+/** The amount to give back, or undefined for a full refund (Amount left empty). */
+function readRefundAmount(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): RefundOrderBody['amount'] | undefined {
+	const written = this.getNodeParameter('amount', itemIndex, '');
+	if (
+		written === undefined ||
+		written === null ||
+		(typeof written === 'string' && written.trim() === '')
+	)
+		return undefined;
+	const unit = readAmountUnit(this.getNodeParameter('amountsAreIn', itemIndex), 'Amounts Are In');
+	const currency = readCurrency(this.getNodeParameter('currency', itemIndex, ''), 'Currency');
+	const value = toMinorUnits(written, unit, currency, 'Amount');
+	if (value === 0) throw new InvalidParameter('Amount', 'must be more than 0');
+	return { currency, value };
 }
 
 export const refund: PerItemOperation<RefundOrderBody> = {
@@ -103,6 +117,8 @@ export const refund: PerItemOperation<RefundOrderBody> = {
  * (the service's reference shows no refund answer), so only a value or a currency it shows is read.
  */
 function otherAmount(shown: unknown, asked: RefundOrderBody['amount']): string | undefined {
+	// A full refund asked for no amount: whatever the answer shows is what was left.
+	if (asked === undefined) return undefined;
 	if (shown === null || typeof shown !== 'object' || Array.isArray(shown)) return undefined;
 	const { value, currency } = shown as { value?: unknown; currency?: unknown };
 	const showsValue = value !== undefined && value !== null;
