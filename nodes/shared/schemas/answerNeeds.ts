@@ -24,7 +24,10 @@ export interface NeededField {
 export interface AnswerNeeds {
 	/** docs/openapi.yaml's operationId of the request whose answer is read (the last, for several). */
 	endpoint: string;
-	/** For a list: the field its records are under, each record output as an item. */
+	/**
+	 * For a list: the field its records are under, each record output as an item; `''` when the
+	 * answer is the list itself, a bare JSON array (its records' fields are written `[].id`).
+	 */
 	records?: string;
 	/**
 	 * Set when no item carries the answer as a whole: each item of a batch gets its own line of it
@@ -86,6 +89,27 @@ function broadcastChange(endpoint: string): AnswerNeeds {
 		need('id', 'identity', 'inference'),
 		need('status', 'identity', 'inference'),
 	);
+}
+
+/**
+ * A template, as every reader of one reads it: its id (the template asked for), its name (which the
+ * answer's check compares and a By Name match reads), and of its components what the output's
+ * variables and header media are read from. `at` is `[].` for a record of the bare template list;
+ * a created template's id is new, output and not compared.
+ */
+function templateNeeds(at = '', idFor: NeedPurpose = 'identity'): NeededField[] {
+	return [
+		need(`${at}id`, idFor, 'reference'),
+		need(`${at}template_name`, 'identity', 'reference'),
+		...['component_type', 'data_type', 'value', 'index'].map((field) =>
+			need(`${at}components[].${field}`, 'output', 'reference'),
+		),
+	];
+}
+
+/** A template after Archive, Pause or Submit: the one asked for, in a status the change leads to. */
+function templateStatusChange(endpoint: string): AnswerNeeds {
+	return one(endpoint, ...templateNeeds(), need('status', 'identity', 'inference'));
 }
 
 /** Operation (`resource → operation`, as the editor names them) → what it needs of its answer. */
@@ -197,29 +221,32 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 	),
 	'media → delete': one('deleteMedia', need('id', 'identity', 'inference')),
 
-	// Templates: what the template readers (templates.ts) need of a template.
-	'template → getMany': page(
-		'listTemplates',
-		'whats_app_templates',
-		need('whats_app_templates[].id', 'identity', 'reference'),
-		need('whats_app_templates[].template_name', 'identity', 'reference'),
-		need('whats_app_templates[].language', 'identity', 'reference'),
-		need('whats_app_templates[].status', 'identity', 'reference'),
-	),
-	'template → get': one('getTemplate', need('id', 'identity', 'reference')),
+	// Templates: what every reader of a template needs of it (docs/service-contract.md, "What the
+	// node reads of a template"): its id and name, and the components its output's variables come from.
+	'template → getMany': {
+		endpoint: 'listTemplates',
+		records: '',
+		needs: [
+			...FAILURE_SIGNS,
+			...templateNeeds('[].'),
+			// Read only with the Status filter, which a service that ignores it is held to.
+			need('[].status', 'identity', 'inference'),
+		],
+	},
+	'template → get': one('getTemplate', ...templateNeeds()),
 	'template → create': one(
 		'createTemplate',
-		need('id', 'output', 'reference'),
-		need('template_name', 'identity', 'reference'),
+		...templateNeeds('', 'output'),
+		// Compared with the language sent where the answer shows one as text.
 		need('language', 'identity', 'reference'),
 	),
 	'template → update': one(
 		'updateTemplate',
-		need('id', 'identity', 'reference'),
+		...templateNeeds(),
+		// Compared with the category sent, when one was.
 		need('category', 'identity', 'reference'),
-		need('components', 'identity', 'reference'),
 	),
-	'template → archive': one('archiveTemplate', need('id', 'identity', 'reference')),
-	'template → pause': one('pauseTemplate', need('id', 'identity', 'reference')),
-	'template → submitForApproval': one('submitTemplate', need('id', 'identity', 'reference')),
+	'template → archive': templateStatusChange('archiveTemplate'),
+	'template → pause': templateStatusChange('pauseTemplate'),
+	'template → submitForApproval': templateStatusChange('submitTemplate'),
 };

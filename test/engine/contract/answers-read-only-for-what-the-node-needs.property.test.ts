@@ -126,7 +126,13 @@ function nodeFieldsOf(output: INodeExecutionData[], answerFields: (index: number
 		const madeForThisRun = typeof json.location === 'string' ? json.location.split('/').pop() : '';
 		return Object.fromEntries(
 			Object.entries(json)
-				.filter(([key]) => !service.has(key) || FIELDS_THE_NODE_OWNS_IN_EVERY_OUTPUT.includes(key))
+				// `fromService` is the node's name, but what it holds is the service's words (the
+				// answer's fields named as the node's own): a carrier, not a field of the node's.
+				.filter(
+					([key]) =>
+						!ANSWER_CARRIERS.includes(key) &&
+						(!service.has(key) || FIELDS_THE_NODE_OWNS_IN_EVERY_OUTPUT.includes(key)),
+				)
 				.map(([key, value]) => [key, value === madeForThisRun ? '(this run’s event)' : value]),
 		);
 	});
@@ -137,6 +143,9 @@ function answerCopies(json: Record<string, unknown>): unknown[] {
 	return [json, json.response, json.batchResponse, { ...json, ...(json.fromService as object) }];
 }
 
+/** Where a list's records are: under their field, or the answer itself for a bare JSON array. */
+const recordsPath = (records: string): Path => (records === '' ? [] : [records]);
+
 /** Whether the output shows the field at `path` as `value` (absent: its object without it). */
 function showsAsWritten(
 	output: INodeExecutionData[],
@@ -146,12 +155,17 @@ function showsAsWritten(
 ): boolean {
 	let items = output.map(({ json }) => json);
 	let inItem = path;
-	if (records !== undefined && path[0] === records && typeof path[1] === 'number') {
+	if (records !== undefined) {
+		const at = recordsPath(records);
+		const index = path[at.length];
+		// A page's own fields are not output per record.
+		if (!at.every((part, position) => path[position] === part) || typeof index !== 'number')
+			return true;
 		// Record i is output as item i, when the operation's Limit reads that far.
-		if (path[1] >= items.length) return true;
-		items = [items[path[1]]];
-		inItem = path.slice(2);
-	} else if (records !== undefined) return true; // A page's own fields are not output per record.
+		if (index >= items.length) return true;
+		items = [items[index]];
+		inItem = path.slice(at.length + 1);
+	}
 	const holds = (copy: unknown) =>
 		value === undefined && inItem.length > 0
 			? isObject(valueAt(copy, inItem.slice(0, -1))) &&
@@ -181,7 +195,8 @@ describe('a field outside the needs changes neither verdict nor the node fields,
 					const body = changed(answer.body, mutation!.path, mutation!.change.value);
 					const after = await runAnswered(name, { status: answer.status, body });
 					const fieldsOf = (served: Json) => (index: number) => {
-						const record = records === undefined ? served : valueAt(served, [records, index]);
+						const record =
+							records === undefined ? served : valueAt(served, [...recordsPath(records), index]);
 						return isObject(record) ? Object.keys(record) : [];
 					};
 					expect(verdictOf(after)).toEqual(verdictOf(before));
