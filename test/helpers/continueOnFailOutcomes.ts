@@ -12,7 +12,13 @@ import { runChatMessaging } from './engineHarness';
 export async function outcomesWithContinueOnFail(
 	service: StandInService,
 	apiKey: string,
-	run: { items: object[]; parameters: object; faults?: FaultSpec | FaultSpec[] },
+	run: {
+		items: object[];
+		parameters: object;
+		faults?: FaultSpec | FaultSpec[];
+		/** The node's version; 1 unless said. */
+		typeVersion?: number;
+	},
 ): Promise<IDataObject[]> {
 	service.clearFaults();
 	if (run.faults !== undefined) service.injectFaults(run.faults);
@@ -22,6 +28,7 @@ export async function outcomesWithContinueOnFail(
 		baseUrl: service.url,
 		apiKey,
 		continueOnFail: true,
+		...(run.typeVersion !== undefined && { typeVersion: run.typeVersion }),
 	});
 	service.clearFaults();
 	expect(result.error).toBeUndefined();
