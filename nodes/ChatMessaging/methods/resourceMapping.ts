@@ -16,6 +16,7 @@ import { UNENDING_LIST, readWholeTemplateList } from './templateList';
 import {
 	TEMPLATES_PATH,
 	headerMediaSentBy,
+	templateIdText,
 	languagesOf,
 	matchName,
 	mapperNotice,
@@ -44,14 +45,22 @@ export interface ChosenTemplate {
 	value: string;
 }
 
-/** `{__rl, mode, value}` from the locator, or a plain string; an expression is kept as written. */
+/**
+ * `{__rl, mode, value}` from the locator, or a plain string; an expression is kept as written. A
+ * value that is a number is an id as a read wrote it (`{{ $json.id }}` of a template the service
+ * wrote with an integer id), taken as its text, as every reader of template ids takes it.
+ */
 export function readLocator(raw: unknown): ChosenTemplate | undefined {
-	if (typeof raw === 'string')
-		return raw.trim() === '' ? undefined : { mode: 'id', value: raw.trim() };
+	if (typeof raw === 'string' || typeof raw === 'number') {
+		const value = templateIdText(raw);
+		return value === undefined ? undefined : { mode: 'id', value };
+	}
 	if (!raw || typeof raw !== 'object') return undefined;
 	const { mode, value } = raw as { mode?: unknown; value?: unknown };
-	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	return { mode: typeof mode === 'string' ? mode : 'id', value: value.trim() };
+	const text = templateIdText(value);
+	return text === undefined
+		? undefined
+		: { mode: typeof mode === 'string' ? mode : 'id', value: text };
 }
 
 export function isExpression(value: string): boolean {

@@ -236,13 +236,17 @@ describe('the template locator and the panel text', () => {
 			value: 'order_update',
 		});
 		expect(readLocator('wat_1')).toEqual({ mode: 'id', value: 'wat_1' });
+		// An id a read wrote as an integer, by `={{ $json.id }}`: the same template as its text.
+		expect(readLocator({ __rl: true, mode: 'id', value: 3 })).toEqual({ mode: 'id', value: '3' });
+		expect(readLocator(3)).toEqual({ mode: 'id', value: '3' });
 		for (const nothing of [
 			undefined,
 			null,
 			'',
 			'  ',
 			{ __rl: true, mode: 'list', value: '' },
-			{ value: 3 },
+			{ value: {} },
+			{ value: Number.NaN },
 		]) {
 			expect(readLocator(nothing)).toBeUndefined();
 		}
