@@ -241,7 +241,12 @@ describe('nothing reached the service: retried, then "not sent"', () => {
 		const forwarder = http.createServer((request, response) => {
 			const upstream = http.request(
 				`${service.url}${request.url}`,
-				{ method: request.method, headers: request.headers },
+				// A forwarder names the server it forwards to, as a reverse proxy does: the stand-in
+				// answers only a Host that names itself.
+				{
+					method: request.method,
+					headers: { ...request.headers, host: new URL(service.url).host },
+				},
 				(answer) => {
 					response.writeHead(answer.statusCode ?? 502, answer.headers);
 					answer.pipe(response);
