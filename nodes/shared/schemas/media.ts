@@ -140,7 +140,14 @@ export const mediaAnswer = z
 	.object({ id: z.union([z.number(), z.string()]), media_url: z.string() })
 	.passthrough();
 export type MediaAnswer = z.infer<typeof mediaAnswer>;
-export const mediaPage = pageAnswer('medias', mediaAnswer);
+/**
+ * A media item in the library list needs only its id: a link not written yet (null, absent) is the
+ * service's to give, and passes through. An upload's answer still needs its media_url (above): a
+ * send carries it.
+ */
+export const listedMediaAnswer = z.object({ id: z.union([z.number(), z.string()]) }).passthrough();
+export type ListedMediaAnswer = z.infer<typeof listedMediaAnswer>;
+export const mediaPage = pageAnswer('medias', listedMediaAnswer);
 
 /** 204 without a body, as the reference shows (unconfirmed); a 200 with a JSON object is taken too. */
 export const deleteMediaAnswer: PromisedAnswer = {

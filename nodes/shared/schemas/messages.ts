@@ -34,7 +34,8 @@ export const listTemplateMessagesQuery = z
 	})
 	.strict();
 
-export const templateMessageAnswer = z.object({ id: z.string(), status: z.string() }).passthrough();
+/** A listed message needs only its id (text or integer); its status and the rest pass through as written. */
+export const templateMessageAnswer = z.object({ id: serviceId }).passthrough();
 export const templateMessagesPage = pageAnswer('template_messages', templateMessageAnswer);
 
 export const listMessagesQuery = z

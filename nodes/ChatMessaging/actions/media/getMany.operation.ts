@@ -2,7 +2,7 @@ import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow
 import type { z } from 'zod';
 
 import { mediaPage } from '../../../shared/schemas/media';
-import type { MediaAnswer } from '../../../shared/schemas/media';
+import type { ListedMediaAnswer } from '../../../shared/schemas/media';
 import { optionsCollection } from '../fields/requestOptions';
 import type { ListOperation } from '../operationKinds';
 import { returnAllOrLimitFields } from '../run/pages';
@@ -22,7 +22,7 @@ const properties: INodeProperties[] = [
 	optionsCollection(displayOptions),
 ];
 
-export const getMany: ListOperation<z.infer<typeof mediaPage>, MediaAnswer> = {
+export const getMany: ListOperation<z.infer<typeof mediaPage>, ListedMediaAnswer> = {
 	description: properties,
 	prepare() {
 		return { method: 'GET', path: MEDIAS_PATH, body: undefined };
