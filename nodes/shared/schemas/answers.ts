@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { givenServiceId } from './serviceIds';
 
 /*
  * Success answers the service promises for each command (docs/service-contract.md [S §4.1-4.4]). A
@@ -46,7 +47,7 @@ export const sendTemplateAnswer: PromisedAnswer = {
 /** 200 `{status, event_id}`, both required: the event id is how the hand-over is traced later. */
 export const connectToAiAgentAnswer: PromisedAnswer = {
 	statusCode: SUCCESS_STATUSES.sendEvent,
-	body: z.object({ status: z.string().min(1), event_id: z.string().min(1) }).passthrough(),
+	body: z.object({ status: z.string().min(1), event_id: givenServiceId }).passthrough(),
 };
 
 /** 200 `{}`. */

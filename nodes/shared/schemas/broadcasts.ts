@@ -8,7 +8,7 @@ import {
 	phoneNumber,
 } from './fields';
 import { emptyActionBody, pageAnswer, pageParameter } from './paging';
-import { serviceId } from './serviceIds';
+import { givenServiceId, serviceId } from './serviceIds';
 
 /*
  * Broadcasts: the launch command on `POST /api/v1/events` and `/api/v1/broadcasts`
@@ -96,7 +96,7 @@ export type SendBroadcastBody = z.infer<typeof sendBroadcastBody>;
 
 /** The launch is answered like the other events: `{status, event_id}`. */
 export const sendBroadcastAnswer = z
-	.object({ status: z.string().optional(), event_id: z.string() })
+	.object({ status: z.string().optional(), event_id: givenServiceId })
 	.passthrough();
 
 /**
@@ -107,7 +107,7 @@ export const sendBroadcastAnswer = z
  */
 export const launchBroadcastAnswer: PromisedAnswer = {
 	statusCode: SUCCESS_STATUSES.sendEvent,
-	body: z.object({ status: z.string().optional(), event_id: z.string().min(1) }).passthrough(),
+	body: z.object({ status: z.string().optional(), event_id: givenServiceId }).passthrough(),
 };
 
 export const listBroadcastsQuery = z

@@ -11,6 +11,26 @@ import { z } from 'zod';
 export const serviceId = z.union([z.string(), z.number()]);
 export type ServiceId = z.infer<typeof serviceId>;
 
+/**
+ * An id the answer must give (an event id confirming a command): not empty, in either form. Checked
+ * by hand rather than as a union, so that an answer without it is named as such ("it has no …"),
+ * not as an invalid input.
+ */
+export const givenServiceId = z
+	.unknown()
+	.superRefine((value, ctx) => {
+		if (value === undefined || value === null) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.invalid_type,
+				expected: 'string',
+				received: value === null ? 'null' : 'undefined',
+			});
+		} else if (!isServiceId(value) || value === '') {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be an id: text or a number' });
+		}
+	})
+	.transform((value) => value as ServiceId);
+
 /** Whether a value is an id as the service may write it. */
 export function isServiceId(value: unknown): value is ServiceId {
 	return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));

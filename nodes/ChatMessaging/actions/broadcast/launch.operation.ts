@@ -194,7 +194,8 @@ function launchToContacts(
 /** The launch's event id, flat on every item of the broadcast, as a launch to an audience has it. */
 function withEventId(item: INodeExecutionData): INodeExecutionData {
 	const answer = item.json.batchResponse as IDataObject | undefined;
-	if (typeof answer?.event_id !== 'string') return item;
+	// Text or an integer, as the service wrote it.
+	if (typeof answer?.event_id !== 'string' && typeof answer?.event_id !== 'number') return item;
 	return { ...item, json: { ...item.json, event_id: answer.event_id } };
 }
 
