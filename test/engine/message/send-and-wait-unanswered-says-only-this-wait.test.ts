@@ -95,9 +95,11 @@ test('property: whatever the input item carries, the answer fields say only what
 			expect(json.alreadySentKey).toBeUndefined();
 			expect(json.alreadySentRecorded).toBeUndefined();
 			expect(json.alreadySentRecordError).toBeUndefined();
-			// Every other field of the input goes on as it came.
+			// Every other field of the input goes on as it came, as JSON: a waiting execution is stored
+			// as JSON, which writes -0 as 0.
 			for (const [name, value] of Object.entries(given)) {
-				if (!ANSWER_FIELDS.includes(name)) expect(json[name]).toEqual(value);
+				if (!ANSWER_FIELDS.includes(name))
+					expect(json[name]).toEqual(JSON.parse(JSON.stringify(value)));
 			}
 		}),
 		// 25 runs: the defect put back fails on the first input that has `data` or `respondedAt`.
