@@ -717,6 +717,34 @@ export class RealN8n {
 		}
 	}
 
+	/**
+	 * Waits until `count` executions of the workflow not in `before` have started and every one of
+	 * them has finished, and returns them. Executions from before are left out: a run an earlier test
+	 * left waiting (a browser closed on a form's ending page before its script resumed the run) stays
+	 * waiting, and must not hold up every later count.
+	 */
+	async waitForExecutionsAfter(
+		workflowId: string,
+		before: Set<string>,
+		count: number,
+		timeoutMs = 30_000,
+	) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const fresh = (await this.executions(workflowId)).filter((e) => !before.has(e.id));
+			const done = fresh.filter(isFinished);
+			if (done.length >= count && done.length === fresh.length) return done;
+			if (Date.now() > deadline) {
+				const still = fresh.filter((e) => !isFinished(e)).map((e) => `${e.id} ${e.status}`);
+				throw new Error(
+					`expected ${count} new finished executions of ${workflowId}, have ${done.length} of ${fresh.length} new` +
+						(still.length ? ` (not finished: ${still.join(', ')})` : ''),
+				);
+			}
+			await sleep(300);
+		}
+	}
+
 	/** Ids of the workflow's latest executions, to tell the next one from those before it. */
 	async executionIds(workflowId: string): Promise<Set<string>> {
 		const list = await this.readWhileRecovering<{ data: ExecutionSummary[] }>(

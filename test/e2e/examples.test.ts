@@ -59,18 +59,12 @@ function ranNodes(execution: ExecutionSummary): string[] {
 	return Object.keys(execution.data?.resultData.runData ?? {}).sort();
 }
 
-/** Executions newer than the given ids: the list is shared with earlier tests. */
-function newExecutions(all: ExecutionSummary[], before: Set<string>) {
-	return all.filter((e) => !before.has(e.id));
-}
-
 async function executionIds(workflowId: string) {
 	return new Set((await n8n.executions(workflowId)).map((e) => e.id));
 }
 
 async function waitForNewExecutions(workflowId: string, before: Set<string>, count: number) {
-	const all = await n8n.waitForExecutions(workflowId, before.size + count);
-	return newExecutions(all, before);
+	return await n8n.waitForExecutionsAfter(workflowId, before, count);
 }
 
 test('form example: a submitted form sends the welcome template, and its ending page says it is on its way', async () => {

@@ -35,6 +35,7 @@ let browser: Browser;
 let page: Page;
 let standIn: StandInService;
 let formUrl: string;
+let formWorkflowId: string;
 
 beforeAll(async () => {
 	prepareChromium(SCREENSHOTS);
@@ -45,11 +46,13 @@ beforeAll(async () => {
 		refuseUnknownTemplates: true,
 	});
 	// "the credential you created above": the one npm start creates, with the examples beside it.
-	({ formUrl } = await provisionExamples(n8n, {
+	const examples = await provisionExamples(n8n, {
 		standInUrl: standIn.url,
 		standInApiKey: STAND_IN_API_KEY,
 		webhookSecret: 'quick-start-e2e-webhook-secret-5e1a',
-	}));
+	});
+	formUrl = examples.formUrl;
+	formWorkflowId = examples.workflows.formToSendTemplate.id;
 	({ browser, page } = await openEditorPage());
 	// A hang guard for a shared, loaded machine (the editor's bundle is megabytes): a page load
 	// there took over 30 s, while nothing on screen is timed by this.
@@ -454,6 +457,7 @@ test("the example form's ending page says what the README says, for a good and a
 	]);
 
 	for (const [phone, expected] of [[PERSON.phone, onItsWay!] as const, ...refused]) {
+		const before = await n8n.executionIds(formWorkflowId);
 		const form = await browser.newPage();
 		await form.goto(formUrl);
 		await form.getByLabel('Name', { exact: true }).fill(PERSON.name);
@@ -467,6 +471,11 @@ test("the example form's ending page says what the README says, for a good and a
 			path: join(SCREENSHOTS, `form-ending-${phone.replace(/\W+/g, '')}.png`),
 		});
 		expect(said).toContain(expected);
+		// The ending page's own script resumes the run that waits at the Form Ending; closing the
+		// page before it has would leave that run waiting, and every later count of this
+		// workflow's runs one short.
+		const [run] = await n8n.waitForExecutionsAfter(formWorkflowId, before, 1, 60_000);
+		expect(run.status).toBe('success');
 		await form.close();
 	}
 }, 120_000);
