@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
 	chmodSync,
 	closeSync,
@@ -6,6 +7,8 @@ import {
 	mkdirSync,
 	openSync,
 	readdirSync,
+	renameSync,
+	rmSync,
 	writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -48,11 +51,25 @@ export function narrowPrivateTree(root: string): void {
 	for (const name of readdirSync(root)) narrowPrivateTree(join(root, name));
 }
 
-/** Writes a file only its owner can read, an existing one included; its folder made private too. */
+/**
+ * Writes a file only its owner can read; its folder made private too. The content goes to a new
+ * file, 0600 before its first byte, which then takes the name: an existing file may have been wider
+ * once and held open since by someone else, who would read whatever is written into it.
+ */
 export function writePrivateFile(path: string, content: string): void {
 	makePrivateFolder(dirname(path));
-	writeFileSync(path, content, { mode: PRIVATE_FILE_MODE });
-	chmodSync(path, PRIVATE_FILE_MODE);
+	const fresh = `${path}.${randomBytes(6).toString('hex')}.new`;
+	const descriptor = openSync(fresh, 'wx', PRIVATE_FILE_MODE);
+	try {
+		fchmodSync(descriptor, PRIVATE_FILE_MODE);
+		writeFileSync(descriptor, content);
+	} catch (error) {
+		closeSync(descriptor);
+		rmSync(fresh, { force: true });
+		throw error;
+	}
+	closeSync(descriptor);
+	renameSync(fresh, path);
 }
 
 /** Opens a log only its owner can read ('a' appends, 'w' starts it again); returns the descriptor. */
