@@ -212,6 +212,10 @@ export class PostgresCluster {
 		return cluster;
 	}
 
+	/**
+	 * One statement, read by psql from its stdin: a statement may carry a password, and an argv is
+	 * shown by `ps` to every user (and would name the statement in a failure's message).
+	 */
 	private psql(sql: string): Promise<string> {
 		return run(
 			...asPostgres(join(this.bin, 'psql'), [
@@ -223,10 +227,9 @@ export class PostgresCluster {
 				'postgres',
 				'-v',
 				'ON_ERROR_STOP=1',
-				'-tAc',
-				sql,
+				'-tA',
 			]),
-			{ cwd: '/' },
+			{ cwd: '/', input: sql },
 		);
 	}
 
