@@ -9,9 +9,10 @@ import {
 	readdirSync,
 	renameSync,
 	rmSync,
+	statSync,
 	writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /*
  * What the local tools write is for the person who runs them only: n8n's encryption key (its
@@ -25,11 +26,58 @@ import { dirname, join } from 'node:path';
 export const PRIVATE_FOLDER_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
-/** Creates the folder (and any missing parent) 0700; an existing one is narrowed to 0700. */
+/**
+ * Creates the folder (and any missing parent) 0700; an existing one is narrowed to 0700. Refused
+ * (thrown, nothing changed) when it is another user's: see refuseAnotherUsersFolder.
+ */
 export function makePrivateFolder(path: string): string {
 	mkdirSync(path, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+	refuseAnotherUsersFolder(path);
 	chmodSync(path, PRIVATE_FOLDER_MODE);
 	return path;
+}
+
+/**
+ * A folder's mode keeps nobody out who owns it, or owns a folder above it: they can rename what
+ * is in it and put their own in its place. In a shared folder (world-writable and sticky, as /tmp),
+ * any user may make a name first, as a folder or a symbolic link to one of theirs; and root may
+ * chmod a folder it does not own. So the folder, and every folder or link between it and the
+ * nearest shared folder above it, must belong to this user. Elsewhere (a home, a clone) the
+ * folder itself must.
+ */
+function refuseAnotherUsersFolder(path: string): void {
+	const me = process.getuid?.();
+	if (me === undefined) return; // Windows: no owners to compare.
+	const chain = [resolve(path)];
+	while (dirname(chain[chain.length - 1]) !== chain[chain.length - 1])
+		chain.push(dirname(chain[chain.length - 1]));
+	let below = 1;
+	for (let index = 1; index < chain.length; index++) {
+		const mode = statOrUndefined(chain[index])?.mode ?? 0;
+		if ((mode & 0o1002) === 0o1002) {
+			below = index;
+			break;
+		}
+	}
+	for (const folder of chain.slice(0, below)) {
+		const link = lstatSync(folder, { throwIfNoEntry: false });
+		if (link === undefined) continue;
+		const owner: number =
+			link.isSymbolicLink() && link.uid === me ? statSync(folder).uid : link.uid;
+		if (owner !== me)
+			throw new Error(
+				`${folder} belongs to another user (uid ${owner}), not to this one (uid ${me}): the local ` +
+					`tools keep secrets there, so they stop. Remove it, or run them where only you can write.`,
+			);
+	}
+}
+
+function statOrUndefined(path: string) {
+	try {
+		return statSync(path);
+	} catch {
+		return undefined;
+	}
 }
 
 /**
