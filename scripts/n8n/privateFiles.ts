@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
 	chmodSync,
 	closeSync,
+	copyFileSync,
 	fchmodSync,
 	lstatSync,
 	mkdirSync,
@@ -94,9 +95,32 @@ export function narrowPrivateTree(root: string): void {
 		return; // Not there (yet): nothing to narrow.
 	}
 	if (stats.isSymbolicLink()) return;
-	if ((stats.mode & 0o077) !== 0) chmodSync(root, stats.mode & 0o7700);
+	if ((stats.mode & 0o077) !== 0) {
+		if (stats.isFile()) replaceWithPrivateCopy(root, stats.mode & 0o700);
+		else chmodSync(root, stats.mode & 0o7700);
+	}
 	if (!stats.isDirectory()) return;
 	for (const name of readdirSync(root)) narrowPrivateTree(join(root, name));
+}
+
+/**
+ * A file that was readable by others may be held open by one of them since: a chmod leaves that
+ * descriptor reading whatever is written into the file next (log lines, n8n's database). So its
+ * content goes to a new file, private before its first byte, which takes its name; the old file
+ * keeps only what it already held. Its folder is private by now (narrowPrivateTree narrows a folder
+ * before what is in it), so nobody else can open the new file while it is written.
+ */
+function replaceWithPrivateCopy(path: string, ownerMode: number): void {
+	const fresh = `${path}.${randomBytes(6).toString('hex')}.new`;
+	closeSync(openSync(fresh, 'wx', PRIVATE_FILE_MODE));
+	try {
+		copyFileSync(path, fresh);
+		chmodSync(fresh, ownerMode);
+		renameSync(fresh, path);
+	} catch (error) {
+		rmSync(fresh, { force: true });
+		throw error;
+	}
 }
 
 /**

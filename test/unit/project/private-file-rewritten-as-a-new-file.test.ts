@@ -10,6 +10,8 @@ import {
 	chmodSync,
 	closeSync,
 	lstatSync,
+	mkdirSync,
+	writeSync,
 	mkdtempSync,
 	openSync,
 	readdirSync,
@@ -22,7 +24,11 @@ import { join } from 'node:path';
 
 import fc from 'fast-check';
 
-import { writePrivateFile } from '../../../scripts/n8n/privateFiles';
+import {
+	keepLocalFilesPrivate,
+	openPrivateLog,
+	writePrivateFile,
+} from '../../../scripts/n8n/privateFiles';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -80,4 +86,35 @@ it('the file under the name holds the new content, 0600, and no temporary file i
 	}
 	expect(lstatSync(state).mode & 0o777).toBe(0o600);
 	expect(readdirSync(root)).toEqual(['start-state.json']);
+});
+
+it("a wider file narrowed at the start is a new file: what is appended later (a log, n8n's database) never reaches a descriptor opened before", () => {
+	fc.assert(
+		fc.property(
+			fc.constantFrom('install.log', 'n8n/n8n.log', 'n8n/.n8n/database.sqlite'),
+			fc.hexaString({ minLength: 8, maxLength: 48 }),
+			(name, secret) => {
+				const local = join(folder(), '.n8n-local');
+				const file = join(local, name);
+				mkdirSync(join(file, '..'), { recursive: true, mode: 0o755 });
+				writeFileSync(file, 'what an earlier run wrote\n', { mode: 0o644 });
+				chmodSync(file, 0o644);
+				const heldOpen = openSync(file, 'r'); // another user, while the mode allowed it
+				try {
+					keepLocalFilesPrivate([local]);
+					expect(lstatSync(file).mode & 0o777).toBe(0o600);
+					const log = openPrivateLog(file, 'a');
+					writeSync(log, `api key ${secret}\n`);
+					closeSync(log);
+					expect(readThrough(heldOpen)).not.toContain(secret);
+					const mine = openSync(file, 'r');
+					expect(readThrough(mine)).toBe(`what an earlier run wrote\napi key ${secret}\n`);
+					closeSync(mine);
+				} finally {
+					closeSync(heldOpen);
+				}
+			},
+		),
+		{ numRuns: 10 },
+	);
 });
