@@ -36,11 +36,14 @@ node_types="$dev_n8n/.cache/n8n/public/types/nodes.json"
 # Made by the first compile without errors: dist/ is whole, n8n may start.
 compiled="$(dirname "$dev_n8n")/compiled"
 # For this user only, as npm start keeps them (scripts/n8n/privateFiles.ts): n8n's settings hold
-# the key to every stored credential; what an earlier run left wider is narrowed here and, for
-# n8n's folders, by start.ts.
+# the key to every stored credential. What an earlier run left wider is narrowed before anything
+# writes there, by npm start's own code: a wider file becomes a new private file (a chmod would
+# leave a descriptor someone opened while it was wider reading what is appended later).
 (umask 077 && mkdir -p .n8n-local "$(dirname "$dev_n8n")")
-chmod 700 .n8n-local "$(dirname "$(dirname "$dev_n8n")")" "$(dirname "$dev_n8n")"
-chmod -R go= "$(dirname "$dev_n8n")"
+chmod 700 "$(dirname "$(dirname "$dev_n8n")")"
+node --require ts-node/register/transpile-only \
+  -e 'require("./scripts/n8n/privateFiles").keepLocalFilesPrivate(process.argv.slice(1))' \
+  .n8n-local "$(dirname "$dev_n8n")"
 # A log only this user can read: created 0600, an existing one narrowed (a redirection keeps it).
 private_log() { (umask 077 && : >>"$1") && chmod 600 "$1"; }
 rm -f "$compiled"

@@ -25,6 +25,8 @@ interface RunOptions {
 	name?: string;
 	/** How long it may take before it is ended and the run fails, saying so (default 10 minutes). */
 	timeoutMs?: number;
+	/** Written to its stdin, which then ends: what must not be in its argv, which `ps` shows all users. */
+	input?: string;
 }
 
 /**
@@ -49,8 +51,11 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 		const child = spawnStarted(name, command, args, {
 			cwd: options.cwd ?? PROJECT_ROOT,
 			env: options.env ?? process.env,
-			stdio: ['ignore', 'pipe', 'pipe'],
+			stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
 		});
+		// A command that ends without reading all of it must not fail this process with EPIPE.
+		child.stdin?.on('error', () => undefined);
+		child.stdin?.end(options.input);
 		let stdout = '';
 		let stderr = '';
 		let timedOut = false;

@@ -1,14 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import {
 	chmodSync,
 	closeSync,
+	copyFileSync,
 	fchmodSync,
 	lstatSync,
 	mkdirSync,
 	openSync,
 	readdirSync,
+	renameSync,
+	rmSync,
+	statSync,
 	writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /*
  * What the local tools write is for the person who runs them only: n8n's encryption key (its
@@ -22,11 +27,58 @@ import { dirname, join } from 'node:path';
 export const PRIVATE_FOLDER_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
-/** Creates the folder (and any missing parent) 0700; an existing one is narrowed to 0700. */
+/**
+ * Creates the folder (and any missing parent) 0700; an existing one is narrowed to 0700. Refused
+ * (thrown, nothing changed) when it is another user's: see refuseAnotherUsersFolder.
+ */
 export function makePrivateFolder(path: string): string {
 	mkdirSync(path, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+	refuseAnotherUsersFolder(path);
 	chmodSync(path, PRIVATE_FOLDER_MODE);
 	return path;
+}
+
+/**
+ * A folder's mode keeps nobody out who owns it, or owns a folder above it: they can rename what
+ * is in it and put their own in its place. In a shared folder (world-writable and sticky, as /tmp),
+ * any user may make a name first, as a folder or a symbolic link to one of theirs; and root may
+ * chmod a folder it does not own. So the folder, and every folder or link between it and the
+ * nearest shared folder above it, must belong to this user. Elsewhere (a home, a clone) the
+ * folder itself must.
+ */
+function refuseAnotherUsersFolder(path: string): void {
+	const me = process.getuid?.();
+	if (me === undefined) return; // Windows: no owners to compare.
+	const chain = [resolve(path)];
+	while (dirname(chain[chain.length - 1]) !== chain[chain.length - 1])
+		chain.push(dirname(chain[chain.length - 1]));
+	let below = 1;
+	for (let index = 1; index < chain.length; index++) {
+		const mode = statOrUndefined(chain[index])?.mode ?? 0;
+		if ((mode & 0o1002) === 0o1002) {
+			below = index;
+			break;
+		}
+	}
+	for (const folder of chain.slice(0, below)) {
+		const link = lstatSync(folder, { throwIfNoEntry: false });
+		if (link === undefined) continue;
+		const owner: number =
+			link.isSymbolicLink() && link.uid === me ? statSync(folder).uid : link.uid;
+		if (owner !== me)
+			throw new Error(
+				`${folder} belongs to another user (uid ${owner}), not to this one (uid ${me}): the local ` +
+					`tools keep secrets there, so they stop. Remove it, or run them where only you can write.`,
+			);
+	}
+}
+
+function statOrUndefined(path: string) {
+	try {
+		return statSync(path);
+	} catch {
+		return undefined;
+	}
 }
 
 /**
@@ -43,16 +95,53 @@ export function narrowPrivateTree(root: string): void {
 		return; // Not there (yet): nothing to narrow.
 	}
 	if (stats.isSymbolicLink()) return;
-	if ((stats.mode & 0o077) !== 0) chmodSync(root, stats.mode & 0o7700);
+	if ((stats.mode & 0o077) !== 0) {
+		if (stats.isFile()) replaceWithPrivateCopy(root, stats.mode & 0o700);
+		else chmodSync(root, stats.mode & 0o7700);
+	}
 	if (!stats.isDirectory()) return;
 	for (const name of readdirSync(root)) narrowPrivateTree(join(root, name));
 }
 
-/** Writes a file only its owner can read, an existing one included; its folder made private too. */
+/**
+ * A file that was readable by others may be held open by one of them since: a chmod leaves that
+ * descriptor reading whatever is written into the file next (log lines, n8n's database). So its
+ * content goes to a new file, private before its first byte, which takes its name; the old file
+ * keeps only what it already held. Its folder is private by now (narrowPrivateTree narrows a folder
+ * before what is in it), so nobody else can open the new file while it is written.
+ */
+function replaceWithPrivateCopy(path: string, ownerMode: number): void {
+	const fresh = `${path}.${randomBytes(6).toString('hex')}.new`;
+	closeSync(openSync(fresh, 'wx', PRIVATE_FILE_MODE));
+	try {
+		copyFileSync(path, fresh);
+		chmodSync(fresh, ownerMode);
+		renameSync(fresh, path);
+	} catch (error) {
+		rmSync(fresh, { force: true });
+		throw error;
+	}
+}
+
+/**
+ * Writes a file only its owner can read; its folder made private too. The content goes to a new
+ * file, 0600 before its first byte, which then takes the name: an existing file may have been wider
+ * once and held open since by someone else, who would read whatever is written into it.
+ */
 export function writePrivateFile(path: string, content: string): void {
 	makePrivateFolder(dirname(path));
-	writeFileSync(path, content, { mode: PRIVATE_FILE_MODE });
-	chmodSync(path, PRIVATE_FILE_MODE);
+	const fresh = `${path}.${randomBytes(6).toString('hex')}.new`;
+	const descriptor = openSync(fresh, 'wx', PRIVATE_FILE_MODE);
+	try {
+		fchmodSync(descriptor, PRIVATE_FILE_MODE);
+		writeFileSync(descriptor, content);
+	} catch (error) {
+		closeSync(descriptor);
+		rmSync(fresh, { force: true });
+		throw error;
+	}
+	closeSync(descriptor);
+	renameSync(fresh, path);
 }
 
 /** Opens a log only its owner can read ('a' appends, 'w' starts it again); returns the descriptor. */

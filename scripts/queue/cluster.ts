@@ -152,6 +152,7 @@ function processEnvironment(
 	options: QueueClusterOptions,
 	installation: N8nInstallation,
 	database: PostgresDatabase,
+	redis: RedisServer,
 ) {
 	const { ports } = options;
 	const shared: NodeJS.ProcessEnv = {
@@ -166,6 +167,7 @@ function processEnvironment(
 		DB_POSTGRESDB_PASSWORD: database.password,
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: String(ports.redis),
+		QUEUE_BULL_REDIS_PASSWORD: redis.password,
 		N8N_ENCRYPTION_KEY: options.encryptionKey,
 		// Production webhook URLs the editor shows, and Send and Wait's links, lead to the webhook
 		// processors (through nginx when it is in front).
@@ -286,7 +288,7 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 					plan.healthPort,
 					installation,
 					ROLE_ARGS[plan.role](options.concurrency ?? 10),
-					processEnvironment(plan, options, installation, database),
+					processEnvironment(plan, options, installation, database, redis),
 				),
 		);
 		const [mainProcess, ...others] = made;

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { homedir } from 'node:os';
@@ -211,6 +212,10 @@ export class PostgresCluster {
 		return cluster;
 	}
 
+	/**
+	 * One statement, read by psql from its stdin: a statement may carry a password, and an argv is
+	 * shown by `ps` to every user (and would name the statement in a failure's message).
+	 */
 	private psql(sql: string): Promise<string> {
 		return run(
 			...asPostgres(join(this.bin, 'psql'), [
@@ -222,10 +227,9 @@ export class PostgresCluster {
 				'postgres',
 				'-v',
 				'ON_ERROR_STOP=1',
-				'-tAc',
-				sql,
+				'-tA',
 			]),
-			{ cwd: '/' },
+			{ cwd: '/', input: sql },
 		);
 	}
 
@@ -273,7 +277,13 @@ export class PostgresCluster {
 	}
 }
 
-/** `redis-server` on a loopback port, nothing saved to disk, in its own process group. */
+/**
+ * `redis-server` on a loopback port, nothing saved to disk, in its own process group, asking every
+ * connection for a password: the queue's jobs are run by the workers with n8n's credentials, and a
+ * loopback port is open to every user of the machine. The password is made at each start (nothing
+ * is kept) and handed over on redis-server's stdin, as its configuration: its argv is shown by `ps`
+ * to everyone.
+ */
 export class RedisServer {
 	private exited = false;
 
@@ -282,6 +292,8 @@ export class RedisServer {
 
 	private constructor(
 		readonly port: number,
+		/** What n8n's processes send (QUEUE_BULL_REDIS_PASSWORD). */
+		readonly password: string,
 		private readonly child: ChildProcess,
 	) {
 		child.once('exit', () => (this.exited = true));
@@ -295,26 +307,27 @@ export class RedisServer {
 		makePrivateFolder(dirname(options.logFile));
 		// The log file itself, not a pipe through this process, which may die first.
 		const log = openPrivateLog(options.logFile, 'a');
-		const child = spawn(
-			'redis-server',
-			[
-				'--port',
-				String(options.port),
-				'--bind',
-				'127.0.0.1',
-				'--save',
-				'',
-				'--appendonly',
-				'no',
-				'--daemonize',
-				'no',
-				'--dir',
-				dirname(options.logFile),
-			],
-			{ stdio: ['ignore', log, log], detached: true },
-		);
+		const password = randomBytes(24).toString('hex');
+		// `-`: the configuration is read from stdin, which ends after it.
+		const child = spawn('redis-server', ['-'], {
+			stdio: ['pipe', log, log],
+			detached: true,
+		});
 		closeSync(log);
-		const redis = new RedisServer(options.port, child);
+		child.stdin?.on('error', () => undefined); // an early exit is reported by waitForPort
+		child.stdin?.end(
+			[
+				`port ${options.port}`,
+				'bind 127.0.0.1',
+				'save ""',
+				'appendonly no',
+				'daemonize no',
+				`dir "${dirname(options.logFile).replace(/["\\]/g, '\\$&')}"`,
+				`requirepass ${password}`,
+				'',
+			].join('\n'),
+		);
+		const redis = new RedisServer(options.port, password, child);
 		redis.recorded = recordProcessGroup('redis-server', child.pid);
 		try {
 			await waitForPort(options.port, 15_000, 'redis-server', () => !redis.exited);
