@@ -5,7 +5,11 @@ set -euo pipefail
 if [ -x /usr/bin/chromium ]; then exit 0; fi
 # One installer at a time: the browser test files (and clones) may ask at once, and a second
 # apt-get fails on dpkg's lock instead of waiting. The one that waited finds it installed.
-exec 9>"${TMPDIR:-/tmp}/n8n-nodes-chat-messaging-install-chromium.lock"
+# The lock lives in this user's own cache folder, not under a fixed name in /tmp: there, another
+# local user could plant a link by that name, and root would empty the file it points to.
+CACHE_ROOT="${CHAT_MESSAGING_CACHE:-$HOME/.cache/n8n-nodes-chat-messaging}"
+mkdir -p -m 700 "$CACHE_ROOT"
+exec 9>"$CACHE_ROOT/.install-chromium.lock"
 flock 9
 if [ -x /usr/bin/chromium ]; then exit 0; fi
 echo "[install-chromium] installing Debian's chromium package" >&2
