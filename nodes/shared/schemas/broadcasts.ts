@@ -124,7 +124,12 @@ export const listBroadcastsQuery = z
 /** Cancel and archive carry no body (or `{}`). */
 export const broadcastActionBody = emptyActionBody;
 
-/** What the node needs of a broadcast (answerNeeds.ts): its id, and its status to confirm a change. */
-export const broadcastAnswer = z.object({ id: serviceId, status: z.string() }).passthrough();
+/**
+ * What the node needs of every broadcast it reads (answerNeeds.ts): its id. Its status is read only
+ * where it says something: Cancel and Archive compare it with the status their change leads to,
+ * Get Many's Status filter with the one asked for; Get reads it as a failure sign only, so a status
+ * null or absent passes through as written instead of refusing the broadcast.
+ */
+export const broadcastAnswer = z.object({ id: serviceId }).passthrough();
 export type BroadcastAnswer = z.infer<typeof broadcastAnswer>;
 export const broadcastsPage = pageAnswer('broadcasts', broadcastAnswer);

@@ -3,6 +3,7 @@ import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
 import type { SendTemplateBody } from '../../../shared/schemas';
+import type { ServiceId } from '../../../shared/schemas/serviceIds';
 import { isVariableName } from '../../../shared/templateComponents';
 import { InvalidParameter } from '../../../shared/validation';
 import type { TemplateSendOperation } from '../../methods/templateSend';
@@ -252,7 +253,7 @@ async function run(this: IExecuteFunctions, operationRun: OperationRun) {
 
 	let sent = false;
 	/** The event the send created, read as Send Template reads it (its eventId). */
-	let eventId: string | null = null;
+	let eventId: ServiceId | null = null;
 	const withLink: TemplateSendOperation<SendTemplateBody> = {
 		...sendTemplate,
 		description: sendAndWaitDescription,

@@ -1,8 +1,11 @@
+import type { ServiceId } from '../../../shared/schemas/serviceIds';
 import type { ServiceAnswer } from '../../../shared/transport';
 
 /*
  * The event a send created, as Send Template's `eventId`, so Message → Get Status maps it in one
- * drag. The contract answers it as `event_id`; a service that names it only in the Location header
+ * drag. The contract answers it as `event_id`, as text or as a JSON integer, and it is given back
+ * as written (as Connect to AI Agent and Broadcast → Launch give theirs): Get Status takes either
+ * form, and the same id never comes out of two operations in two forms. A service that names it only in the Location header
  * (`/api/v1/events/{event_id}`, as the stand-in does) gives it there. The message's own id is not an
  * event id, so without either there is no eventId rather than a guess.
  */
@@ -28,12 +31,12 @@ function eventInLocation(location: string | undefined): string | undefined {
 	}
 }
 
-export function sentEventId(answer: ServiceAnswer): string | undefined {
+export function sentEventId(answer: ServiceAnswer): ServiceId | undefined {
 	const body = answer.body;
 	if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
 		const given = (body as Record<string, unknown>).event_id;
 		if (typeof given === 'string' && given.trim() !== '') return given;
-		if (typeof given === 'number') return String(given);
+		if (typeof given === 'number' && Number.isFinite(given)) return given;
 	}
 	return eventInLocation(answer.headers?.location);
 }
