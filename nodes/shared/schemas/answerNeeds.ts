@@ -12,8 +12,12 @@
  */
 
 export type NeedSource = 'interface' | 'reference' | 'inference';
-/** Why the node reads a field: the verdict, the object's identity, the next page, its own output. */
-export type NeedPurpose = 'success' | 'identity' | 'paging' | 'output';
+/**
+ * Why the node reads a field: the verdict, the object's identity, the next page, its own output, or
+ * a list's filter: a listed record's field compared with the filter of that name only when the user
+ * set it (a record that leaves it out, or writes it null, says nothing against the filter).
+ */
+export type NeedPurpose = 'success' | 'identity' | 'paging' | 'output' | 'filter';
 
 export interface NeededField {
 	path: string;
@@ -54,7 +58,11 @@ export const FAILURE_SIGNS: readonly NeededField[] = [
 	need('error', 'success', 'inference'),
 ];
 
-/** A list page: its records, and the link to the next page (the reference's `next`). */
+/**
+ * A list page: its records, and the link to the next page (the reference's `next`). The records
+ * are needed as a list of records, not each of their fields: a record's field is needed only where
+ * its row names it (`broadcasts[].id`).
+ */
 function page(endpoint: string, records: string, ...fields: NeededField[]): AnswerNeeds {
 	return {
 		endpoint,
@@ -130,16 +138,16 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 		'listTemplateMessages',
 		'template_messages',
 		need('template_messages[].id', 'identity', 'reference'),
-		need('template_messages[].broadcast_id', 'identity', 'inference'),
+		need('template_messages[].broadcast_id', 'filter', 'inference'),
 	),
 	'message → getMany': page(
 		'listMessages',
 		'messages',
 		need('messages[].id', 'identity', 'reference'),
-		need('messages[].conversation_id', 'identity', 'reference'),
-		need('messages[].phone_number', 'identity', 'reference'),
-		need('messages[].direction', 'identity', 'reference'),
-		need('messages[].business_phone_number', 'identity', 'reference'),
+		need('messages[].conversation_id', 'filter', 'reference'),
+		need('messages[].phone_number', 'filter', 'reference'),
+		need('messages[].direction', 'filter', 'reference'),
+		need('messages[].business_phone_number', 'filter', 'reference'),
 	),
 	'aiAgent → connectContact': one(
 		'sendEvent',
@@ -152,8 +160,8 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 		'listConversations',
 		'conversations',
 		need('conversations[].id', 'identity', 'inference'),
-		need('conversations[].status', 'identity', 'inference'),
-		need('conversations[].phone_number', 'identity', 'inference'),
+		need('conversations[].status', 'filter', 'inference'),
+		need('conversations[].phone_number', 'filter', 'inference'),
 	),
 	'conversation → updateStatus': one(
 		'updateConversationStatus',
@@ -195,7 +203,7 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 		'listBroadcasts',
 		'broadcasts',
 		need('broadcasts[].id', 'identity', 'inference'),
-		need('broadcasts[].status', 'identity', 'inference'),
+		need('broadcasts[].status', 'filter', 'inference'),
 	),
 	'broadcast → cancel': broadcastChange('cancelBroadcast'),
 	'broadcast → archive': broadcastChange('archiveBroadcast'),
@@ -230,7 +238,7 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 			...FAILURE_SIGNS,
 			...templateNeeds('[].'),
 			// Read only with the Status filter, which a service that ignores it is held to.
-			need('[].status', 'identity', 'inference'),
+			need('[].status', 'filter', 'inference'),
 		],
 	},
 	'template → get': one('getTemplate', ...templateNeeds()),

@@ -7,7 +7,7 @@ import {
 	nonEmpty,
 	phoneNumber,
 } from './fields';
-import { emptyActionBody, pageAnswer, pageParameter } from './paging';
+import { emptyActionBody, listedRecord, pageAnswer, pageParameter } from './paging';
 import { givenServiceId, serviceId } from './serviceIds';
 
 /*
@@ -127,4 +127,5 @@ export const broadcastActionBody = emptyActionBody;
 /** What the node needs of a broadcast (answerNeeds.ts): its id, and its status to confirm a change. */
 export const broadcastAnswer = z.object({ id: serviceId, status: z.string() }).passthrough();
 export type BroadcastAnswer = z.infer<typeof broadcastAnswer>;
-export const broadcastsPage = pageAnswer('broadcasts', broadcastAnswer);
+/** A broadcast in the list: its id only (paging.ts, listedRecord). */
+export const broadcastsPage = pageAnswer('broadcasts', listedRecord);
