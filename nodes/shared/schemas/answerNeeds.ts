@@ -34,10 +34,10 @@ export interface AnswerNeeds {
 	 */
 	records?: string;
 	/**
-	 * Set when no item carries the answer as a whole: each item of a batch gets its own line of it
-	 * (its number `updated` or `not_found`), not a copy of an answer about up to 1,000 numbers.
+	 * Set, saying why, when no item carries the answer as a whole: each item of a batch gets its
+	 * own line of it, or a waiting item says only what the wait got.
 	 */
-	eachItemItsOwnLine?: true;
+	notCarried?: string;
 	needs: readonly NeededField[];
 }
 
@@ -124,7 +124,11 @@ function templateStatusChange(endpoint: string): AnswerNeeds {
 export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 	'message → sendTemplate': SEND,
 	// Its send is Send Template's, answered the same way.
-	'message → sendAndWait': SEND,
+	'message → sendAndWait': {
+		...SEND,
+		notCarried:
+			'the waiting item says only what this wait got: the input, `answered` and the send\'s event id (docs/send-and-wait.md, "What comes out")',
+	},
 	'message → getStatus': one(
 		'getEvent',
 		need('id', 'identity', 'reference'),
@@ -179,7 +183,8 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 			need('updated', 'output', 'inference'),
 			need('not_found', 'output', 'inference'),
 		),
-		eachItemItsOwnLine: true,
+		notCarried:
+			'each item of the batch gets its own line (its number in `updated` or `not_found`), not a copy of an answer about up to 1,000 numbers',
 	},
 	'broadcast → launch': one('sendEvent', need('event_id', 'output', 'inference')),
 	'broadcast → getStatus': one(
@@ -228,6 +233,16 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 		need('previous', 'paging', 'reference'),
 	),
 	'media → delete': one('deleteMedia', need('id', 'identity', 'inference')),
+	// Upload Method JSON: the media item made. Its name, type and size are the output's where the
+	// answer gives them, the file's own where it leaves them out.
+	'media → upload': one(
+		'addMedia',
+		need('id', 'output', 'reference'),
+		need('media_url', 'output', 'reference'),
+		need('filename', 'output', 'reference'),
+		need('content_type', 'output', 'reference'),
+		need('byte_size', 'output', 'inference'),
+	),
 
 	// Templates: what every reader of a template needs of it (docs/service-contract.md, "What the
 	// node reads of a template"): its id and name, and the components its output's variables come from.
