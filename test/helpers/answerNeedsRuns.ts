@@ -6,6 +6,12 @@
  * running them once against the stand-in. Media → Upload takes a file, so it runs from an item
  * with one (binaryItems.ts); Send Template and Wait for Response picks the stand-in's
  * refund_approval template and leaves the execution waiting (refundApproval.ts).
+ *
+ * Media → Upload runs with Upload Method JSON only. Direct Upload could run here too, with only its
+ * finalize answer served (the reservation and the bytes going to the stand-in), but that answer may
+ * name the upload only by the signed_id of the reservation made during the run, so it would be
+ * served without one; not done yet: upload-and-send-and-wait-answers-the-contract-allows.property.test.ts
+ * serves its three steps.
  */
 import type { INode, INodeExecutionData } from 'n8n-workflow';
 

@@ -237,10 +237,9 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 	// answer gives them, the file's own where it leaves them out.
 	'media → upload': one(
 		'addMedia',
-		need('id', 'output', 'reference'),
-		need('media_url', 'output', 'reference'),
-		need('filename', 'output', 'reference'),
-		need('content_type', 'output', 'reference'),
+		...['id', 'media_url', 'filename', 'content_type'].map((field) =>
+			need(field, 'output', 'reference'),
+		),
 		need('byte_size', 'output', 'inference'),
 	),
 
