@@ -1,10 +1,13 @@
 /*
- * The ledger (issue 24, invariants): for any mix of items (valid, invalid inputs, a service fault
- * injected for a send), with and without Continue On Fail, what the node reports as accepted is
+ * The ledger (invariants): for any mix of items (valid, invalid inputs, a service fault injected
+ * for a send), with and without Continue On Fail, what the node reports as accepted is
  * exactly what the stand-in received and accepted, and with Continue On Fail every input item comes
  * out exactly once, paired with itself. Send Template and Connect to AI Agent, version 2 (the
  * template read first, the variables mapped automatically from each item), through n8n's engine and the stand-in
  * over real HTTP, one send at a time so that a stopped run's accepted items are those before it.
+ * The faults are of both kinds: answered without processing (a refusal, throttling, a redirect) and
+ * processed before the answer was lost or replaced (a reset, a proxy's 502, a 303, a 200 that is not
+ * the promised answer), so a verdict read from a status alone would show here.
  */
 import fc from 'fast-check';
 
@@ -19,7 +22,17 @@ const EVENTS = '/api/v1/events';
 const FEEDBACK_REQUEST = 'wat_b425364758697a8b'; // one variable: first_name
 
 type Kind = 'valid' | 'bad phone' | 'no variable';
-type Fault = 'none' | 'refused 422' | 'failed 500' | 'connection reset' | 'throttled 429 once';
+type Fault =
+	| 'none'
+	| 'refused 422'
+	| 'failed 500'
+	| 'connection reset'
+	| 'throttled 429 once'
+	| 'throttled 503 with Retry-After once'
+	| 'redirect 308, not processed'
+	| 'processed, then 502 from a proxy'
+	| 'processed, then 303 See Other'
+	| 'processed, answered 200 with nothing promised';
 
 const faultSpecs: Record<Fault, FaultSpec | undefined> = {
 	none: undefined,
@@ -28,7 +41,20 @@ const faultSpecs: Record<Fault, FaultSpec | undefined> = {
 	'connection reset': { reset: true },
 	// Repeated by the node (the service surely did not process it), then answered as planned next.
 	'throttled 429 once': { status: 429, retryAfter: 0 },
+	'throttled 503 with Retry-After once': { status: 503, retryAfter: 0 },
+	// Answered by the server at the Base URL without processing anything.
+	'redirect 308, not processed': {
+		redirect: 'https://elsewhere.example/api/v1/events',
+		status: 308,
+	},
+	// The service processed the send; what stood in front of it answered something else.
+	'processed, then 502 from a proxy': { answer: { status: 502, body: { message: 'Bad Gateway' } } },
+	'processed, then 303 See Other': { answer: { status: 303, body: { message: 'See Other' } } },
+	'processed, answered 200 with nothing promised': { answer: { status: 200, body: {} } },
 };
+
+/** Statuses only an `answer` fault gives a valid send: the service processed it, then this came. */
+const PROCESSED_THEN_ANSWERED = new Set([502, 303]);
 
 const item = fc.record({
 	kind: fc.constantFrom<Kind>('valid', 'valid', 'bad phone', 'no variable'),
@@ -39,6 +65,11 @@ const item = fc.record({
 		'failed 500',
 		'connection reset',
 		'throttled 429 once',
+		'throttled 503 with Retry-After once',
+		'redirect 308, not processed',
+		'processed, then 502 from a proxy',
+		'processed, then 303 See Other',
+		'processed, answered 200 with nothing promised',
 	),
 });
 
@@ -68,9 +99,20 @@ const operations = {
 	},
 };
 
+/**
+ * The phone numbers the service processed a send for, in the order it received them: those it
+ * accepted, and those it processed before something else answered (a proxy's 502, a 303).
+ */
 const acceptedByService = () =>
-	service
-		.acceptedSends(EVENTS)
+	service.requests
+		.filter(
+			(request) =>
+				request.path === EVENTS &&
+				request.faulted !== true &&
+				request.throttled !== true &&
+				((request.status >= 200 && request.status < 300) ||
+					(request.keptContract === true && PROCESSED_THEN_ANSWERED.has(request.status))),
+		)
 		.map((request) => (request.body as { contact: { phone_number: string } }).contact.phone_number);
 
 test('what the node reports as accepted is exactly what the service accepted; each item comes out once', async () => {
