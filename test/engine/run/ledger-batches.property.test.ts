@@ -9,47 +9,24 @@
  */
 import fc from 'fast-check';
 
-import type { FaultSpec } from '../../../sandbox/faults';
 import { useStandInService } from '../../helpers/standInFixture';
 import { runChatMessaging } from '../../helpers/engineHarness';
+import { ledgerFaults, processedRequests } from '../../helpers/ledgerFaults';
 
 const API_KEY = 'ledger-batches-key-3f0c';
 const service = useStandInService({ apiKey: API_KEY });
 const SUBSCRIBERS = '/subscribers';
 const BATCH_SIZE = 2;
 
-const FAULTS: Record<string, FaultSpec | undefined> = {
-	none: undefined,
-	'refused 422': { status: 422, body: { message: 'Parameter Error' } },
-	'failed 500': { status: 500 },
-	'connection reset after processing': { reset: true },
-	'throttled 429 once': { status: 429, retryAfter: 0 },
-	'throttled 503 with Retry-After once': { status: 503, retryAfter: 0 },
-	'redirect 308, not processed': { redirect: 'https://elsewhere.example/subscribers', status: 308 },
-	'processed, then 502 from a proxy': { answer: { status: 502, body: { message: 'Bad Gateway' } } },
-	'processed, then 303 See Other': { answer: { status: 303, body: { message: 'See Other' } } },
-	'processed, answered 201 about nobody': { answer: { status: 201, body: {} } },
-};
-
-/** Statuses only an `answer` fault gives a valid batch: the service processed it, then this came. */
-const PROCESSED_THEN_ANSWERED = new Set([502, 303]);
+const FAULTS = ledgerFaults(SUBSCRIBERS, { status: 201, body: {} });
 
 let runNumber = 0;
 
 /** The phone numbers of every batch the service processed, once per time it processed it. */
 function processedByService(): string[] {
-	return service.requests
-		.filter(
-			(request) =>
-				request.path === SUBSCRIBERS &&
-				request.faulted !== true &&
-				request.throttled !== true &&
-				((request.status >= 200 && request.status < 300) ||
-					(request.keptContract === true && PROCESSED_THEN_ANSWERED.has(request.status))),
-		)
-		.flatMap((request) =>
-			(request.body as Array<{ phone_number: string }>).map((contact) => contact.phone_number),
-		);
+	return processedRequests(service.requests, SUBSCRIBERS).flatMap((request) =>
+		(request.body as Array<{ phone_number: string }>).map((contact) => contact.phone_number),
+	);
 }
 
 test('every item of a batch shares its verdict, and what is reported created is what the service processed', async () => {

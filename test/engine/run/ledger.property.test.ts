@@ -11,10 +11,10 @@
  */
 import fc from 'fast-check';
 
-import type { FaultSpec } from '../../../sandbox/faults';
 import { useStandInService } from '../../helpers/standInFixture';
 import { runChatMessaging } from '../../helpers/engineHarness';
 import { autoMapped, picked } from '../../helpers/savedParameters';
+import { ledgerFaults, processedRequests } from '../../helpers/ledgerFaults';
 
 const API_KEY = 'ledger-property-key';
 const service = useStandInService({ apiKey: API_KEY });
@@ -22,55 +22,12 @@ const EVENTS = '/api/v1/events';
 const FEEDBACK_REQUEST = 'wat_b425364758697a8b'; // one variable: first_name
 
 type Kind = 'valid' | 'bad phone' | 'no variable';
-type Fault =
-	| 'none'
-	| 'refused 422'
-	| 'failed 500'
-	| 'connection reset'
-	| 'throttled 429 once'
-	| 'throttled 503 with Retry-After once'
-	| 'redirect 308, not processed'
-	| 'processed, then 502 from a proxy'
-	| 'processed, then 303 See Other'
-	| 'processed, answered 200 with nothing promised';
-
-const faultSpecs: Record<Fault, FaultSpec | undefined> = {
-	none: undefined,
-	'refused 422': { status: 422, body: { message: 'Parameter Error' } },
-	'failed 500': { status: 500 },
-	'connection reset': { reset: true },
-	// Repeated by the node (the service surely did not process it), then answered as planned next.
-	'throttled 429 once': { status: 429, retryAfter: 0 },
-	'throttled 503 with Retry-After once': { status: 503, retryAfter: 0 },
-	// Answered by the server at the Base URL without processing anything.
-	'redirect 308, not processed': {
-		redirect: 'https://elsewhere.example/api/v1/events',
-		status: 308,
-	},
-	// The service processed the send; what stood in front of it answered something else.
-	'processed, then 502 from a proxy': { answer: { status: 502, body: { message: 'Bad Gateway' } } },
-	'processed, then 303 See Other': { answer: { status: 303, body: { message: 'See Other' } } },
-	'processed, answered 200 with nothing promised': { answer: { status: 200, body: {} } },
-};
-
-/** Statuses only an `answer` fault gives a valid send: the service processed it, then this came. */
-const PROCESSED_THEN_ANSWERED = new Set([502, 303]);
+const faultSpecs = ledgerFaults(EVENTS, { status: 200, body: {} });
+type Fault = keyof typeof faultSpecs;
 
 const item = fc.record({
 	kind: fc.constantFrom<Kind>('valid', 'valid', 'bad phone', 'no variable'),
-	fault: fc.constantFrom<Fault>(
-		'none',
-		'none',
-		'refused 422',
-		'failed 500',
-		'connection reset',
-		'throttled 429 once',
-		'throttled 503 with Retry-After once',
-		'redirect 308, not processed',
-		'processed, then 502 from a proxy',
-		'processed, then 303 See Other',
-		'processed, answered 200 with nothing promised',
-	),
+	fault: fc.constantFrom<Fault>('none', ...Object.keys(faultSpecs)),
 });
 
 const phoneOf = (index: number) => `+1415555${String(2000 + index)}`;
@@ -104,16 +61,9 @@ const operations = {
  * accepted, and those it processed before something else answered (a proxy's 502, a 303).
  */
 const acceptedByService = () =>
-	service.requests
-		.filter(
-			(request) =>
-				request.path === EVENTS &&
-				request.faulted !== true &&
-				request.throttled !== true &&
-				((request.status >= 200 && request.status < 300) ||
-					(request.keptContract === true && PROCESSED_THEN_ANSWERED.has(request.status))),
-		)
-		.map((request) => (request.body as { contact: { phone_number: string } }).contact.phone_number);
+	processedRequests(service.requests, EVENTS).map(
+		(request) => (request.body as { contact: { phone_number: string } }).contact.phone_number,
+	);
 
 test('what the node reports as accepted is exactly what the service accepted; each item comes out once', async () => {
 	await fc.assert(
