@@ -45,3 +45,16 @@ export function processedRequests(requests: RecordedRequest[], path: string): Re
 				(request.keptContract === true && PROCESSED_THEN_ANSWERED.has(request.status))),
 	);
 }
+
+/**
+ * What the service processed for an item, as the item's verdict allows: accepted (no outcome)
+ * once, "not sent" never, "may have been sent" (processed or not) at most once.
+ */
+export function expectProcessedAsReported(outcome: unknown, processed: number): void {
+	if (outcome === undefined) expect(processed).toBe(1);
+	else if (outcome === 'not sent') expect(processed).toBe(0);
+	else {
+		expect(outcome).toBe('may have been sent');
+		expect(processed).toBeLessThanOrEqual(1);
+	}
+}
