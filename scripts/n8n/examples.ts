@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import type { StandInService } from '../../sandbox/server';
 import { PROJECT_ROOT } from './install';
-import type { RealN8n, WorkflowJson } from './real-n8n';
+import { HttpError, type RealN8n, type WorkflowJson } from './real-n8n';
 
 /*
  * The importable workflows in examples/ and what it takes to make them run in a given n8n: the
@@ -129,6 +129,22 @@ export interface ProvisionedExamples {
 	kept: ExampleName[];
 	/** The fingerprint of each example as n8n holds it now, to pass as keepEditsSince next time. */
 	fingerprints: Partial<Record<ExampleName, string>>;
+	/** Kept examples that did not activate, or whose URL n8n did not serve: why, in n8n's words. */
+	notActive: Partial<Record<ExampleName, string>>;
+}
+
+/** Why a step failed, in n8n's own words when it gave some ({"message": …}), on one line. */
+function reasonOf(error: unknown): string {
+	let reason = error instanceof Error ? error.message : String(error);
+	if (error instanceof HttpError) {
+		try {
+			const { message } = JSON.parse(error.body) as { message?: unknown };
+			if (typeof message === 'string' && message !== '') reason = message;
+		} catch {
+			// Not JSON: the message as it is.
+		}
+	}
+	return reason.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
 /**
@@ -175,10 +191,14 @@ export async function provisionExamples(
 	}
 
 	// An edited example may no longer activate (a node removed, a path changed): that is the
-	// person's to fix in the editor, and it must not stop the start.
+	// person's to fix in the editor, and it must not stop the start; but the summary says so, so
+	// that it does not offer the example's URL as working.
+	const notActive: ProvisionedExamples['notActive'] = {};
 	const tolerant = async (name: ExampleName, step: () => Promise<unknown>): Promise<void> => {
-		if (kept.includes(name)) await step().catch(() => undefined);
-		else await step();
+		if (!kept.includes(name)) return void (await step());
+		// Not activated: its URL is not waited for, and the first reason is the one to tell.
+		if (notActive[name] !== undefined) return;
+		await step().catch((error: unknown) => (notActive[name] = reasonOf(error)));
 	};
 	const triggerUrl = triggerProductionUrl(webhookBaseUrl, workflows.deliveryStatusBranch.workflow);
 	const testUrl = triggerTestUrl(n8n.baseUrl, workflows.deliveryStatusBranch.workflow);
@@ -213,6 +233,7 @@ export async function provisionExamples(
 		refundRequestUrl,
 		kept,
 		fingerprints,
+		notActive,
 	};
 }
 
