@@ -53,7 +53,7 @@ export function bindCredentials(workflow: WorkflowJson, credentials: CredentialR
 
 function nodeOfType(workflow: WorkflowJson, type: string) {
 	const node = workflow.nodes.find((n) => n.type === type);
-	if (!node) throw new Error(`${workflow.name} has no ${type} node`);
+	if (!node) throw new Error(`it has no ${type} node, so no URL to serve`);
 	return node;
 }
 
@@ -194,15 +194,28 @@ export async function provisionExamples(
 	// person's to fix in the editor, and it must not stop the start; but the summary says so, so
 	// that it does not offer the example's URL as working.
 	const notActive: ProvisionedExamples['notActive'] = {};
+	/*
+	 * An edited example may also have lost the node its URL comes from: then it has no URL to serve,
+	 * it is not activated, and the summary says why; the URL shown is the one the shipped example has.
+	 */
+	const urlOf = (name: ExampleName, url: (workflow: WorkflowJson) => string): string => {
+		try {
+			return url(workflows[name].workflow);
+		} catch (error) {
+			if (!kept.includes(name)) throw error;
+			notActive[name] = reasonOf(error);
+			return url(bindCredentials(loadExample(name), refs));
+		}
+	};
 	const tolerant = async (name: ExampleName, step: () => Promise<unknown>): Promise<void> => {
 		if (!kept.includes(name)) return void (await step());
 		// Not activated: its URL is not waited for, and the first reason is the one to tell.
 		if (notActive[name] !== undefined) return;
 		await step().catch((error: unknown) => (notActive[name] = reasonOf(error)));
 	};
-	const triggerUrl = triggerProductionUrl(webhookBaseUrl, workflows.deliveryStatusBranch.workflow);
-	const testUrl = triggerTestUrl(n8n.baseUrl, workflows.deliveryStatusBranch.workflow);
-	const formUrl = formProductionUrl(webhookBaseUrl, workflows.formToSendTemplate.workflow);
+	const triggerUrl = urlOf('deliveryStatusBranch', (w) => triggerProductionUrl(webhookBaseUrl, w));
+	const testUrl = urlOf('deliveryStatusBranch', (w) => triggerTestUrl(n8n.baseUrl, w));
+	const formUrl = urlOf('formToSendTemplate', (w) => formProductionUrl(webhookBaseUrl, w));
 	const refundRequestUrl = `${webhookBaseUrl}/webhook/refund-request`;
 	const active: Array<[ExampleName, () => Promise<unknown>]> = [
 		['deliveryStatusBranch', () => n8n.waitForProductionWebhook(triggerUrl)],

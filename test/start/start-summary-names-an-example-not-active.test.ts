@@ -19,6 +19,7 @@ jest.setTimeout(15 * 60_000);
 const { runs, folders } = endedAndRemovedAfterAll();
 
 const FORM_EXAMPLE = 'Chat Messaging: form sign-up sends a welcome template';
+const TRIGGER_EXAMPLE = 'Chat Messaging: branch on message delivery status';
 
 it('an edited example that no longer activates is named in the summary as not active, with why', async () => {
 	const ports = await freeStartPorts();
@@ -50,6 +51,19 @@ it('an edited example that no longer activates is named in the summary as not ac
 			node.type === 'n8n-nodes-base.formTrigger' ? { ...node, disabled: true } : node,
 		),
 	});
+	// And deletes the trigger example's Chat Messaging Trigger: the node its URLs come from.
+	const triggerFound = (await api('GET', `/workflows?name=${encodeURIComponent(TRIGGER_EXAMPLE)}`))
+		.data as any[];
+	const trigger = triggerFound.find((workflow) => workflow.name === TRIGGER_EXAMPLE);
+	await api('POST', `/workflows/${trigger.id}/deactivate`);
+	await api('PUT', `/workflows/${trigger.id}`, {
+		name: trigger.name,
+		connections: {},
+		settings: { executionOrder: 'v1' },
+		nodes: trigger.nodes.filter(
+			(node: any) => node.type !== 'n8n-nodes-chat-messaging.chatMessagingTrigger',
+		),
+	});
 	first.ctrlC();
 	await first.end(60_000);
 
@@ -61,8 +75,14 @@ it('an edited example that no longer activates is named in the summary as not ac
 	expect(summary).toMatch(
 		new RegExp(`Not active: +"${FORM_EXAMPLE}" \\(your edited copy\\) did not activate: \\S`),
 	);
-	// Only that one: the trigger and refund examples are active as shipped.
-	expect(summary.match(/Not active:/g)).toHaveLength(1);
+	// A deleted trigger node stops nothing either: that example is named, with why.
+	expect(summary).toMatch(
+		new RegExp(
+			`Not active: +"${TRIGGER_EXAMPLE}" \\(your edited copy\\) did not activate: it has no n8n-nodes-chat-messaging.chatMessagingTrigger node`,
+		),
+	);
+	// Only those two: the refund example is active as shipped.
+	expect(summary.match(/Not active:/g)).toHaveLength(2);
 	second.ctrlC();
 	await second.end(60_000);
 	expect(await second.leftBehindAfter(30_000)).toEqual([]);
