@@ -96,8 +96,14 @@ function groupIsOurs(entry) {
 	return groupHasMembers(entry.pid);
 }
 
-function groupAlive(entry) {
-	return groupIsOurs(entry);
+/*
+ * After the signal, the question is only whether anyone is left in the group. A leader that is
+ * exiting has no command line any more, so its identity no longer reads as ours; judged by identity,
+ * the group would count as ended while its processes are still going down. The SIGKILL that may
+ * follow is checked against the identity again.
+ */
+function groupStillHasMembers(entry) {
+	return groupHasMembers(entry.pid);
 }
 
 function signalGroup(entry, signal) {
@@ -120,15 +126,15 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitGone(groups, seconds) {
 	const end = Date.now() + seconds * 1000;
-	while (Date.now() < end && groups.some((g) => groupAlive(g))) await sleep(200);
-	return groups.filter((g) => groupAlive(g));
+	while (Date.now() < end && groups.some((g) => groupStillHasMembers(g))) await sleep(200);
+	return groups.filter((g) => groupStillHasMembers(g));
 }
 
 async function cleanUp(why) {
 	if (cleaning) return;
 	cleaning = true;
 	const all = [...recorded.values()];
-	const groups = all.filter((e) => e.kind === 'group' && groupAlive(e));
+	const groups = all.filter((e) => e.kind === 'group' && groupIsOurs(e));
 	const named = (list) => list.map((g) => `${g.name} (pid ${g.pid})`).join(', ');
 	if (groups.length > 0) {
 		say(`${why}: stopping ${named(groups)} (SIGTERM, up to ${GRACE_SECONDS} s, then SIGKILL)`);
