@@ -31,6 +31,7 @@ import {
 	REQUEST_KIND,
 	aboutTheObject,
 	findAnsweredRequests,
+	passEarlierOnPath,
 	type AnsweredRequest,
 } from '../../helpers/contractAnswerCases';
 import {
@@ -91,10 +92,10 @@ function successAnswer(name: string): fc.Arbitrary<GeneratedAnswer> {
 
 async function runAnswered(name: string, answer: { status: number; body: Json }) {
 	service.clearFaults();
-	service.injectFaults({
-		path: answered[name].path,
-		answer: { status: answer.status, body: answer.body },
-	});
+	service.injectFaults([
+		...passEarlierOnPath(answered[name]),
+		{ path: answered[name].path, answer: { status: answer.status, body: answer.body } },
+	]);
 	const run = await runChatMessaging({
 		items: [{}],
 		parameters: operations[name].parameters as INode['parameters'],
