@@ -8,6 +8,7 @@ import {
 	type SendTemplateBody,
 } from './contract/bodies/commands';
 import { hasErrors, sendTemplateErrors } from './service/contractChecks';
+import type { EventId } from './service/events';
 import type { ServicePart } from './service/parts';
 import { outsideContract, type RouteAnswer } from './service/routes';
 import type { TemplateMessageSend } from './service/sendSideService';
@@ -27,7 +28,7 @@ export const MAX_CONTACTS_PER_CALL = 1000;
 /** What keeps accepted commands pollable: the send side (sandbox/service/sendSideService.ts). */
 export interface CommandRecorder {
 	recordTemplateMessage(send: TemplateMessageSend): unknown;
-	recordCommand(eventId: string, eventType: string): void;
+	recordCommand(eventId: EventId, eventType: string): void;
 	knowsTemplate?(id: string): boolean;
 }
 
@@ -44,6 +45,13 @@ export interface CommandOptions {
 	 * sources document to poll a send (`GET /api/v1/events/{event_id}`).
 	 */
 	sendAnswer?: 'message id' | 'event id';
+	/**
+	 * How the commands' answers write an event id: `text` (`evt_…`, the default) or `integer`. The
+	 * interface and the reference type it a string; the reference writes other ids as integers, and
+	 * docs/openapi.yaml takes either (ServiceId), so a client is tested against both. The event is
+	 * polled by the same id and answers it as written.
+	 */
+	eventIds?: 'text' | 'integer';
 }
 
 const TEMPLATE_FIELD = 'template_message.chat_template_id';
@@ -72,7 +80,7 @@ function checked<B>(
  * /api/v1/events/{event_id}`, docs/service-contract.md), so each answer names it in a Location
  * header. The stand-in's own choice: the spec shows no headers.
  */
-const locationOf = (eventId: string) => ({ location: `/api/v1/events/${eventId}` });
+const locationOf = (eventId: EventId) => ({ location: `/api/v1/events/${eventId}` });
 
 /** What keeps what the commands make, so it can be read back (the account side). */
 export interface CommandEffects {
@@ -95,6 +103,9 @@ export function createCommandEndpoints(
 		return refused({ [TEMPLATE_FIELD]: [`template ${id} was not found in this account`] });
 	};
 	const byEventId = options.sendAnswer === 'event id';
+	let eventsAnswered = 0;
+	const newEventId = (): EventId =>
+		options.eventIds === 'integer' ? 1000 + ++eventsAnswered : randomId('evt');
 	return {
 		events: {
 			send_template_message: (body) =>
@@ -106,7 +117,7 @@ export function createCommandEndpoints(
 						...sendTemplateErrors(send),
 					}),
 					(send) => {
-						const eventId = randomId('evt');
+						const eventId = newEventId();
 						const messageId = randomId('cmsg');
 						recorder.recordTemplateMessage({
 							messageId,
@@ -130,7 +141,7 @@ export function createCommandEndpoints(
 			connect_to_ai_agent: (body) =>
 				unknownTemplate(body) ??
 				((connect: ConnectToAiAgentBody) => {
-					const eventId = randomId('evt');
+					const eventId = newEventId();
 					// It sends a template message too, so it gets a message id like any other send.
 					const messageId = randomId('cmsg');
 					recorder.recordTemplateMessage({
@@ -148,7 +159,7 @@ export function createCommandEndpoints(
 				})(body as ConnectToAiAgentBody),
 			assign_agent: (body) =>
 				checked(body, assignAgentErrors, (assign: AssignAgentBody) => {
-					const eventId = randomId('evt');
+					const eventId = newEventId();
 					recorder.recordCommand(eventId, 'assign_agent');
 					// assignAgentErrors has required one of the two shapes, and both to agree when sent.
 					const agentEmail = assign.assign_agent?.agent_email ?? assign.agent?.email;

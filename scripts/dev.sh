@@ -155,7 +155,7 @@ annotate_compiler() {
     fi
   done
 }
-say "compiling the package with tsc --watch (about 40-50 s the first time; n8n starts after it)"
+say "compiling the package with tsc --watch (the first compile usually 5-15 s, as npm start's build; n8n starts after it)"
 "$bin/tsc" -p tsconfig.build.json --watch --preserveWatchOutput --watchFile useFsEventsOnParentDirectory > >(annotate_compiler) 2>&1 &
 compiler=$!
 children+=($compiler)

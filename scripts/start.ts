@@ -205,6 +205,10 @@ async function main(): Promise<void> {
 				webhookSecret: state.webhookSecret,
 				reportTo,
 				changedExamples: exampleFiles.changes,
+				notActive: Object.entries(examples.notActive).map(([name, reason]) => ({
+					workflowName: examples.workflows[name as ExampleName].workflow.name,
+					reason,
+				})),
 			}),
 		);
 	} catch (error) {

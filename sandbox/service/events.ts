@@ -10,6 +10,9 @@ import type { Clock, Timings } from './clock';
  * The endpoint takes no query parameter: dispatch.ts refuses any by name, as the lists refuse unknown ones.
  */
 
+/** An event id as the stand-in writes it in its answers: `evt_…` text, or an integer when told to. */
+export type EventId = string | number;
+
 export type EventSubject =
 	| { type: 'template_message'; messageId: string }
 	| { type: 'campaign'; broadcastId: string }
@@ -22,7 +25,8 @@ export interface EventResults {
 }
 
 interface StoredEvent {
-	id: string;
+	/** As written in the answers; the path names it as text. */
+	id: EventId;
 	createdAt: number;
 	subject: EventSubject;
 }
@@ -54,9 +58,9 @@ export function createEventStore(now: Clock, timings: Timings, results: EventRes
 	return {
 		routes,
 		/** Registers an event under its id and any other ids it can be polled by. */
-		add(id: string, subject: EventSubject, aliases: string[] = []): void {
+		add(id: EventId, subject: EventSubject, aliases: string[] = []): void {
 			const event = { id, createdAt: now(), subject };
-			for (const key of [id, ...aliases]) events.set(key, event);
+			for (const key of [id, ...aliases]) events.set(String(key), event);
 		},
 	};
 }

@@ -3,7 +3,7 @@ import { createBroadcastStore } from './broadcasts';
 import { seedBroadcasts } from './broadcastSeeds';
 import { DEFAULT_BUSINESS_NUMBER, DEFAULT_TIMINGS, type Clock, type Timings } from './clock';
 import { unreachableReason } from './contactBook';
-import { createEventStore } from './events';
+import { createEventStore, type EventId } from './events';
 import { createMessageHistory } from './messageHistory';
 import type { ServicePart } from './parts';
 import type { Route, RouteAnswer } from './routes';
@@ -30,8 +30,8 @@ export interface SendSideOptions {
 export interface TemplateMessageSend {
 	/** The `cmsg_…` id the send was answered with. */
 	messageId: string;
-	/** When the send was answered with an event id too (connect_to_ai_agent). */
-	eventId?: string;
+	/** When the send was answered with an event id too (connect_to_ai_agent), as it was written. */
+	eventId?: EventId;
 	/** Whether its event can be polled by the message id too (the stand-in's default: yes). */
 	pollableByMessageId?: boolean;
 	contact: { phone_number: string; name?: string };
@@ -47,9 +47,9 @@ export interface SendSideService extends ServicePart {
 	/** `send_broadcast`, served on the events endpoint beside the other commands. */
 	events: { send_broadcast: (body: unknown) => RouteAnswer };
 	/** Makes an accepted send pollable; answers the event id it can be polled by. */
-	recordTemplateMessage(send: TemplateMessageSend): { eventId: string };
+	recordTemplateMessage(send: TemplateMessageSend): { eventId: EventId };
 	/** Makes another accepted command (assign_agent) pollable by the event id it was answered with. */
-	recordCommand(eventId: string, eventType: string): void;
+	recordCommand(eventId: EventId, eventType: string): void;
 	/** Whether the account has this template (any status): a send of one it lacks is refused. */
 	knowsTemplate(id: string): boolean;
 	/** The answer to `POST /api/v1/events` with `event_type: send_broadcast`. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import type { StandInService } from '../../sandbox/server';
 import { PROJECT_ROOT } from './install';
-import type { RealN8n, WorkflowJson } from './real-n8n';
+import { HttpError, type RealN8n, type WorkflowJson } from './real-n8n';
 
 /*
  * The importable workflows in examples/ and what it takes to make them run in a given n8n: the
@@ -53,7 +53,7 @@ export function bindCredentials(workflow: WorkflowJson, credentials: CredentialR
 
 function nodeOfType(workflow: WorkflowJson, type: string) {
 	const node = workflow.nodes.find((n) => n.type === type);
-	if (!node) throw new Error(`${workflow.name} has no ${type} node`);
+	if (!node) throw new Error(`it has no ${type} node, so no URL to serve`);
 	return node;
 }
 
@@ -129,6 +129,22 @@ export interface ProvisionedExamples {
 	kept: ExampleName[];
 	/** The fingerprint of each example as n8n holds it now, to pass as keepEditsSince next time. */
 	fingerprints: Partial<Record<ExampleName, string>>;
+	/** Kept examples that did not activate, or whose URL n8n did not serve: why, in n8n's words. */
+	notActive: Partial<Record<ExampleName, string>>;
+}
+
+/** Why a step failed, in n8n's own words when it gave some ({"message": …}), on one line. */
+function reasonOf(error: unknown): string {
+	let reason = error instanceof Error ? error.message : String(error);
+	if (error instanceof HttpError) {
+		try {
+			const { message } = JSON.parse(error.body) as { message?: unknown };
+			if (typeof message === 'string' && message !== '') reason = message;
+		} catch {
+			// Not JSON: the message as it is.
+		}
+	}
+	return reason.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
 /**
@@ -175,14 +191,31 @@ export async function provisionExamples(
 	}
 
 	// An edited example may no longer activate (a node removed, a path changed): that is the
-	// person's to fix in the editor, and it must not stop the start.
-	const tolerant = async (name: ExampleName, step: () => Promise<unknown>): Promise<void> => {
-		if (kept.includes(name)) await step().catch(() => undefined);
-		else await step();
+	// person's to fix in the editor, and it must not stop the start; but the summary says so, so
+	// that it does not offer the example's URL as working.
+	const notActive: ProvisionedExamples['notActive'] = {};
+	/*
+	 * An edited example may also have lost the node its URL comes from: then it has no URL to serve,
+	 * it is not activated, and the summary says why; the URL shown is the one the shipped example has.
+	 */
+	const urlOf = (name: ExampleName, url: (workflow: WorkflowJson) => string): string => {
+		try {
+			return url(workflows[name].workflow);
+		} catch (error) {
+			if (!kept.includes(name)) throw error;
+			notActive[name] = reasonOf(error);
+			return url(bindCredentials(loadExample(name), refs));
+		}
 	};
-	const triggerUrl = triggerProductionUrl(webhookBaseUrl, workflows.deliveryStatusBranch.workflow);
-	const testUrl = triggerTestUrl(n8n.baseUrl, workflows.deliveryStatusBranch.workflow);
-	const formUrl = formProductionUrl(webhookBaseUrl, workflows.formToSendTemplate.workflow);
+	const tolerant = async (name: ExampleName, step: () => Promise<unknown>): Promise<void> => {
+		if (!kept.includes(name)) return void (await step());
+		// Not activated: its URL is not waited for, and the first reason is the one to tell.
+		if (notActive[name] !== undefined) return;
+		await step().catch((error: unknown) => (notActive[name] = reasonOf(error)));
+	};
+	const triggerUrl = urlOf('deliveryStatusBranch', (w) => triggerProductionUrl(webhookBaseUrl, w));
+	const testUrl = urlOf('deliveryStatusBranch', (w) => triggerTestUrl(n8n.baseUrl, w));
+	const formUrl = urlOf('formToSendTemplate', (w) => formProductionUrl(webhookBaseUrl, w));
 	const refundRequestUrl = `${webhookBaseUrl}/webhook/refund-request`;
 	const active: Array<[ExampleName, () => Promise<unknown>]> = [
 		['deliveryStatusBranch', () => n8n.waitForProductionWebhook(triggerUrl)],
@@ -213,6 +246,7 @@ export async function provisionExamples(
 		refundRequestUrl,
 		kept,
 		fingerprints,
+		notActive,
 	};
 }
 

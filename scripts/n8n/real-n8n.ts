@@ -7,6 +7,7 @@ import { spawnStarted } from './childProcesses';
 import { identityToRecord, recordProcess } from './ownProcess';
 import { userEnvironment, type N8nInstallation } from './install';
 import { listenerPid } from './ports';
+import { noCallsHomeEnvironment } from './noCallsHome';
 import {
 	keepLocalFilesPrivate,
 	makePrivateFolder,
@@ -129,11 +130,7 @@ function n8nEnvironment(options: Omit<StartOptions, 'logFile' | 'readyTimeoutMs'
 		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${options.port}`,
 		WEBHOOK_URL: `http://127.0.0.1:${options.port}/`,
 		N8N_SECURE_COOKIE: 'false',
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_PERSONALIZATION_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_TEMPLATES_ENABLED: 'false',
-		N8N_HIRING_BANNER_ENABLED: 'false',
+		...noCallsHomeEnvironment(options.installation.n8nHome),
 		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 		DB_SQLITE_POOL_SIZE: '2',

@@ -73,6 +73,8 @@ export interface StartInfo {
 	reportTo: ReportTo;
 	/** Example files that differ from the committed ones or from those imported last time. */
 	changedExamples?: ExampleFileChange[];
+	/** Examples kept as the person edited them that n8n did not activate, with n8n's reason. */
+	notActive?: Array<{ workflowName: string; reason: string }>;
 }
 
 export interface StartCommands {
@@ -171,6 +173,15 @@ function agentLines(): string[] {
 	];
 }
 
+/** An edited example that did not activate: its URL and commands here do not work, and why. */
+function notActiveLines(info: StartInfo): string[] {
+	return (info.notActive ?? []).flatMap(({ workflowName, reason }) => [
+		`  Not active:        "${workflowName}" (your edited copy) did not activate: ${reason}`,
+		'                     Its URL and commands here do not work until you fix it in the editor; to get',
+		'                     the example as shipped, rename or delete it and run npm start again.',
+	]);
+}
+
 /*
  * The order is what a newcomer needs first: how to sign in, where, which workflow to open and what to
  * do there, all on the first screen; the trigger's details next; where the stand-in's endpoints
@@ -190,6 +201,7 @@ export function startSummary(info: StartInfo): string {
 		'                     first). Fill in the Sign-up form below: it sends a template through the',
 		'                     stand-in, and its page tells you whether the message went out.',
 		`  Sign-up form:      ${info.formUrl}`,
+		...notActiveLines(info),
 		'',
 		...exampleFileChangeLines(info.changedExamples ?? []),
 		...(info.changedExamples?.length ? [''] : []),

@@ -8,6 +8,7 @@ import {
 	type N8nInstallation,
 } from '../n8n/install';
 import { RealN8n, sleep, type Owner } from '../n8n/real-n8n';
+import { noCallsHomeEnvironment } from '../n8n/noCallsHome';
 import { keepLocalFilesPrivate } from '../n8n/privateFiles';
 import { Balancer } from './balancer';
 import { N8nProcess, type Role } from './n8nProcess';
@@ -69,16 +70,12 @@ export interface QueueClusterOptions {
 }
 
 /** What every n8n this project starts shares (as scripts/n8n/real-n8n.ts): loopback, no calls home. */
-const QUIET = {
+const quiet = (installation: N8nInstallation) => ({
 	N8N_LISTEN_ADDRESS: '127.0.0.1',
 	N8N_HOST: '127.0.0.1',
 	N8N_SECURE_COOKIE: 'false',
-	N8N_DIAGNOSTICS_ENABLED: 'false',
-	N8N_PERSONALIZATION_ENABLED: 'false',
-	N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-	N8N_TEMPLATES_ENABLED: 'false',
-	N8N_HIRING_BANNER_ENABLED: 'false',
-};
+	...noCallsHomeEnvironment(installation.n8nHome),
+});
 
 export interface QueueProcesses {
 	main: N8nProcess;
@@ -156,7 +153,7 @@ function processEnvironment(
 ) {
 	const { ports } = options;
 	const shared: NodeJS.ProcessEnv = {
-		...QUIET,
+		...quiet(installation),
 		N8N_USER_FOLDER: join(options.folder, plan.name),
 		EXECUTIONS_MODE: 'queue',
 		DB_TYPE: 'postgresdb',

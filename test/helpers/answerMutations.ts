@@ -37,7 +37,9 @@ export function tablePath(path: Path): string {
 
 /**
  * Whether a change at `path` may touch a needed field: the field itself, one inside it, or one
- * holding it (changing a record changes its id). A list's records are compared by their fields.
+ * holding it (changing a record changes its id). A list needed is needed with its entries (a record
+ * taken away or replaced), not with its records' fields: a record's field is needed only where the
+ * table names it (`broadcasts[].id`), so `broadcasts[].name` is free to change.
  */
 export function touchesNeed(path: Path, needs: readonly NeededField[]): boolean {
 	const written = tablePath(path);
@@ -45,7 +47,7 @@ export function touchesNeed(path: Path, needs: readonly NeededField[]): boolean 
 		({ path: needed }) =>
 			needed === written ||
 			written.startsWith(`${needed}.`) ||
-			written.startsWith(`${needed}[]`) ||
+			(written.startsWith(needed) && /^(\[\])+$/.test(written.slice(needed.length))) ||
 			needed.startsWith(`${written}.`) ||
 			needed.startsWith(`${written}[]`),
 	);
@@ -78,8 +80,6 @@ export function changesOf(value: Json): Change[] {
 			kind: 'text as number',
 			value: /^-?\d{1,15}$/.test(value) ? Number(value) : 7,
 		});
-	if (isObject(value))
-		changes.push({ kind: 'extra field', value: { ...value, added_by_service: { n: 1 } } });
 	return changes.filter((change) => JSON.stringify(change.value) !== JSON.stringify(value));
 }
 
@@ -100,12 +100,15 @@ export function changeOutsideNeeds(
 	body: Json,
 	needs: readonly NeededField[],
 ): fc.Arbitrary<{ path: Path; change: Change } | null> {
-	const free = fieldPaths(body).filter((path) => !touchesNeed(path, needs));
-	// A field added at the top, named as no field the node reads.
-	const options: Array<{ path: Path; change: Change }> = [
-		{ path: ['added_by_service'], change: { kind: 'extra field', value: { n: [1, null] } } },
-	];
-	for (const path of free)
+	const options: Array<{ path: Path; change: Change }> = [];
+	// A field added to any object (the answer, a record, a nested object), named as no field the
+	// node reads: outside the needs unless the object is needed whole (an output copying it).
+	for (const at of [[], ...fieldPaths(body)].filter((path) => isObject(valueAt(body, path)))) {
+		const path = [...at, 'added_by_service'];
+		if (!touchesNeed(path, needs))
+			options.push({ path, change: { kind: 'extra field', value: { n: [1, null] } } });
+	}
+	for (const path of fieldPaths(body).filter((path) => !touchesNeed(path, needs)))
 		for (const change of changesOf(valueAt(body, path) as Json)) options.push({ path, change });
-	return fc.constantFrom(...options);
+	return options.length === 0 ? fc.constant(null) : fc.constantFrom(...options);
 }

@@ -37,7 +37,7 @@ function pointed(ref: string): unknown {
 }
 
 /** The schema with every `$ref` written out; a reference back into itself becomes `{}` (anything). */
-function dereferenced(node: unknown, within: readonly string[] = []): unknown {
+export function dereferenced(node: unknown, within: readonly string[] = []): unknown {
 	if (Array.isArray(node)) return node.map((entry) => dereferenced(entry, within));
 	if (node === null || typeof node !== 'object') return node;
 	const { $ref, ...rest } = node as Schema;

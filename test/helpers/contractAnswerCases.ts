@@ -120,13 +120,14 @@ export interface AnsweredRequest {
 	/**
 	 * How many of the operation's earlier requests went to the same path with another method (a
 	 * change's read of its template first): a fault on the path meets those first, so as many
-	 * pass-throughs go before it. A list's earlier pages are the answered request itself.
+	 * pass-throughs go before it (absent: none). A list's earlier pages are the answered request
+	 * itself.
 	 */
-	earlierOnPath: number;
+	earlierOnPath?: number;
 }
 
 /** Faults that let the stand-in answer the operation's earlier requests on the answered path. */
-export function passEarlierOnPath({ path, earlierOnPath }: AnsweredRequest): FaultSpec[] {
+export function passEarlierOnPath({ path, earlierOnPath = 0 }: AnsweredRequest): FaultSpec[] {
 	return Array.from({ length: earlierOnPath }, () => ({ path, delayMs: 0 }));
 }
 

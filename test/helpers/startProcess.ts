@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -76,4 +76,29 @@ export function endedAndRemovedAfterAll(): { runs: TerminalCommand[]; folders: s
 		for (const folder of made.folders) rmSync(folder, { recursive: true, force: true });
 	});
 	return made;
+}
+
+/**
+ * n8n's public API of the n8n a start in `localFolder` runs, as its owner (with the API key the
+ * start keeps in start-state.json): what a person does in the editor, done by a test. An answer
+ * other than 2xx fails with what n8n said.
+ */
+export function n8nPublicApi(
+	port: number,
+	localFolder: string,
+): (method: string, path: string, body?: unknown) => Promise<any> {
+	const { apiKey } = JSON.parse(readFileSync(join(localFolder, 'start-state.json'), 'utf8')) as {
+		apiKey: string;
+	};
+	return async (method, path, body) => {
+		const response = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+			method,
+			headers: { 'X-N8N-API-KEY': apiKey, 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (response.status >= 300)
+			throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+		return JSON.parse(text);
+	};
 }

@@ -4,9 +4,14 @@
  * not need. Run in a network namespace with no route out (`unshare -n`, as root), a first and a
  * second start must come up without npm asking the registry anything: every npm under the start
  * writes its debug log to a folder of the test's (the user's npm settings, in a HOME of its own),
- * and no log may hold a registry request. Also: Ctrl-C during the build ends in "[start] stopped",
- * not "the build failed" with nothing after it. A real n8n and real builds: `npm run test:start`.
+ * and no log may hold a registry request. n8n itself asks nothing of n8n's servers either: its MCP
+ * server catalogue, refreshed at every start, logged "Error: getaddrinfo EAI_AGAIN api.n8n.io" and
+ * "A system task run failed" in the n8n log the summary points to, and opening the editor's node
+ * panel logged "Error fetching from Strapi API (https://api-staging.n8n.io/api/community-nodes)". Also: Ctrl-C during the build
+ * ends in "[start] stopped", not "the build failed" with nothing after it. A real n8n and real
+ * builds: `npm run test:start`.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -73,6 +78,41 @@ function registryRequests(logs: string): string[] {
 	);
 }
 
+/** The n8n log's lines about a call to one of n8n's own servers (api.n8n.io, api-staging.n8n.io). */
+function callsHome(n8nLog: string): string {
+	return readFileSync(n8nLog, 'utf8')
+		.split('\n')
+		.filter((line) => /\bapi[\w-]*\.n8n\.io\b|system task run failed/i.test(line))
+		.join('\n');
+}
+
+/**
+ * What the editor asks of n8n when a person signs in and opens the node panel (press N), asked
+ * from inside the start's network namespace (the only place its n8n can be reached).
+ */
+function openTheNodePanel(run: TerminalCommand, port: number, localFolder: string): string {
+	const { password } = JSON.parse(readFileSync(join(localFolder, 'start-state.json'), 'utf8')) as {
+		password: string;
+	};
+	const jar = join(localFolder, 'editor-cookies');
+	const n8n = `http://127.0.0.1:${port}/rest`;
+	const body = JSON.stringify({ emailOrLdapLoginId: 'owner@example.com', password });
+	const status = '-o /dev/null -w "%{http_code} "';
+	return execFileSync(
+		'nsenter',
+		[
+			'-t',
+			String(run.child.pid),
+			'-n',
+			'bash',
+			'-c',
+			`curl -sS ${status} -c "$JAR" -H 'content-type: application/json' -d "$BODY" ${n8n}/login && ` +
+				`curl -sS ${status} -b "$JAR" ${n8n}/community-node-types`,
+		],
+		{ env: { ...process.env, JAR: jar, BODY: body }, encoding: 'utf8' },
+	).trim();
+}
+
 it('offline, a first and a second start come up with nothing asked of the registry', async () => {
 	const localFolder = privateLocalFolder();
 	const home = join(localFolder, 'home');
@@ -91,6 +131,10 @@ it('offline, a first and a second start come up with nothing asked of the regist
 		expect(run.output).toMatch(/n8n with Chat Messaging is running/);
 		// Which start it was, in the failure's words.
 		expect(`${which} start: ${run.output}`).not.toMatch(/EAI_AGAIN|ENETUNREACH|ENOTFOUND/);
+		expect(openTheNodePanel(run, ports.n8n, localFolder)).toBe('200 200');
+		expect(`${which} start: ${callsHome(join(localFolder, 'n8n', 'n8n.log'))}`).toBe(
+			`${which} start: `,
+		);
 		run.ctrlC();
 		await run.end(60_000);
 		expect(await run.leftBehindAfter(30_000)).toEqual([]);

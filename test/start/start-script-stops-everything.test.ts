@@ -8,13 +8,13 @@
  * Several real n8n boots: `npm run test:start`, not part of `npm test`.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 
 import { PROJECT_ROOT } from '../../scripts/n8n/install';
 import { portIsFree } from '../../scripts/n8n/ports';
 import {
 	freeStartPorts,
+	n8nPublicApi,
 	privateLocalFolder,
 	startEnvironment,
 	StartRun,
@@ -111,18 +111,7 @@ describe('stopped after the build', () => {
 		expect(first.started.some((p) => / n8n start$|\/n8n start/.test(p))).toBe(true);
 
 		// The person changes the form's title in the editor (here through n8n's public API).
-		const { apiKey } = JSON.parse(readFileSync(join(localFolder, 'start-state.json'), 'utf8')) as {
-			apiKey: string;
-		};
-		const api = async (method: string, path: string, body?: unknown) => {
-			const response = await fetch(`http://127.0.0.1:${ports.n8n}/api/v1${path}`, {
-				method,
-				headers: { 'X-N8N-API-KEY': apiKey, 'content-type': 'application/json' },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			expect(response.status).toBeLessThan(300);
-			return (await response.json()) as any;
-		};
+		const api = n8nPublicApi(ports.n8n, localFolder);
 		const name = 'Chat Messaging: form sign-up sends a welcome template';
 		const formWorkflow = async () =>
 			((await api('GET', `/workflows?name=${encodeURIComponent(name)}`)).data as any[]).find(

@@ -6,7 +6,13 @@ import type {
 } from 'n8n-workflow';
 
 import type { PromisedAnswer } from '../../shared/schemas';
-import type { ServiceAnswer, ServiceClient, ServiceRequest } from '../../shared/transport';
+import type {
+	MayHaveActed,
+	ServiceAnswer,
+	ServiceClient,
+	ServiceRequest,
+} from '../../shared/transport';
+import { A_CHANGE, A_MESSAGE } from '../../shared/transport';
 import type { OperationRun } from './run/operationRun';
 import type { PageReading } from './run/pages';
 
@@ -30,6 +36,11 @@ export function readsOnly(request: ServiceRequest): boolean {
 	return request.method === 'GET';
 }
 
+/** What an operation's request may have done when the service may have acted on it, in words. */
+export function mayHaveActed(operation: { sendsAMessage?: boolean }): MayHaveActed {
+	return operation.sendsAMessage === true ? A_MESSAGE : A_CHANGE;
+}
+
 /** One request per input item (Send Template, Assign Agent…). */
 export interface PerItemOperation<Body> {
 	description: INodeProperties[];
@@ -47,6 +58,11 @@ export interface PerItemOperation<Body> {
 	subject?(request: PreparedRequest<Body>): string | undefined;
 	/** Whether the operation offers Skip Items Already Sent (fields/skipItemsAlreadySent.ts). */
 	skipsItemsAlreadySent?: boolean;
+	/**
+	 * Whether its request sends a message to a contact: a failure after which the service may have
+	 * acted then speaks of that message; otherwise of a change that may have been made.
+	 */
+	sendsAMessage?: boolean;
 	/**
 	 * Only for an item that takes more than the one request `prepare` describes (Media → Upload reads
 	 * the file's bytes and sends them in one or three requests; a send whose header media is a file
@@ -108,6 +124,8 @@ export interface BatchOperation<Entry, Body> {
 	toOutput(entry: Entry): IDataObject;
 	/** Whether the operation offers Skip Items Already Sent; keys are recorded once the batch is accepted. */
 	skipsItemsAlreadySent?: boolean;
+	/** As PerItemOperation's: whether a batch's request sends messages to its contacts. */
+	sendsAMessage?: boolean;
 	/** Output fields only a successful entry gets, before the batch's; `{ created: true }` and the like. */
 	succeeded: IDataObject;
 }

@@ -12,8 +12,12 @@
  */
 
 export type NeedSource = 'interface' | 'reference' | 'inference';
-/** Why the node reads a field: the verdict, the object's identity, the next page, its own output. */
-export type NeedPurpose = 'success' | 'identity' | 'paging' | 'output';
+/**
+ * Why the node reads a field: the verdict, the object's identity, the next page, its own output, or
+ * a list's filter: a listed record's field compared with the filter of that name only when the user
+ * set it (a record that leaves it out, or writes it null, says nothing against the filter).
+ */
+export type NeedPurpose = 'success' | 'identity' | 'paging' | 'output' | 'filter';
 
 export interface NeededField {
 	path: string;
@@ -30,10 +34,10 @@ export interface AnswerNeeds {
 	 */
 	records?: string;
 	/**
-	 * Set when no item carries the answer as a whole: each item of a batch gets its own line of it
-	 * (its number `updated` or `not_found`), not a copy of an answer about up to 1,000 numbers.
+	 * Set, saying why, when no item carries the answer as a whole: each item of a batch gets its
+	 * own line of it, or a waiting item says only what the wait got.
 	 */
-	eachItemItsOwnLine?: true;
+	notCarried?: string;
 	needs: readonly NeededField[];
 }
 
@@ -54,7 +58,11 @@ export const FAILURE_SIGNS: readonly NeededField[] = [
 	need('error', 'success', 'inference'),
 ];
 
-/** A list page: its records, and the link to the next page (the reference's `next`). */
+/**
+ * A list page: its records, and the link to the next page (the reference's `next`). The records
+ * are needed as a list of records, not each of their fields: a record's field is needed only where
+ * its row names it (`broadcasts[].id`).
+ */
 function page(endpoint: string, records: string, ...fields: NeededField[]): AnswerNeeds {
 	return {
 		endpoint,
@@ -116,7 +124,11 @@ function templateStatusChange(endpoint: string): AnswerNeeds {
 export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 	'message → sendTemplate': SEND,
 	// Its send is Send Template's, answered the same way.
-	'message → sendAndWait': SEND,
+	'message → sendAndWait': {
+		...SEND,
+		notCarried:
+			'the waiting item says only what this wait got: the input, `answered` and the send\'s event id (docs/send-and-wait.md, "What comes out")',
+	},
 	'message → getStatus': one(
 		'getEvent',
 		need('id', 'identity', 'reference'),
@@ -130,16 +142,16 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 		'listTemplateMessages',
 		'template_messages',
 		need('template_messages[].id', 'identity', 'reference'),
-		need('template_messages[].broadcast_id', 'identity', 'inference'),
+		need('template_messages[].broadcast_id', 'filter', 'inference'),
 	),
 	'message → getMany': page(
 		'listMessages',
 		'messages',
 		need('messages[].id', 'identity', 'reference'),
-		need('messages[].conversation_id', 'identity', 'reference'),
-		need('messages[].phone_number', 'identity', 'reference'),
-		need('messages[].direction', 'identity', 'reference'),
-		need('messages[].business_phone_number', 'identity', 'reference'),
+		need('messages[].conversation_id', 'filter', 'reference'),
+		need('messages[].phone_number', 'filter', 'reference'),
+		need('messages[].direction', 'filter', 'reference'),
+		need('messages[].business_phone_number', 'filter', 'reference'),
 	),
 	'aiAgent → connectContact': one(
 		'sendEvent',
@@ -152,8 +164,8 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 		'listConversations',
 		'conversations',
 		need('conversations[].id', 'identity', 'inference'),
-		need('conversations[].status', 'identity', 'inference'),
-		need('conversations[].phone_number', 'identity', 'inference'),
+		need('conversations[].status', 'filter', 'inference'),
+		need('conversations[].phone_number', 'filter', 'inference'),
 	),
 	'conversation → updateStatus': one(
 		'updateConversationStatus',
@@ -171,7 +183,8 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 			need('updated', 'output', 'inference'),
 			need('not_found', 'output', 'inference'),
 		),
-		eachItemItsOwnLine: true,
+		notCarried:
+			'each item of the batch gets its own line (its number in `updated` or `not_found`), not a copy of an answer about up to 1,000 numbers',
 	},
 	'broadcast → launch': one('sendEvent', need('event_id', 'output', 'inference')),
 	'broadcast → getStatus': one(
@@ -195,7 +208,7 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 		'listBroadcasts',
 		'broadcasts',
 		need('broadcasts[].id', 'identity', 'inference'),
-		need('broadcasts[].status', 'identity', 'inference'),
+		need('broadcasts[].status', 'filter', 'inference'),
 	),
 	'broadcast → cancel': broadcastChange('cancelBroadcast'),
 	'broadcast → archive': broadcastChange('archiveBroadcast'),
@@ -220,6 +233,15 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 		need('previous', 'paging', 'reference'),
 	),
 	'media → delete': one('deleteMedia', need('id', 'identity', 'inference')),
+	// Upload Method JSON: the media item made. Its name, type and size are the output's where the
+	// answer gives them, the file's own where it leaves them out.
+	'media → upload': one(
+		'addMedia',
+		...['id', 'media_url', 'filename', 'content_type'].map((field) =>
+			need(field, 'output', 'reference'),
+		),
+		need('byte_size', 'output', 'inference'),
+	),
 
 	// Templates: what every reader of a template needs of it (docs/service-contract.md, "What the
 	// node reads of a template"): its id and name, and the components its output's variables come from.
@@ -230,7 +252,7 @@ export const ANSWER_NEEDS: Readonly<Record<string, AnswerNeeds>> = {
 			...FAILURE_SIGNS,
 			...templateNeeds('[].'),
 			// Read only with the Status filter, which a service that ignores it is held to.
-			need('[].status', 'identity', 'inference'),
+			need('[].status', 'filter', 'inference'),
 		],
 	},
 	'template → get': one('getTemplate', ...templateNeeds()),

@@ -7,7 +7,7 @@ import {
 	nonEmpty,
 	phoneNumber,
 } from './fields';
-import { emptyActionBody, pageAnswer, pageParameter } from './paging';
+import { emptyActionBody, listedRecord, pageAnswer, pageParameter } from './paging';
 import { givenServiceId, serviceId } from './serviceIds';
 
 /*
@@ -132,4 +132,5 @@ export const broadcastActionBody = emptyActionBody;
  */
 export const broadcastAnswer = z.object({ id: serviceId }).passthrough();
 export type BroadcastAnswer = z.infer<typeof broadcastAnswer>;
-export const broadcastsPage = pageAnswer('broadcasts', broadcastAnswer);
+/** A broadcast in the list: its id only (paging.ts, listedRecord). */
+export const broadcastsPage = pageAnswer('broadcasts', listedRecord);

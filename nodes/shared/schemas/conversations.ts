@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { SUCCESS_STATUSES, type PromisedAnswer } from './answers';
 import { nonEmpty, phoneNumber } from './fields';
-import { isoMomentParameter, pageAnswer, pageParameter, perParameter } from './paging';
+import {
+	isoMomentParameter,
+	listedRecord,
+	pageAnswer,
+	pageParameter,
+	perParameter,
+} from './paging';
 
 /*
  * Conversations (docs/service-contract.md, "Contacts, conversations, orders and media"): the list
@@ -75,7 +81,8 @@ export const conversationAnswer = z
 	.object({ id: z.union([z.string(), z.number()]), status: z.string() })
 	.passthrough();
 export type ConversationAnswer = z.infer<typeof conversationAnswer>;
-export const conversationsPage = pageAnswer('conversations', conversationAnswer);
+/** A conversation in the list: its id only (paging.ts, listedRecord). */
+export const conversationsPage = pageAnswer('conversations', listedRecord);
 
 /**
  * `{}` for close, as for assign_agent: the reference shows no answer, nor its status. 200 as

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { serviceId } from './serviceIds';
+
 /*
  * What every list endpoint shares: page-based queries (`page`, and `per` up to 1,000 where the
  * service takes it) and answers carrying `count` and `next`/`prev` (docs/service-contract.md,
@@ -45,6 +47,15 @@ export function pageAnswer<K extends string, T extends z.ZodTypeAny>(key: K, ite
 		.extend({ [key]: z.array(item) } as Record<K, z.ZodArray<T>>)
 		.passthrough();
 }
+
+/**
+ * A listed record, as a list reads it: only its id (text or an integer; what tells two records of a
+ * list apart). Every other field, a status too, passes through as written: a list compares a
+ * record's status only with a Status filter the user set, and a record that writes it null, leaves
+ * it out or writes it as another type says nothing against the filter (run/answeredAsFiltered.ts).
+ */
+export const listedRecord = z.object({ id: serviceId }).passthrough();
+export type ListedRecord = z.infer<typeof listedRecord>;
 
 /** Archive, pause, cancel and the like carry no body; `{}` is the most a client should send. */
 export const emptyActionBody = z.object({}).strict();

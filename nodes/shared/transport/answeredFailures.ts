@@ -1,4 +1,5 @@
-import type { ServiceFailure } from './failures';
+import type { MayHaveActed, ServiceFailure } from './failures';
+import { A_MESSAGE } from './failures';
 
 /*
  * A failure the Base URL answered: a failed status or a redirect, worded from the status and the
@@ -64,6 +65,7 @@ export function describeStatusFailure(
 	retries: number,
 	/** 429, or 503 with Retry-After: the service said "not now", so it did not act. */
 	throttled = statusCode === 429,
+	acted: MayHaveActed = A_MESSAGE,
 ): ServiceFailure {
 	const said = serviceMessage(body);
 	const quoted = said ? `: ${said}` : '';
@@ -108,8 +110,7 @@ export function describeStatusFailure(
 			...base,
 			outcome: 'may have been sent',
 			message: `The service failed while handling the request (${statusCode})${quoted}`,
-			description:
-				'The message may have been sent: the service failed after receiving it, so it was not repeated automatically. Check the conversation or the delivery webhooks before running this item again.',
+			description: `${acted.mayHave}: the service failed after receiving it, so it was not repeated automatically. ${acted.check} before running this item again.`,
 		};
 	}
 	return {
@@ -128,6 +129,7 @@ export function describeRedirect(
 	statusCode: number,
 	location: string | undefined,
 	retries: number,
+	acted: MayHaveActed = A_MESSAGE,
 ): ServiceFailure {
 	const where = location
 		? ` to ${location.length > 200 ? `${location.slice(0, 200)}…` : location}`
@@ -143,7 +145,7 @@ export function describeRedirect(
 			retries,
 			outcome: 'may have been sent',
 			message: `The Base URL answered with a redirect (${name})${where}, which is not followed`,
-			description: `The message may have been sent: a ${statusCode} can mean the server handled the request and points at its result elsewhere. It was not repeated there, so the API key went nowhere else. Check the conversation before running again. ${fix}`,
+			description: `${acted.mayHave}: a ${statusCode} can mean the server handled the request and points at its result elsewhere. It was not repeated there, so the API key went nowhere else. ${acted.check} before running again. ${fix}`,
 		};
 	}
 	return {

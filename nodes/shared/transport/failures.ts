@@ -32,6 +32,29 @@ export interface ServiceFailure {
 	leftAtService?: string;
 }
 
+/**
+ * What a request the service may have acted on may have done, in the user's words, and where to
+ * look before running the item again: a message is found in the conversation, a refund or an
+ * archived template with the operation's Get. The outcome stays "may have been sent" either way.
+ */
+export interface MayHaveActed {
+	/** The opening words, e.g. "The message may have been sent". */
+	mayHave: string;
+	/** Where to look, completed by "before running this item again". */
+	check: string;
+}
+
+export const A_MESSAGE: MayHaveActed = {
+	mayHave: 'The message may have been sent',
+	check: 'Check the conversation or the delivery webhooks',
+};
+
+export const A_CHANGE: MayHaveActed = {
+	mayHave: 'The change may have been made',
+	check:
+		"Read what it changes with the operation's Get or Get Many (for a conversation, look at it)",
+};
+
 export class ServiceRequestFailed extends Error {
 	constructor(readonly failure: ServiceFailure) {
 		super(failure.message);

@@ -10,8 +10,14 @@ export { CREDENTIAL_TYPE, callService, createServiceClient, postToService } from
 export { parseServiceBody } from './answerBody';
 export type { RetryPolicy } from './retryPolicy';
 export { DEFAULT_RETRY_POLICY, WaitBudget, retryAfterMs } from './retryPolicy';
-export type { DeliveryOutcome, ServiceFailure } from './failures';
-export { ServiceRequestFailed, asReadFailure, toNodeApiError } from './failures';
+export type { DeliveryOutcome, MayHaveActed, ServiceFailure } from './failures';
+export {
+	A_CHANGE,
+	A_MESSAGE,
+	ServiceRequestFailed,
+	asReadFailure,
+	toNodeApiError,
+} from './failures';
 export { describeRedirect, describeStatusFailure, serviceMessage } from './answeredFailures';
 export {
 	NEVER_REACHED_CODES,

@@ -5,7 +5,7 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import type { ServiceFailure } from './failures';
+import type { MayHaveActed, ServiceFailure } from './failures';
 import { ServiceRequestFailed, asReadFailure } from './failures';
 import { describeRedirect, describeStatusFailure } from './answeredFailures';
 import {
@@ -68,6 +68,11 @@ export interface ServiceClient {
 	 * as accepted). The run keeps it per item (actions/run/requestsBegun.ts).
 	 */
 	onRequestBegan?: () => void;
+	/**
+	 * What the requests made with this client may have done when the service may have acted on
+	 * one (a message sent, a change made), for the failure's words; a message when not given.
+	 */
+	mayHaveActed?: MayHaveActed;
 	/**
 	 * Worked out once per run rather than per request (each measured in the node's CPU per item):
 	 * the forms of the key cut from answers, the attempts' shared deadlines, and the last path's URL.
@@ -207,7 +212,7 @@ export async function callService(
 	client: ServiceClient,
 	request: ServiceRequest,
 ): Promise<ServiceAnswer> {
-	const { policy, cancelSignal } = client;
+	const { policy, cancelSignal, mayHaveActed: acted } = client;
 	const budget = client.waitBudget ?? new WaitBudget(policy.maxTotalWaitMs);
 	// createServiceClient makes perRun from the same policy and cancel signal as the client.
 	const { perRun } = client;
@@ -232,7 +237,7 @@ export async function callService(
 	let retries = 0;
 	let waitedMs = 0;
 	for (;;) {
-		if (cancelSignal?.aborted) fail(describeCancelled(retries, false));
+		if (cancelSignal?.aborted) fail(describeCancelled(retries, false, acted));
 		const notWanted = request.stillWanted?.();
 		if (notWanted !== undefined) {
 			fail({
@@ -283,15 +288,22 @@ export async function callService(
 				response.statusCode === 429 || (response.statusCode === 503 && askedToWait !== undefined);
 			failure =
 				response.statusCode >= 300 && response.statusCode < 400
-					? describeRedirect(response.statusCode, headers.location, retries)
-					: describeStatusFailure(response.statusCode, parsed, shownPath, retries, throttled);
+					? describeRedirect(response.statusCode, headers.location, retries, acted)
+					: describeStatusFailure(
+							response.statusCode,
+							parsed,
+							shownPath,
+							retries,
+							throttled,
+							acted,
+						);
 			if (throttled) waitMs = askedToWait ?? backoffMs(retries);
 		} catch (error) {
 			const code = networkErrorCode(error);
-			if (cancelSignal?.aborted) failure = describeCancelled(retries, true);
-			else if (deadline?.aborted) failure = describeDeadline(retries, policy.timeoutMs);
+			if (cancelSignal?.aborted) failure = describeCancelled(retries, true, acted);
+			else if (deadline?.aborted) failure = describeDeadline(retries, policy.timeoutMs, '', acted);
 			else {
-				failure = describeNetworkFailure(code, retries, policy.timeoutMs);
+				failure = describeNetworkFailure(code, retries, policy.timeoutMs, acted);
 				if (code && NEVER_REACHED_CODES.has(code)) waitMs = backoffMs(retries);
 			}
 		}
@@ -310,7 +322,7 @@ export async function callService(
 			await waitUnlessCancelled(waitMs, cancelSignal);
 		} catch {
 			// A wait ends early only when the execution is cancelled.
-			return fail(describeCancelled(retries, false));
+			return fail(describeCancelled(retries, false, acted));
 		}
 		waitedMs += waitMs;
 		retries++;

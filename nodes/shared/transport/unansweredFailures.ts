@@ -1,4 +1,5 @@
-import type { ServiceFailure } from './failures';
+import type { MayHaveActed, ServiceFailure } from './failures';
+import { A_MESSAGE } from './failures';
 
 /*
  * A request that got no answer: the connection never reached the service, broke while the service
@@ -60,6 +61,7 @@ export function describeNetworkFailure(
 	code: string | undefined,
 	retries: number,
 	timeoutMs: number,
+	acted: MayHaveActed = A_MESSAGE,
 ): ServiceFailure {
 	const words = (code && CODE_IN_WORDS[code]) ?? 'connection error';
 	const technical = code ? ` (network error code ${code})` : '';
@@ -71,12 +73,13 @@ export function describeNetworkFailure(
 			description: `Nothing was sent (tried ${retries + 1} time(s))${technical}. Check the Base URL in the Chat Messaging API credential and that the service is reachable from n8n.`,
 		};
 	}
-	if (code && TIMEOUT_CODES.has(code)) return describeDeadline(retries, timeoutMs, technical);
+	if (code && TIMEOUT_CODES.has(code))
+		return describeDeadline(retries, timeoutMs, technical, acted);
 	return {
 		outcome: 'may have been sent',
 		retries,
 		message: `The connection to the service broke before it answered: ${words}`,
-		description: `The message may have been sent: the request was written before the connection broke, so it was not repeated${technical}. Check the conversation or the delivery webhooks before running again.`,
+		description: `${acted.mayHave}: the request was written before the connection broke, so it was not repeated${technical}. ${acted.check} before running again.`,
 	};
 }
 
@@ -85,25 +88,29 @@ export function describeDeadline(
 	retries: number,
 	timeoutMs: number,
 	technical = '',
+	acted: MayHaveActed = A_MESSAGE,
 ): ServiceFailure {
 	return {
 		outcome: 'may have been sent',
 		retries,
 		message: `The service did not answer within ${Math.round(timeoutMs / 1000)} s`,
 		timedOut: true,
-		description: `The message may have been sent: the request reached the service but no complete answer came in time, so it was not repeated${technical}. Check the conversation or the delivery webhooks before running again, or raise the Timeout option.`,
+		description: `${acted.mayHave}: the request reached the service but no complete answer came in time, so it was not repeated${technical}. ${acted.check} before running again, or raise the Timeout option.`,
 	};
 }
 
 /** The execution was cancelled (Stop in the editor, or the workflow timeout) while a request was under way. */
-export function describeCancelled(retries: number, inFlight: boolean): ServiceFailure {
+export function describeCancelled(
+	retries: number,
+	inFlight: boolean,
+	acted: MayHaveActed = A_MESSAGE,
+): ServiceFailure {
 	return inFlight
 		? {
 				outcome: 'may have been sent',
 				retries,
 				message: 'The execution was cancelled while the service was answering',
-				description:
-					'The message may have been sent: the request had reached the service when the execution was cancelled. Check the conversation before running this item again.',
+				description: `${acted.mayHave}: the request had reached the service when the execution was cancelled. ${acted.check} before running this item again.`,
 			}
 		: {
 				outcome: 'not sent',

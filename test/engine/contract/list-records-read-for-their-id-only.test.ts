@@ -1,8 +1,9 @@
 /*
- * Message → Get Many Statuses and Media → Get Many need of each record only its id (the needs table,
- * nodes/shared/schemas/answerNeeds.ts): a record whose status or link the service has not written yet
- * (null, absent) or whose id it writes as an integer is output as written, and the others with it,
- * instead of the whole page being refused.
+ * Message → Get Many Statuses, Media → Get Many, Conversation → Get Many and Broadcast → Get Many
+ * need of each record only its id (the needs table, nodes/shared/schemas/answerNeeds.ts; a record's
+ * status only to check a Status filter the user set): a record whose status or link the service has
+ * not written yet (null, absent), writes as another type, or whose id it writes as an integer is
+ * output as written, and the others with it, instead of the whole page being refused.
  */
 import { useStandInService } from '../../helpers/standInFixture';
 import { runChatMessaging } from '../../helpers/engineHarness';
@@ -51,3 +52,38 @@ test('Media → Get Many: a media item without its link yet (null, absent) is re
 	expect(output).toHaveLength(3);
 	records.forEach((record, index) => expect(output[index]).toMatchObject(record));
 });
+
+describe.each([
+	['conversation', '/api/v1/conversations', 'conversations', 'open'],
+	['broadcast', '/api/v1/broadcasts', 'broadcasts', 'sent'],
+])(
+	'%s → Get Many: a status null, absent or not text is read with the others',
+	(resource, path, key, status) => {
+		const records = [
+			{ id: 'first', status },
+			{ id: 'second', status: [] },
+			{ id: 3, status: null },
+			{ id: 'fourth' },
+		];
+
+		test('without a Status filter', async () => {
+			const output = await listAnswered(
+				path,
+				{ resource, operation: 'getMany' },
+				{ [key]: records, next: null },
+			);
+			expect(output).toHaveLength(4);
+			records.forEach((record, index) => expect(output[index]).toMatchObject(record));
+		});
+
+		test('with a Status filter: a record that names no status says nothing against it', async () => {
+			const output = await listAnswered(
+				path,
+				{ resource, operation: 'getMany', filters: { status } },
+				{ [key]: records, next: null },
+			);
+			expect(output).toHaveLength(4);
+			records.forEach((record, index) => expect(output[index]).toMatchObject(record));
+		});
+	},
+);

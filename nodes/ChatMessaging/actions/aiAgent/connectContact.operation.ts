@@ -151,6 +151,8 @@ export const connectContact: TemplateSendOperation<ConnectToAiAgentBody> = {
 	prepare,
 	toOutput,
 	answer: connectToAiAgentAnswer,
+	// The contact is connected with the template's message.
+	sendsAMessage: true,
 	// Which AI agent has the conversation, and the contact's properties, are the contact's state, as
 	// Assign Agent's human agent is: two items about one number go in input order, so the last wins.
 	subject: (request) => request.body.contact.phone_number,

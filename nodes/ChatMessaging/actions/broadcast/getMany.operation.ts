@@ -1,7 +1,8 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import type { z } from 'zod';
 
-import type { BroadcastAnswer, BroadcastStatus } from '../../../shared/schemas/broadcasts';
+import type { BroadcastStatus } from '../../../shared/schemas/broadcasts';
+import type { ListedRecord } from '../../../shared/schemas/paging';
 import { broadcastStatuses, broadcastsPage } from '../../../shared/schemas/broadcasts';
 import { optionsCollection } from '../fields/requestOptions';
 import { statusFilterField, statusFilterQuery } from '../fields/statusFilter';
@@ -40,7 +41,7 @@ type BroadcastsPage = z.infer<typeof broadcastsPage>;
  * detail"), newest first. `status` only when the filter is set; the reference names no `per` for
  * this list, so it is read with `page` alone (run/pages.ts).
  */
-export const getMany: ListOperation<BroadcastsPage, BroadcastAnswer> = {
+export const getMany: ListOperation<BroadcastsPage, ListedRecord> = {
 	description: properties,
 	prepare(itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;

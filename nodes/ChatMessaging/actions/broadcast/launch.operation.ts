@@ -66,6 +66,7 @@ function launchToAudience(templates: ItemTemplates): PerItemOperation<SendBroadc
 	const launchedBy = new Map<string, number>();
 	return {
 		description: launchDescription,
+		sendsAMessage: true,
 		prepare(itemIndex): PreparedRequest<SendBroadcastBody> {
 			const settings = readBroadcastSettings.call(this, itemIndex, templates);
 			const labels = launchLabelsOf(this);
@@ -131,6 +132,7 @@ function launchToContacts(
 		batchSize: { default: MAX_BROADCAST_CONTACTS, max: MAX_BROADCAST_CONTACTS },
 		batchesInParallel: { default: 1, max: 1 },
 		skipsItemsAlreadySent: true,
+		sendsAMessage: true,
 		entryReader(this: IExecuteFunctions) {
 			const itemCount = this.getInputData().length;
 			const readContact = contactReader.call(this);

@@ -325,4 +325,5 @@ export const sendTemplate: TemplateSendOperation<SendTemplateBody> = {
 	answer: sendTemplateAnswer,
 	send: sendWithHeaderMediaUpload(sendTemplateAnswer),
 	skipsItemsAlreadySent: true,
+	sendsAMessage: true,
 };

@@ -4,6 +4,7 @@ import type { ServiceAnswer, ServiceFailure } from '../../../shared/transport';
 import { ServiceRequestFailed, callService } from '../../../shared/transport';
 import { readWholeNumberOption } from '../fields/requestOptions';
 import type { Action, BatchInfo, BatchOperation } from '../operationKinds';
+import { mayHaveActed } from '../operationKinds';
 import type { OperationRun } from './operationRun';
 import { failureItem, readEveryItem } from './operationRun';
 import { inInstructionOrder } from './lastInstructionWins';
@@ -152,6 +153,7 @@ export async function runBatches<Entry, Body>(
 		operation.subjectOf ? batch.map((read) => operation.subjectOf!(read.entry)) : [],
 	);
 
+	const acted = mayHaveActed(operation);
 	const accepted = new Set<number>();
 	const stops = await runInParallel(
 		batches,
@@ -164,13 +166,17 @@ export async function runBatches<Entry, Body>(
 				if (beforeSend) await Promise.all(batch.map(async ({ key }) => await beforeSend(key)));
 				const entries = batch.map((read) => read.entry);
 				const request = operation.request(entries);
-				const batchClient = run.requestsBegun.clientFor(
-					sharedClient,
-					batch.map((read) => read.itemIndex),
-				);
+				const batchClient = {
+					...run.requestsBegun.clientFor(
+						sharedClient,
+						batch.map((read) => read.itemIndex),
+					),
+					mayHaveActed: acted,
+				};
 				const answer = promisedAnswerOrFailure(
 					await callService.call(this, batchClient, request),
 					operation.answer,
+					acted,
 				);
 				const unconfirmed = operation.checkBatch?.(answer, entries);
 				if (unconfirmed !== undefined)

@@ -8,7 +8,7 @@ import {
 	readWholeNumberOption,
 } from '../fields/requestOptions';
 import type { Action, PerItemOperation, PreparedRequest } from '../operationKinds';
-import { readsOnly } from '../operationKinds';
+import { mayHaveActed, readsOnly } from '../operationKinds';
 import type { SkipSettings } from '../fields/skipItemsAlreadySent';
 import { readAlreadySentKey, readSkipSettings } from '../fields/skipItemsAlreadySent';
 import type { OperationRun } from './operationRun';
@@ -79,19 +79,23 @@ export async function runPerItem<Body>(
 		const subject = subjectOf(value);
 		return subject === undefined ? [] : [subject];
 	});
+	const acted = mayHaveActed(operation);
 	const accepted: number[] = [];
 	const stops = await runInParallel(
 		prepared,
 		requestsInParallel,
 		run.client,
 		inInstructionOrder(subjects, async ({ itemIndex, value: request, key }, _index, shared) => {
-			const client = run.requestsBegun.clientFor(shared, [itemIndex]);
+			const client = {
+				...run.requestsBegun.clientFor(shared, [itemIndex]),
+				mayHaveActed: acted,
+			};
 			try {
 				if (sending.beforeSend) await sending.beforeSend(key);
 				const sent = operation.send
 					? await operation.send.call(this, client, request, itemIndex)
 					: await callService.call(this, client, request);
-				const answer = promisedAnswerOrFailure(sent, operation.answer);
+				const answer = promisedAnswerOrFailure(sent, operation.answer, acted);
 				output[itemIndex] = {
 					json: { ...outputToldApart(operation.toOutput(answer, request)), ...answerIds(answer) },
 					pairedItem: { item: itemIndex },

@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import type { PromisedAnswer } from '../../../shared/schemas';
-import type { ServiceAnswer, ServiceFailure } from '../../../shared/transport';
-import { ServiceRequestFailed, serviceMessage } from '../../../shared/transport';
+import type { MayHaveActed, ServiceAnswer, ServiceFailure } from '../../../shared/transport';
+import { A_MESSAGE, ServiceRequestFailed, serviceMessage } from '../../../shared/transport';
 
 /* What the runners make of a service's answer: whether it is the promised success, and its fields. */
 
@@ -63,6 +63,7 @@ function quote(answer: ServiceAnswer): string {
 export function checkAnswer(
 	answer: ServiceAnswer,
 	promised: PromisedAnswer,
+	acted: MayHaveActed = A_MESSAGE,
 ): ServiceFailure | undefined {
 	const fields = bodyFields(answer);
 	const documented: readonly number[] =
@@ -86,7 +87,7 @@ export function checkAnswer(
 	return unconfirmedAnswer(
 		answer,
 		problem,
-		'The message may have been sent: the service received the request, but its answer does not confirm it was accepted, so it was not repeated. Check the conversation or the delivery webhooks before running this item again.',
+		`${acted.mayHave}: the service received the request, but its answer does not confirm it was accepted, so it was not repeated. ${acted.check} before running this item again.`,
 	);
 }
 
@@ -146,8 +147,9 @@ export function answerIds(answer: ServiceAnswer): IDataObject {
 export function promisedAnswerOrFailure(
 	answer: ServiceAnswer,
 	promised: PromisedAnswer | undefined,
+	acted?: MayHaveActed,
 ): ServiceAnswer {
-	const unexpected = promised ? checkAnswer(answer, promised) : undefined;
+	const unexpected = promised ? checkAnswer(answer, promised, acted) : undefined;
 	if (unexpected) throw new ServiceRequestFailed(unexpected);
 	return answer;
 }
