@@ -52,3 +52,17 @@ export function readBeforeChange(id: string, template?: object): FaultSpec {
 	const path = `/api/v1/whats_app_templates/${encodeURIComponent(id)}`;
 	return template === undefined ? { delayMs: 0, path } : { status: 200, body: template, path };
 }
+
+/**
+ * For an operation of the shared table (validOperations.ts): a template change's read of its template
+ * first, let through so that a fault injected after meets the change itself; none for the others.
+ */
+export function templateReadFirst(operation: {
+	method: string;
+	parameters: Record<string, unknown>;
+}): FaultSpec[] {
+	const { method, parameters } = operation;
+	const readsFirst =
+		parameters.resource === 'template' && method === 'change' && 'templateId' in parameters;
+	return readsFirst ? [readBeforeChange(String(parameters.templateId))] : [];
+}

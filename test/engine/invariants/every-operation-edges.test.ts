@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 
 import { useStandInService } from '../../helpers/standInFixture';
 import { runChatMessaging } from '../../helpers/engineHarness';
-import { readBeforeChange } from '../../helpers/templateRuns';
+import { templateReadFirst } from '../../helpers/templateRuns';
 import { ADA, operations } from '../../helpers/validOperations';
 
 const API_KEY = 'every-operation-edges-SECRET-key-4b1e';
@@ -46,11 +46,10 @@ test.each(cases)(
 
 test.each(cases)(
 	'%s: a 500 that echoes the API key: the key appears nowhere, and the outcome fits what was asked',
-	async (name, method, parameters) => {
+	async (_name, method, parameters) => {
 		// A template change reads its template first; that read passes, so the 500 meets the change.
-		const readsFirst =
-			name.startsWith('template → ') && method === 'change' && 'templateId' in parameters;
-		if (readsFirst) service.injectFaults(readBeforeChange(String(parameters.templateId)));
+		const readFirst = templateReadFirst({ method, parameters });
+		if (readFirst.length > 0) service.injectFaults(readFirst);
 		service.injectFaults({
 			status: 500,
 			body: { message: `internal error for key ${API_KEY}` },
@@ -67,8 +66,8 @@ test.each(cases)(
 			expect(message).toMatch(/— may have been sent$/);
 		}
 		// Never repeated: a 500 may mean the service acted.
-		expect(service.requests).toHaveLength(readsFirst ? 2 : 1);
-		if (readsFirst) expect(service.requests[0].method).toBe('GET');
+		expect(service.requests).toHaveLength(1 + readFirst.length);
+		if (readFirst.length > 0) expect(service.requests[0].method).toBe('GET');
 	},
 );
 
