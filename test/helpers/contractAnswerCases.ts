@@ -5,6 +5,7 @@
  */
 import type { INode } from 'n8n-workflow';
 
+import type { FaultSpec } from '../../sandbox/faults';
 import type { StandInService } from '../../sandbox/server';
 import type { GeneratedAnswer, RequestKind, Shape } from './answersFromContract';
 import { runChatMessaging } from './engineHarness';
@@ -116,6 +117,18 @@ export interface AnsweredRequest {
 	method: string;
 	path: string;
 	operationId: string;
+	/**
+	 * How many of the operation's earlier requests went to the same path with another method (a
+	 * change's read of its template first): a fault on the path meets those first, so as many
+	 * pass-throughs go before it (absent: none). A list's earlier pages are the answered request
+	 * itself.
+	 */
+	earlierOnPath?: number;
+}
+
+/** Faults that let the stand-in answer the operation's earlier requests on the answered path. */
+export function passEarlierOnPath({ path, earlierOnPath = 0 }: AnsweredRequest): FaultSpec[] {
+	return Array.from({ length: earlierOnPath }, () => ({ path, delayMs: 0 }));
 }
 
 /**
@@ -140,7 +153,15 @@ export async function findAnsweredRequests(
 		});
 		const last = service.requests.at(-1)!;
 		const operation = contract.operationOf({ method: last.method, path: last.path });
-		answered[name] = { method: last.method, path: last.path, operationId: operation!.operationId! };
+		const earlierOnPath = service.requests
+			.slice(0, -1)
+			.filter((request) => request.path === last.path && request.method !== last.method).length;
+		answered[name] = {
+			method: last.method,
+			path: last.path,
+			operationId: operation!.operationId!,
+			earlierOnPath,
+		};
 	}
 	return answered;
 }

@@ -1,3 +1,4 @@
+import type { FaultSpec } from '../../sandbox/faults';
 import type { StandInService } from '../../sandbox/server';
 import { runChatMessaging } from './engineHarness';
 
@@ -40,4 +41,28 @@ export function templateRunner(service: StandInService, apiKey: string) {
 		expect(result.error).toBeUndefined();
 		return result.output!.map((item) => item.json);
 	};
+}
+
+/**
+ * Every template change reads the template first (the service also reads a name where the ID goes),
+ * so a fault meant for the change itself is injected after this one, which meets that read: answered
+ * with `template` (an ID the stand-in does not hold), or else by the stand-in as it would.
+ */
+export function readBeforeChange(id: string, template?: object): FaultSpec {
+	const path = `/api/v1/whats_app_templates/${encodeURIComponent(id)}`;
+	return template === undefined ? { delayMs: 0, path } : { status: 200, body: template, path };
+}
+
+/**
+ * For an operation of the shared table (validOperations.ts): a template change's read of its template
+ * first, let through so that a fault injected after meets the change itself; none for the others.
+ */
+export function templateReadFirst(operation: {
+	method: string;
+	parameters: Record<string, unknown>;
+}): FaultSpec[] {
+	const { method, parameters } = operation;
+	const readsFirst =
+		parameters.resource === 'template' && method === 'change' && 'templateId' in parameters;
+	return readsFirst ? [readBeforeChange(String(parameters.templateId))] : [];
 }

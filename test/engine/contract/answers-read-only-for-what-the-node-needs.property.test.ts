@@ -34,6 +34,7 @@ import {
 	REQUEST_KIND,
 	aboutTheObject,
 	findAnsweredRequests,
+	passEarlierOnPath,
 	type AnsweredRequest,
 } from '../../helpers/contractAnswerCases';
 import {
@@ -132,10 +133,10 @@ function referenceAnswers(name: string): Served[] {
 
 async function runAnswered(name: string, answer: { status: number; body: Json }) {
 	service.clearFaults();
-	service.injectFaults({
-		path: answered[name].path,
-		answer: { status: answer.status, body: answer.body },
-	});
+	service.injectFaults([
+		...passEarlierOnPath(answered[name]),
+		{ path: answered[name].path, answer: { status: answer.status, body: answer.body } },
+	]);
 	const run = await runOf(name, service, API_KEY)();
 	expect(run.error).toBeUndefined();
 	return { output: run.output ?? [], waits: run.run.status === 'waiting' };

@@ -41,6 +41,8 @@ import {
 } from '../../helpers/answersFromContract';
 import { runAgent } from '../../helpers/agentToolHarness';
 import { runChatMessaging } from '../../helpers/engineHarness';
+import { answeredTemplate, readBeforeChange } from '../../helpers/templateRuns';
+import type { FaultSpec } from '../../../sandbox/faults';
 import type { INode } from 'n8n-workflow';
 import { operations } from '../../helpers/validOperations';
 import {
@@ -50,6 +52,7 @@ import {
 	REQUEST_KIND,
 	aboutTheObject,
 	findAnsweredRequests,
+	passEarlierOnPath,
 	type AboutTheObject,
 	type AnsweredRequest,
 } from '../../helpers/contractAnswerCases';
@@ -131,16 +134,17 @@ function pathFor(name: string, id: string): string {
 async function runAnswered(
 	name: string,
 	answers: GeneratedAnswer[],
-	options: { parameters?: Record<string, unknown>; path?: string } = {},
+	options: { parameters?: Record<string, unknown>; path?: string; before?: FaultSpec[] } = {},
 ) {
 	service.clearFaults();
 	service.clearRequests();
-	service.injectFaults(
-		answers.map(({ status, body }) => ({
-			path: options.path ?? answered[name].path,
-			answer: { status, body },
-		})),
-	);
+	const path = options.path ?? answered[name].path;
+	service.injectFaults([
+		// The operation's earlier requests (a change's read of its template first): answered as
+		// `before` says, else by the stand-in.
+		...(options.before ?? passEarlierOnPath(answered[name])),
+		...answers.map(({ status, body }) => ({ path, answer: { status, body } })),
+	]);
 	return runChatMessaging({
 		items: [{}],
 		parameters: { ...operations[name].parameters, ...options.parameters } as INode['parameters'],
@@ -254,11 +258,23 @@ function askedAndAnswered(
 	);
 }
 
-/** Runs the operation asking for the object `id`, the stand-in answering `answer`. */
+/**
+ * Runs the operation asking for the object `id`, the stand-in answering `answer`. A template change
+ * reads its template first, and `id` is made up: that read answers the template `id` itself.
+ */
 const runAskingFor = (name: string, id: string, answer: GeneratedAnswer) =>
 	runAnswered(name, [answer], {
 		parameters: { [ABOUT_THE_OBJECT[name].parameter]: id },
 		path: pathFor(name, id),
+		before:
+			name.startsWith('template → ') && answered[name].method === 'PATCH'
+				? [
+						readBeforeChange(
+							id,
+							answeredTemplate({ id, name: 'order_update', language: 'en', status: 'approved' }),
+						),
+					]
+				: undefined,
 	});
 
 describe('an answer about the object asked for passes, whatever JSON type its id takes', () => {

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 
 import { useStandInService } from '../../helpers/standInFixture';
 import { runChatMessaging } from '../../helpers/engineHarness';
+import { templateReadFirst } from '../../helpers/templateRuns';
 import { ADA, operations } from '../../helpers/validOperations';
 
 const API_KEY = 'every-operation-edges-SECRET-key-4b1e';
@@ -46,6 +47,9 @@ test.each(cases)(
 test.each(cases)(
 	'%s: a 500 that echoes the API key: the key appears nowhere, and the outcome fits what was asked',
 	async (_name, method, parameters) => {
+		// A template change reads its template first; that read passes, so the 500 meets the change.
+		const readFirst = templateReadFirst({ method, parameters });
+		if (readFirst.length > 0) service.injectFaults(readFirst);
 		service.injectFaults({
 			status: 500,
 			body: { message: `internal error for key ${API_KEY}` },
@@ -62,7 +66,8 @@ test.each(cases)(
 			expect(message).toMatch(/— may have been sent$/);
 		}
 		// Never repeated: a 500 may mean the service acted.
-		expect(service.requests).toHaveLength(1);
+		expect(service.requests).toHaveLength(1 + readFirst.length);
+		if (readFirst.length > 0) expect(service.requests[0].method).toBe('GET');
 	},
 );
 

@@ -14,6 +14,7 @@ import { findAction } from '../../../nodes/ChatMessaging/actions/registry';
 import { runAgent } from '../../helpers/agentToolHarness';
 import { runChatMessaging } from '../../helpers/engineHarness';
 import { useStandInService } from '../../helpers/standInFixture';
+import { readBeforeChange } from '../../helpers/templateRuns';
 import { ADA, operations } from '../../helpers/validOperations';
 
 const API_KEY = 'every-operation-failing-expression-key-8d3a';
@@ -224,8 +225,17 @@ test('as an AI agent\'s tool (On Error Continue): the call answered "not sent", 
 	);
 });
 
+/** A template change's own path after its template's: each reads the template first. */
+const TEMPLATE_CHANGE_PATHS: Record<string, string> = {
+	'template → update': '',
+	'template → archive': '/archive',
+	'template → pause': '/pause',
+	'template → submitForApproval': '/submit',
+};
+
 test('a change whose request began and got no answer: "may have been sent" only where one began', async () => {
-	// The changes whose item's first request is its own (no template read before it, no upload).
+	// The changes whose item's first request is its own or a template read that passes (no send's
+	// template read, no upload).
 	const changes = Object.keys(operations).filter(
 		(name) =>
 			operations[name].method === 'change' &&
@@ -238,9 +248,20 @@ test('a change whose request began and got no answer: "may have been sent" only 
 			fc.integer({ min: 0, max: 2 }),
 			async (operation, items, at) => {
 				const atItem = at % items;
-				// Every request the run makes has its connection cut once written.
-				service.injectFaults({ reset: true, count: 100 });
 				const { parameters } = operations[operation];
+				// Every request the run makes has its connection cut once written; a template change's
+				// read of its template first passes, so the cut meets the change itself.
+				const action = TEMPLATE_CHANGE_PATHS[operation];
+				if (action === undefined) service.injectFaults({ reset: true, count: 100 });
+				else {
+					const read = readBeforeChange(String(parameters.templateId));
+					service.injectFaults(
+						Array.from({ length: items }, () => [
+							read,
+							{ reset: true, path: `${read.path}${action}` },
+						]).flat(),
+					);
+				}
 				const setting = Object.keys(parameters).find(
 					(name) =>
 						name !== 'resource' &&

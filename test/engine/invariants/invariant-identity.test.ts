@@ -9,7 +9,9 @@
 import fc from 'fast-check';
 
 import { outcomesWithContinueOnFail } from '../../helpers/continueOnFailOutcomes';
+import type { FaultSpec } from '../../../sandbox/faults';
 import { useStandInService } from '../../helpers/standInFixture';
+import { readBeforeChange } from '../../helpers/templateRuns';
 
 const API_KEY = 'invariant-identity-key-SECRET-4e6d';
 const service = useStandInService({ apiKey: API_KEY });
@@ -32,6 +34,8 @@ interface Case {
 	goodStatus: string;
 	badStatuses: string[];
 	outcome: 'not sent' | 'may have been sent';
+	/** The answer to a read the operation makes first, about `id` itself, before its own request. */
+	readFirst?: (id: string) => FaultSpec;
 }
 
 const broadcast = (id: string, status: string) => ({ id, name: 'Spring sale', status });
@@ -71,12 +75,12 @@ const cases: Case[] = [
 	},
 	...(
 		[
-			['archive', 'archive', 'archived', ['approved', 'draft', 'rejected']],
-			['pause', 'pause', 'paused', ['approved']],
-			['submitForApproval', 'submit', 'pending', ['draft']],
+			['archive', 'archive', 'approved', 'archived', ['approved', 'draft', 'rejected']],
+			['pause', 'pause', 'approved', 'paused', ['approved']],
+			['submitForApproval', 'submit', 'draft', 'pending', ['draft']],
 		] as const
 	).map(
-		([operation, action, goodStatus, badStatuses]): Case => ({
+		([operation, action, before, goodStatus, badStatuses]): Case => ({
 			resource: 'template',
 			operation,
 			idParameter: 'templateId',
@@ -86,6 +90,8 @@ const cases: Case[] = [
 			goodStatus,
 			badStatuses: [...badStatuses],
 			outcome: 'may have been sent',
+			// Every template change reads the template first; that read answers the template asked for.
+			readFirst: (id) => readBeforeChange(id, template(id, before)),
 		}),
 	),
 	{
@@ -143,7 +149,10 @@ const cases: Case[] = [
 
 async function runAgainst(kase: Case, id: string, answer: Record<string, unknown>) {
 	const outcomes = await outcomesWithContinueOnFail(service, API_KEY, {
-		faults: { status: 200, body: answer, path: kase.path(id) },
+		faults: [
+			...(kase.readFirst === undefined ? [] : [kase.readFirst(id)]),
+			{ status: 200, body: answer, path: kase.path(id) },
+		],
 		items: [{}],
 		parameters: {
 			resource: kase.resource,

@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 
-import { templateRunner } from '../../helpers/templateRuns';
+import { readBeforeChange, templateRunner } from '../../helpers/templateRuns';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'template-answer-loose-fields-key';
@@ -84,6 +84,11 @@ test.each(operations)(
 					...fields,
 				};
 				service.clearFaults();
+				// A change reads the template first: that read is answered just as loosely, before it.
+				if (!['get', 'create'].includes(operation))
+					service.injectFaults(
+						readBeforeChange(id, { ...answer, status: id === APPROVED ? 'approved' : 'draft' }),
+					);
 				service.injectFaults({
 					status: operation === 'create' ? 201 : 200,
 					body: answer,

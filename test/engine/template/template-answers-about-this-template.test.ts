@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 
-import { answeredTemplate, templateRunner } from '../../helpers/templateRuns';
+import { answeredTemplate, readBeforeChange, templateRunner } from '../../helpers/templateRuns';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'adv3-account-templates-key-SECRET-5b1e';
@@ -33,11 +33,14 @@ test('Update: an answer about another template fails the item as may have been s
 			fc.pre(asked !== other);
 			const id = `wat_${asked}`;
 			service.clearFaults();
-			service.injectFaults({
-				status: 200,
-				body: templateNamed(`wat_${other}`, 'order_update', 'en', 'pending'),
-				path: `${TEMPLATES}/${id}`,
-			});
+			service.injectFaults([
+				readBeforeChange(id, templateNamed(id, 'order_update', 'en', 'approved')),
+				{
+					status: 200,
+					body: templateNamed(`wat_${other}`, 'order_update', 'en', 'pending'),
+					path: `${TEMPLATES}/${id}`,
+				},
+			]);
 			const [item] = await runTemplate({
 				operation: 'update',
 				templateId: id,
@@ -51,6 +54,7 @@ test('Update: an answer about another template fails the item as may have been s
 	// The answer about the template asked for, as changed, still passes.
 	service.clearFaults();
 	const id = 'wat_9203142536475869';
+	service.injectFaults(readBeforeChange(id));
 	service.injectFaults({
 		status: 200,
 		body: { ...templateNamed(id, 'order_update', 'en', 'pending'), category: 'MARKETING' },
@@ -164,6 +168,7 @@ test('Update: an answer showing another name or category than was sent is not "u
 			async (sent, shownName, shownCategory) => {
 				fc.pre(Object.keys(sent).length > 0);
 				service.clearFaults();
+				service.injectFaults(readBeforeChange(id));
 				service.injectFaults({
 					status: 200,
 					body: { ...templateNamed(id, shownName, 'en', 'pending'), category: shownCategory },

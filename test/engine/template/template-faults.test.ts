@@ -8,6 +8,7 @@ import type { FaultSpec } from '../../../sandbox/faults';
 import { failureOf, resourceRunner } from '../../helpers/resourceRuns';
 import { expectRefusedBeforeAnyRequest, fromItem } from '../../helpers/refusedInputs';
 import { useStandInService } from '../../helpers/standInFixture';
+import { readBeforeChange } from '../../helpers/templateRuns';
 
 const API_KEY = 'template-faults-key-SECRET-91c2';
 const service = useStandInService({ apiKey: API_KEY });
@@ -293,11 +294,19 @@ describe('one fault per operation', () => {
 			// The list's page 1 refused with 422 may be a service that takes no `page`: the one reading of
 			// the list (methods/templateList.ts) asks once without it, and reports that answer's failure.
 			const list = method === 'GET' && path === TEMPLATES;
+			// A change reads its template first; that read passes, so the fault meets the change itself.
+			const change = method === 'PATCH';
+			const readFirst = `${TEMPLATES}/${APPROVED}`;
+			if (change) service.injectFaults(readBeforeChange(APPROVED));
 			service.injectFaults({ ...refused, path, count: list ? 2 : 1 });
 			const { message } = failure(await run(valid[operation], [{ id: APPROVED }]));
 			expect(message).toMatch(/422.*Parameter Error.*is blocked.*\[item 0\] — not sent$/);
 			expect(service.requests.map((request) => `${request.method} ${request.path}`)).toEqual(
-				list ? [`${method} ${path}`, `${method} ${path}`] : [`${method} ${path}`],
+				list
+					? [`${method} ${path}`, `${method} ${path}`]
+					: change
+						? [`GET ${readFirst}`, `${method} ${path}`]
+						: [`${method} ${path}`],
 			);
 		},
 	);
@@ -316,12 +325,13 @@ describe('one fault per operation', () => {
 	});
 
 	test('a 2xx without a template: a read changed nothing, a change may have been made', async () => {
-		service.injectFaults({
-			status: 200,
-			body: { ok: true },
-			path: `${TEMPLATES}/${APPROVED}`,
-			count: 2,
-		});
+		const templatePath = `${TEMPLATES}/${APPROVED}`;
+		service.injectFaults([
+			{ status: 200, body: { ok: true }, path: templatePath },
+			// The update's own read of the template first passes; its change is answered without one.
+			readBeforeChange(APPROVED),
+			{ status: 200, body: { ok: true }, path: templatePath },
+		]);
 		const read = failure(await run(valid.get, [{ id: APPROVED }]));
 		expect(read.message).toMatch(
 			/^The service answered 200 without a template \(.*\) \[item 0\] — not sent$/,

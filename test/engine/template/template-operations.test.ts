@@ -27,6 +27,13 @@ async function run(parameters: Record<string, unknown>, items: object[] = [{}]) 
 
 const sent = () =>
 	service.requests.map(({ method, path, query, body }) => ({ method, path, query, body }));
+/** The read every change makes first, so that it lands only on the template asked for. */
+const readFirst = (id: string) => ({
+	method: 'GET',
+	path: `${TEMPLATES}/${id}`,
+	query: {},
+	body: undefined,
+});
 
 describe('Get: by ID, or by exact name and language', () => {
 	test('by ID reads the template and lists its variables per component, with examples', async () => {
@@ -306,6 +313,7 @@ describe('Update, Archive, Pause and Submit for Approval', () => {
 			},
 		});
 		expect(sent()).toEqual([
+			readFirst('wat_9203142536475869'),
 			{
 				method: 'PATCH',
 				path: `${TEMPLATES}/wat_9203142536475869`,
@@ -341,7 +349,8 @@ describe('Update, Archive, Pause and Submit for Approval', () => {
 			templateId: 'wat_5e6f708192031425',
 			updateFields: { componentChanges: { remove: [{ componentId: footerId }] } },
 		});
-		expect(sent()[0].body).toEqual({
+		expect(sent()[0]).toEqual(readFirst('wat_5e6f708192031425'));
+		expect(sent()[1].body).toEqual({
 			whats_app_template: { components_attributes: [{ id: footerId, _destroy: true }] },
 		});
 		expect(
@@ -357,7 +366,8 @@ describe('Update, Archive, Pause and Submit for Approval', () => {
 			templateId: 'wat_9203142536475869',
 			updateFields: { templateName: 'black_friday_2026' },
 		});
-		expect(sent()[0].body).toEqual({ whats_app_template: { template_name: 'black_friday_2026' } });
+		expect(sent()[0]).toEqual(readFirst('wat_9203142536475869'));
+		expect(sent()[1].body).toEqual({ whats_app_template: { template_name: 'black_friday_2026' } });
 	});
 
 	test('Submit for Approval, Pause and Archive send no body and output the template in its new status', async () => {
@@ -368,18 +378,21 @@ describe('Update, Archive, Pause and Submit for Approval', () => {
 		const paused = await run({ operation: 'pause', templateId: 'wat_e758697a8b9cadbe' });
 		const archived = await run({ operation: 'archive', templateId: 'wat_b425364758697a8b' });
 		expect(sent()).toEqual([
+			readFirst('wat_8192031425364758'),
 			{
 				method: 'PATCH',
 				path: `${TEMPLATES}/wat_8192031425364758/submit`,
 				query: {},
 				body: undefined,
 			},
+			readFirst('wat_e758697a8b9cadbe'),
 			{
 				method: 'PATCH',
 				path: `${TEMPLATES}/wat_e758697a8b9cadbe/pause`,
 				query: {},
 				body: undefined,
 			},
+			readFirst('wat_b425364758697a8b'),
 			{
 				method: 'PATCH',
 				path: `${TEMPLATES}/wat_b425364758697a8b/archive`,

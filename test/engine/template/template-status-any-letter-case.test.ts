@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 
-import { answeredTemplate, templateRunner } from '../../helpers/templateRuns';
+import { answeredTemplate, readBeforeChange, templateRunner } from '../../helpers/templateRuns';
 import { useStandInService } from '../../helpers/standInFixture';
 
 const API_KEY = 'template-status-case-key-SECRET-7c2d';
@@ -81,11 +81,16 @@ test('Archive, Pause and Submit take the new status in any letter case, and stil
 				.chain((status) => inSomeCase(status).map((written) => ({ status, written }))),
 			async (change, shown) => {
 				service.clearFaults();
-				service.injectFaults({
-					status: 200,
-					body: template(id, shown.written),
-					path: `${TEMPLATES}/${id}/${change.action}`,
-				});
+				// The template as read before the change: Submit starts from a draft, the others from approved.
+				const before = change.operation === 'submitForApproval' ? 'draft' : 'approved';
+				service.injectFaults([
+					readBeforeChange(id, template(id, before)),
+					{
+						status: 200,
+						body: template(id, shown.written),
+						path: `${TEMPLATES}/${id}/${change.action}`,
+					},
+				]);
 				const [item] = await runTemplate({ operation: change.operation, templateId: id });
 				service.clearFaults();
 				if ((change.after as readonly string[]).includes(shown.status)) {

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 
 import { outcomesWithContinueOnFail } from '../../helpers/continueOnFailOutcomes';
 import { useStandInService } from '../../helpers/standInFixture';
+import { answeredTemplate, readBeforeChange } from '../../helpers/templateRuns';
 
 const API_KEY = 'template-category-case-key-SECRET-41b8';
 const service = useStandInService({ apiKey: API_KEY });
@@ -39,20 +40,27 @@ test('Update: the category answered in another letter case is the category sent;
 						templateId: id,
 						updateFields: { category: sent },
 					},
-					faults: {
-						status: 200,
-						path: `/api/v1/whats_app_templates/${id}`,
-						body: {
+					faults: [
+						// The template as read before the change, which every change makes first.
+						readBeforeChange(
 							id,
-							template_name: 'order_update',
-							language: 'en',
-							category: answered.written,
-							status: 'pending',
-							components: [
-								{ id: 1, component_type: 'body', data_type: 'text', value: 'Hi', index: 0 },
-							],
+							answeredTemplate({ id, name: 'order_update', language: 'en', status: 'approved' }),
+						),
+						{
+							status: 200,
+							path: `/api/v1/whats_app_templates/${id}`,
+							body: {
+								id,
+								template_name: 'order_update',
+								language: 'en',
+								category: answered.written,
+								status: 'pending',
+								components: [
+									{ id: 1, component_type: 'body', data_type: 'text', value: 'Hi', index: 0 },
+								],
+							},
 						},
-					},
+					],
 				});
 				if (answered.shown === sent) {
 					expect(item.error).toBeUndefined();

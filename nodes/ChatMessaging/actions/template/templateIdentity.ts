@@ -70,17 +70,17 @@ export function readVersion1TemplateId(value: unknown): string {
 }
 
 /**
- * Before a change to a template whose ID is not of the form seen in the wild (hasServiceIdForm):
- * the service also reads a name where the ID goes and would change the oldest template of that
- * name, in whatever language, so the template is read first and must be the one asked for. A
- * failure here changed nothing.
+ * Before any change to a template: the service also reads a name where the ID goes and would
+ * change the oldest template of that name, in whatever language, and a name may take any form an
+ * ID takes (`wat_spring_sale` is a valid name). So the template is read first and must be the one
+ * asked for; an ID written as a number names the same template as its digits. A failure here
+ * changed nothing.
  */
 export async function confirmTemplateBeforeChange(
 	this: IExecuteFunctions,
 	client: ServiceClient,
 	id: string,
 ): Promise<void> {
-	if (hasServiceIdForm(id)) return;
 	const answer = await callService.call(this, client, {
 		method: 'GET',
 		path: templatePath(id),
