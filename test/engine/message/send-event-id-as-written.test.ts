@@ -5,16 +5,14 @@
  * it into text, so one id came out in two forms depending on the operation. Chained, the id as
  * written still reaches Get Status, which takes 42 and "42" as the same event.
  *
- * The stand-in writes event ids as text only, so these answers come from a small server here that
- * queues every send the way the service's 201 does (the request repeated, with the event id) and
- * answers the event read back.
+ * The stand-in writes an event's id in one form throughout, while here the event read back may
+ * write it in the other form than the send's answer did; so these answers come from a small host.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { NodeConnectionTypes, type INode } from 'n8n-workflow';
 
 import { inputNode, runChatMessaging, runWorkflow } from '../../helpers/engineHarness';
+import { localHost } from '../../helpers/localHost';
 
 jest.setTimeout(60_000);
 
@@ -25,39 +23,29 @@ let sentId: string | number = 42;
 let readBackId: string | number = 42;
 const reads: string[] = [];
 
-let server: Server;
-let baseUrl: string;
-
-beforeAll(async () => {
-	server = createServer((request, response) => {
-		let text = '';
-		request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-		request.on('end', () => {
-			const json = { 'content-type': 'application/json' };
-			if (request.method === 'POST' && request.url === '/api/v1/events') {
-				response
-					.writeHead(201, json)
-					.end(JSON.stringify({ ...(JSON.parse(text) as object), event_id: sentId }));
-				return;
-			}
-			if (request.method === 'GET' && request.url?.startsWith('/api/v1/events/')) {
-				reads.push(request.url);
-				response.writeHead(200, json).end(
-					JSON.stringify({
-						id: readBackId,
-						status: 'processed',
-						result: { type: 'template_message', id: 7, status: 'delivered' },
-					}),
-				);
-				return;
-			}
-			response.writeHead(404, json).end('{}');
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+/*
+ * Every send is queued the way the service's 201 does (the request repeated, with the event id);
+ * the event read back writes its own id as `readBackId` says.
+ */
+const service = localHost(({ method, url, body }) => {
+	if (method === 'POST' && url === '/api/v1/events')
+		return {
+			status: 201,
+			body: JSON.stringify({ ...(JSON.parse(body) as object), event_id: sentId }),
+		};
+	if (method === 'GET' && url?.startsWith('/api/v1/events/')) {
+		reads.push(url);
+		return {
+			status: 200,
+			body: JSON.stringify({
+				id: readBackId,
+				status: 'processed',
+				result: { type: 'template_message', id: 7, status: 'delivered' },
+			}),
+		};
+	}
+	return { status: 404, body: '{}' };
 });
-afterAll(async () => await new Promise((resolve) => server.close(resolve)));
 
 const message = {
 	phoneNumber: '+14155550123',
@@ -88,7 +76,7 @@ async function sendThenGetStatus() {
 			Input: { main: [[{ node: 'Send', type: NodeConnectionTypes.Main, index: 0 }]] },
 			Send: { main: [[{ node: 'Get Status', type: NodeConnectionTypes.Main, index: 0 }]] },
 		},
-		credentials: { chatMessagingApi: { apiKey: API_KEY, baseUrl } },
+		credentials: { chatMessagingApi: { apiKey: API_KEY, baseUrl: service.url } },
 	});
 }
 
@@ -135,7 +123,7 @@ test('property: Send Template and the waiting item give the event id back as wri
 					...message,
 					responseLinkVariable: 'approval_link',
 				} as never,
-				baseUrl,
+				baseUrl: service.url,
 				apiKey: API_KEY,
 				typeVersion: 1,
 			});
