@@ -5,8 +5,9 @@
  * word every failure, failures.ts builds the errors n8n shows of them, secrets.ts keeps the API key
  * out of all of it, answerBody.ts reads what came back.
  */
-export type { ServiceAnswer, ServiceClient, ServiceMethod, ServiceRequest } from './requestLoop';
-export { CREDENTIAL_TYPE, callService, createServiceClient, postToService } from './requestLoop';
+export type { ServiceAnswer, ServiceClient, ServiceMethod, ServiceRequest } from './serviceClient';
+export { CREDENTIAL_TYPE, createServiceClient } from './serviceClient';
+export { callService, postToService } from './requestLoop';
 export { parseServiceBody } from './answerBody';
 export type { RetryPolicy } from './retryPolicy';
 export { DEFAULT_RETRY_POLICY, WaitBudget, retryAfterMs } from './retryPolicy';
