@@ -6,8 +6,7 @@
  * given back as written.
  */
 import { useStandInService } from '../../helpers/standInFixture';
-import { runChatMessaging } from '../../helpers/engineHarness';
-import { operations } from '../../helpers/validOperations';
+import { runNamedOperation } from '../../helpers/runNamedOperation';
 
 const API_KEY = 'event-id-as-written-key-SECRET-9a7c';
 const service = useStandInService({ apiKey: API_KEY });
@@ -20,15 +19,7 @@ test.each(['aiAgent → connectContact', 'broadcast → launch'])(
 			body: { status: 'queued', event_id: 123 },
 			path: '/api/v1/events',
 		});
-		const result = await runChatMessaging({
-			items: [{}],
-			parameters: operations[name].parameters as never,
-			baseUrl: service.url,
-			apiKey: API_KEY,
-		});
-		expect(result.error).toBeUndefined();
-		expect(result.output).toHaveLength(1);
-		const json = result.output![0].json;
+		const json = await runNamedOperation(name, service, API_KEY);
 		expect(json.error).toBeUndefined();
 		expect([json.eventId, json.event_id]).toContain(123);
 	},

@@ -5,23 +5,14 @@
  * or absent (a broadcast or refund whose status the service has not written yet).
  */
 import { useStandInService } from '../../helpers/standInFixture';
-import { runChatMessaging } from '../../helpers/engineHarness';
-import { operations } from '../../helpers/validOperations';
+import { runNamedOperation } from '../../helpers/runNamedOperation';
 
 const API_KEY = 'single-answers-read-key-SECRET-0b7d';
 const service = useStandInService({ apiKey: API_KEY });
 
 async function answered(name: string, path: string, body: object) {
 	service.injectFaults([{ path, answer: { status: 200, body } }]);
-	const result = await runChatMessaging({
-		items: [{}],
-		parameters: operations[name].parameters as never,
-		baseUrl: service.url,
-		apiKey: API_KEY,
-	});
-	expect(result.error).toBeUndefined();
-	expect(result.output).toHaveLength(1);
-	return result.output![0].json;
+	return await runNamedOperation(name, service, API_KEY);
 }
 
 test.each([
